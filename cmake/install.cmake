@@ -1,0 +1,46 @@
+# `cmake --install` lays out a CANN-like tree so existing build scripts work unchanged:
+#   <prefix>/include/acl/...          <prefix>/lib64/libascendcl.so (+ libacl_rt.so, ...)
+#   <prefix>/runtime/include -> ../include, <prefix>/runtime/lib64 -> ../lib64 (+ stub/)
+#   <prefix>/set_env.sh               exports ASCEND_TOOLKIT_HOME, DDK_PATH, NPU_HOST_LIB, ...
+# plus a CMake package (find_package(openacl)) and pkg-config files (openacl, ascendcl).
+include(CMakePackageConfigHelpers)
+
+set(OPENACL_INSTALL_LIBDIR lib64)
+install(TARGETS ascendcl EXPORT openaclTargets
+        LIBRARY DESTINATION ${OPENACL_INSTALL_LIBDIR}
+        INCLUDES DESTINATION include)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/acl DESTINATION include)
+if(EXISTS ${PROJECT_SOURCE_DIR}/include/openacl)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/openacl DESTINATION include)
+endif()
+
+foreach(alias IN LISTS OPENACL_LIBRARY_ALIASES)
+  install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink libascendcl.so
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${OPENACL_INSTALL_LIBDIR}/lib${alias}.so\")")
+endforeach()
+# CANN's runtime/ subtree and its link-time stubs: the same headers and library.
+install(CODE "
+  set(root \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
+  file(MAKE_DIRECTORY \"\${root}/runtime\")
+  execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../include \"\${root}/runtime/include\")
+  execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../lib64 \"\${root}/runtime/lib64\")
+  file(MAKE_DIRECTORY \"\${root}/lib64/stub\")
+  execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../libascendcl.so \"\${root}/lib64/stub/libascendcl.so\")
+")
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/set_env.sh.in ${PROJECT_BINARY_DIR}/set_env.sh @ONLY)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/set_env.sh DESTINATION .)
+
+install(EXPORT openaclTargets NAMESPACE openacl:: DESTINATION lib64/cmake/openacl)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/openaclConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/openaclConfig.cmake INSTALL_DESTINATION lib64/cmake/openacl)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/openaclConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/openaclConfig.cmake
+              ${PROJECT_BINARY_DIR}/openaclConfigVersion.cmake
+        DESTINATION lib64/cmake/openacl)
+
+foreach(pc openacl ascendcl)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/openacl.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION lib64/pkgconfig)
+endforeach()

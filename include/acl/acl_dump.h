@@ -1,0 +1,62 @@
+/*
+ * openacl - independent implementation of the AscendCL C API.
+ *
+ * acl/acl_dump.h: data-dump helpers (dump chunk callbacks, operator argument
+ * dumps, exception dump path). The model dump switches aclmdlInitDump,
+ * aclmdlSetDump and aclmdlFinalizeDump are declared in acl_rt.h.
+ */
+#ifndef INC_EXTERNAL_ACL_DUMP_H_
+#define INC_EXTERNAL_ACL_DUMP_H_
+
+#include <stdint.h>
+
+/* Dump symbols are always exported. Kept for source compatibility; the functions
+ * below are declared with ACL_FUNC_VISIBILITY. */
+#if (defined(_WIN32) || defined(_WIN64) || defined(_MSC_VER))
+#define ACL_DUMP_API __declspec(dllexport)
+#else
+#define ACL_DUMP_API __attribute__((visibility("default")))
+#endif
+
+#include "acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Capacity of acldumpChunk::fileName. */
+#define ACL_DUMP_MAX_FILE_PATH_LENGTH 4096
+
+/* One piece of dump data handed to a registered callback. */
+typedef struct acldumpChunk {
+    char fileName[ACL_DUMP_MAX_FILE_PATH_LENGTH]; /* absolute path of the target file */
+    uint32_t bufLen;                              /* bytes in dataBuf */
+    uint32_t isLastChunk;                         /* 1 for the final chunk of a file, else 0 */
+    int64_t offset;                               /* position in the file; -1 appends */
+    int32_t flag;
+    uint8_t dataBuf[]; /* bufLen bytes follow */
+} acldumpChunk;
+
+/* Deliver dump data to messageCallback instead of writing files. */
+ACL_FUNC_VISIBILITY aclError
+acldumpRegCallback(int32_t (*const messageCallback)(const acldumpChunk*, int32_t), int32_t flag);
+
+ACL_FUNC_VISIBILITY void acldumpUnregCallback(void);
+
+/* dumpType bit for aclopStartDumpArgs / aclopStopDumpArgs: AI Core operator arguments. */
+#define ACL_OP_DUMP_OP_AICORE_ARGS 0x00000001U
+
+/* Start dumping the given kinds of operator data below path. */
+ACL_FUNC_VISIBILITY aclError aclopStartDumpArgs(uint32_t dumpType, const char* path);
+
+/* Stop dumping the given kinds of operator data. */
+ACL_FUNC_VISIBILITY aclError aclopStopDumpArgs(uint32_t dumpType);
+
+/* Directory used for exception dumps of custom tensor data, or NULL. */
+ACL_FUNC_VISIBILITY const char* acldumpGetPath(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_EXTERNAL_ACL_DUMP_H_ */

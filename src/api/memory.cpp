@@ -1,0 +1,178 @@
+// Memory: device, pinned host and DVPP allocation, synchronous copies and fills, queries.
+#define ENABLE_DVPP_INTERFACE
+#include "acl/ops/acl_dvpp.h"
+
+#include "acl/acl.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/memory.h"
+
+using openacl::DeviceAllocKind;
+using openacl::Fail;
+
+// The application's call site, remembered with each allocation for leak reports.
+#define OPENACL_CALLER() __builtin_return_address(0)
+
+namespace {
+
+aclError CheckMallocConfig(const aclrtMallocConfig* cfg) {
+    if (cfg == nullptr) return ACL_SUCCESS;
+    if (cfg->numAttrs > 0 && cfg->attrs == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "cfg->attrs is null but cfg->numAttrs is %zu",
+                    cfg->numAttrs);
+    }
+    for (size_t i = 0; i < cfg->numAttrs; ++i) {
+        const aclrtMallocAttribute& a = cfg->attrs[i];
+        if (a.attr == ACL_RT_MEM_ATTR_DEVICE_ID) {
+            int32_t current = -1;
+            if (openacl::Context* ctx = openacl::CurrentContext()) current = ctx->device()->id();
+            if (static_cast<int64_t>(a.value.deviceId) != current) {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "cfg asks for device %u but the current device is %d: set that "
+                            "device first",
+                            a.value.deviceId, current);
+            }
+        } else if (a.attr != ACL_RT_MEM_ATTR_RSV && a.attr != ACL_RT_MEM_ATTR_MODULE_ID &&
+                   a.attr != ACL_RT_MEM_ATTR_VA_FLAG) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "cfg->attrs[%zu].attr %d is not an "
+                        "aclrtMallocAttrType", i, static_cast<int>(a.attr));
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    OPENACL_API();
+    return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kMalloc, OPENACL_CALLER());
+}
+
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    OPENACL_API();
+    return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kAlign32,
+                                 OPENACL_CALLER());
+}
+
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    OPENACL_API();
+    if (policy != ACL_MEM_MALLOC_HUGE_FIRST && policy != ACL_MEM_MALLOC_HUGE_ONLY &&
+        policy != ACL_MEM_MALLOC_NORMAL_ONLY && policy != ACL_MEM_MALLOC_HUGE1G_ONLY) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "aclrtMallocCached takes ACL_MEM_MALLOC_HUGE_FIRST, HUGE_ONLY, NORMAL_ONLY "
+                    "or HUGE1G_ONLY, not policy %d",
+                    static_cast<int>(policy));
+    }
+    return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kCached, OPENACL_CALLER());
+}
+
+aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
+                            aclrtMallocConfig* cfg) {
+    OPENACL_API();
+    if (aclError rc = CheckMallocConfig(cfg)) return rc;
+    return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kMalloc, OPENACL_CALLER());
+}
+
+aclError aclrtFree(void* devPtr) {
+    OPENACL_API();
+    return openacl::DeviceFree(devPtr, false);
+}
+
+aclError aclrtFreeWithDevSync(void* devPtr) {
+    OPENACL_API();
+    if (aclError rc = openacl::SynchronizeDevice(-1)) return rc;
+    return openacl::DeviceFree(devPtr, false);
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+    OPENACL_API();
+    return openacl::HostMalloc(hostPtr, size, OPENACL_CALLER());
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+    OPENACL_API();
+    return openacl::HostFree(hostPtr);
+}
+
+aclError aclrtFreeHostWithDevSync(void* hostPtr) {
+    OPENACL_API();
+    if (aclError rc = openacl::SynchronizeDevice(-1)) return rc;
+    return openacl::HostFree(hostPtr);
+}
+
+aclError acldvppMalloc(void** devPtr, size_t size) {
+    OPENACL_API();
+    return openacl::DeviceMalloc(devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST, DeviceAllocKind::kDvpp,
+                                 OPENACL_CALLER());
+}
+
+aclError acldvppMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
+                              aclrtMallocConfig* cfg) {
+    OPENACL_API();
+    if (aclError rc = CheckMallocConfig(cfg)) return rc;
+    return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kDvpp, OPENACL_CALLER());
+}
+
+aclError acldvppFree(void* devPtr) {
+    OPENACL_API();
+    return openacl::DeviceFree(devPtr, true);
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+    OPENACL_API();
+    return openacl::Memcpy(dst, destMax, src, count, kind);
+}
+
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                       size_t height, aclrtMemcpyKind kind) {
+    OPENACL_API();
+    return openacl::Memcpy2d(dst, dpitch, src, spitch, width, height, kind);
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    OPENACL_API();
+    return openacl::Memset(devPtr, maxCount, value, count);
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+    OPENACL_API();
+    return openacl::GetMemInfo(attr, free, total);
+}
+
+aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+    OPENACL_API();
+    return openacl::PointerGetAttributes(ptr, attributes);
+}
+
+namespace {
+
+// The CPU keeps caches coherent, so flushing or invalidating only has to check its input.
+aclError CheckCacheRange(void* devPtr, size_t size) {
+    if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is null");
+    if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "size must be > 0");
+    openacl::MemRegion region = openacl::ClassifyPointer(devPtr);
+    if (!region.device_accessible()) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%p is %s, not an acl allocation", devPtr,
+                    openacl::DomainName(region.domain));
+    }
+    uint64_t offset = reinterpret_cast<uintptr_t>(devPtr) - region.base;
+    if (size > region.usable - offset) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%zu bytes at %p run past the end of the allocation",
+                    size, devPtr);
+    }
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError aclrtMemFlush(void* devPtr, size_t size) {
+    OPENACL_API();
+    return CheckCacheRange(devPtr, size);
+}
+
+aclError aclrtMemInvalidate(void* devPtr, size_t size) {
+    OPENACL_API();
+    return CheckCacheRange(devPtr, size);
+}

@@ -1,0 +1,72 @@
+// A device's memory on the CPU backend: one reserved address range of fixed capacity, kept
+// apart from ordinary host memory, carved into blocks. Because the range is fixed, "is this a
+// device pointer?" is a bounds check, and every live block is known for copy checks and leak
+// reports.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <set>
+#include <vector>
+
+namespace openacl::cpu {
+
+class DeviceArena {
+public:
+    // Block starts and sizes are multiples of this; it also satisfies DVPP's 128-byte rule.
+    static constexpr uint64_t kGranule = 128;
+
+    // What the owner wants remembered about a block (opaque to the arena).
+    struct Tag {
+        uint64_t requested = 0;  // size the caller asked for
+        uint64_t usable = 0;     // size the caller may touch (the runtime's padded size)
+        const void* owner = nullptr;
+        const void* call_site = nullptr;
+        uint32_t kind = 0;
+    };
+    struct Block {
+        uintptr_t base = 0;
+        uint64_t size = 0;  // bytes reserved in the arena
+        Tag tag;
+    };
+
+    explicit DeviceArena(uint64_t capacity);
+    ~DeviceArena();
+    DeviceArena(const DeviceArena&) = delete;
+    DeviceArena& operator=(const DeviceArena&) = delete;
+
+    bool valid() const { return base_ != 0; }
+    uint64_t capacity() const { return capacity_; }
+    uint64_t used() const;
+
+    // Returns nullptr when no free range is large enough.
+    void* Allocate(uint64_t size, const Tag& tag);
+    // Releases the block starting exactly at p; false if p is not the start of a live block.
+    bool Free(const void* p, Block* freed = nullptr);
+    // True if p lies in this arena's address range (live or not).
+    bool Contains(const void* p) const {
+        auto a = reinterpret_cast<uintptr_t>(p);
+        return a >= base_ && a < base_ + capacity_;
+    }
+    // The live block containing p, if any.
+    bool Find(const void* p, Block* out) const;
+    // Every live block, in address order.
+    std::vector<Block> LiveBlocks() const;
+    // Frees every block (device reset) and hands the pages back to the OS.
+    void ReleaseAll();
+
+private:
+    void InsertFree(uint64_t offset, uint64_t size);
+    void EraseFree(uint64_t offset, uint64_t size);
+
+    uintptr_t base_ = 0;
+    uint64_t capacity_ = 0;
+    mutable std::mutex mutex_;
+    uint64_t used_ = 0;
+    std::map<uint64_t, uint64_t> free_by_offset_;            // offset -> size
+    std::set<std::pair<uint64_t, uint64_t>> free_by_size_;   // (size, offset), best fit
+    std::map<uint64_t, Block> live_;                         // offset -> block
+};
+
+}  // namespace openacl::cpu

@@ -1,0 +1,71 @@
+#include "backend/cpu/event.h"
+
+#include <mutex>
+
+#include "backend/cpu/queue.h"
+
+namespace openacl::cpu {
+
+Event* Event::Create() { return new Event(); }
+
+void Event::Retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+
+void Event::Release() noexcept {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+}
+
+uint64_t Event::Record(Queue* q) {
+    Retain();  // held by the record task; released when it runs or is cancelled
+    std::lock_guard<SpinLock> g(lock_);
+    const uint64_t generation = ++generation_;
+    // The task only stamps the time: "reached" is the queue's own completion count.
+    Task t = MakeTask(
+        [event = this, generation](TaskContext& ctx) {
+            if (!ctx.cancelled()) event->MarkReached(generation, NowNs());
+            event->Release();
+        },
+        0, Task::kCallWhenCancelled);
+    // Submitted under our lock so point_ and generation_ always describe the same record. The
+    // record task takes this lock too, but from a worker holding no queue lock: no cycle.
+    const uint64_t seq = q->exec->Submit(q, t);
+    point_ = {q, seq};
+    return seq;
+}
+
+void Event::MarkReached(uint64_t generation, int64_t now_ns) {
+    std::lock_guard<SpinLock> g(lock_);
+    // Records on different queues may complete out of order; keep the newest.
+    if (generation > reached_gen_) {
+        reached_gen_ = generation;
+        reached_ns_ = now_ns;
+    }
+}
+
+Event::Point Event::point() const {
+    std::lock_guard<SpinLock> g(lock_);
+    return point_;
+}
+
+void Event::EnqueueWait(Queue* q) const {
+    const Point p = point();
+    if (p.queue != nullptr) q->exec->SubmitWait(q, p.queue, p.seq);
+}
+
+bool Event::Query() const {
+    const Point p = point();
+    return p.queue == nullptr || Executor::Reached(p.queue, p.seq);
+}
+
+WaitStatus Event::Synchronize(std::chrono::nanoseconds timeout) const {
+    const Point p = point();
+    if (p.queue == nullptr) return WaitStatus::Ok();
+    return Executor::WaitPoint(p.queue, p.seq, timeout);
+}
+
+std::optional<int64_t> Event::TimestampNs() const {
+    std::lock_guard<SpinLock> g(lock_);
+    if (generation_ == 0 || reached_gen_ != generation_) return std::nullopt;
+    return reached_ns_;
+}
+
+}  // namespace openacl::cpu

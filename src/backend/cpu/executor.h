@@ -1,0 +1,182 @@
+// The CPU stream executor: the asynchronous engine behind AscendCL streams and events, with no
+// knowledge of ACL itself. One Executor per device owns a few worker threads that run Queues
+// (streams). Each queue runs its tasks strictly in submission order; different queues run
+// concurrently. Suspended tasks (event waits, blocking host callbacks) park their queue without
+// holding a worker.
+//
+// Sequence numbers: every submitted task gets the next number of its queue (1, 2, ...);
+// `completed` is the number of the last finished task. "Point (q, seq) reached" means
+// completed(q) >= seq, which is how waits and events are expressed. Numbers keep counting
+// when a destroyed queue's slot is recycled, so a point taken on a queue that has since been
+// destroyed reads as reached, and a stale SuspendToken is ignored.
+//
+// Idle cost: workers and waiters spin for `spin` microseconds, then sleep in the kernel; an
+// idle executor uses no CPU. Only one idle worker spins at a time, so spinning never takes a
+// core from a thread that has work.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "backend/cpu/ready_ring.h"
+#include "backend/cpu/task.h"
+
+namespace openacl::cpu {
+
+class Queue;
+
+// Outcome of a host-side wait.
+struct WaitStatus {
+    enum class Kind : uint8_t { kOk, kTimeout, kFailed };
+    Kind kind = Kind::kOk;
+    int32_t code = 0;  // the failing task's code when kind == kFailed
+
+    static constexpr WaitStatus Ok() { return {}; }
+    static constexpr WaitStatus Timeout() { return {Kind::kTimeout, 0}; }
+    static constexpr WaitStatus Failed(int32_t code) { return {Kind::kFailed, code}; }
+    constexpr bool ok() const { return kind == Kind::kOk; }
+    constexpr bool timed_out() const { return kind == Kind::kTimeout; }
+    constexpr bool failed() const { return kind == Kind::kFailed; }
+};
+
+// What a queue does after one of its tasks fails. Either way the first failure's code is kept
+// until a wait on the queue reports it (and clears it).
+enum class FailureMode : uint8_t {
+    kContinue,  // later tasks run as usual
+    kStop,      // later tasks are skipped (complete without running) until the error is reported
+};
+
+// Timeline hook: receives start and end times of tasks submitted with a non-zero tag. Called
+// on worker threads; keep it short.
+class Tracer {
+public:
+    struct Record {
+        const Queue* queue;
+        uint64_t seq;
+        uint32_t tag;
+        int64_t start_ns;  // NowNs() clock
+        int64_t end_ns;
+        TaskStatus status;
+    };
+    virtual ~Tracer() = default;
+    virtual void OnTask(const Record& record) noexcept = 0;
+};
+
+struct ExecutorOptions {
+    unsigned workers = 0;  // 0: one per hardware thread
+    std::chrono::microseconds spin{50};
+    uint32_t max_queues = 2048;  // CreateQueue returns nullptr beyond this many live queues
+    Tracer* tracer = nullptr;    // must outlive the executor; nullptr costs nothing
+};
+
+struct QueueOptions {
+    FailureMode failure_mode = FailureMode::kContinue;
+};
+
+inline constexpr std::chrono::nanoseconds kWaitForever = std::chrono::nanoseconds::max();
+
+class Executor {
+public:
+    explicit Executor(const ExecutorOptions& options = {});
+    // Discards whatever is still queued (DestroyQueueForce on every live queue), then stops the
+    // workers. Must not race with other calls on this executor.
+    ~Executor();
+    Executor(const Executor&) = delete;
+    Executor& operator=(const Executor&) = delete;
+
+    unsigned worker_count() const { return static_cast<unsigned>(workers_.size()); }
+
+    // ---- Queues -------------------------------------------------------------------------
+    // nullptr when max_queues queues are alive.
+    Queue* CreateQueue(const QueueOptions& options = {});
+    // Waits for everything submitted to finish (a suspended task must be resumed first), then
+    // recycles the queue. Nothing may be submitted to it concurrently or afterwards.
+    void DestroyQueue(Queue* q);
+    // Like DestroyQueue, but pending and suspended tasks are discarded instead of run (those
+    // with Task::kCallWhenCancelled are called with RunReason::kDiscarded). Only a task already
+    // running is waited for.
+    void DestroyQueueForce(Queue* q);
+    void SetFailureMode(Queue* q, FailureMode mode);
+
+    // ---- Submission (any thread; several threads may submit to one queue) -----------------
+    // Appends t to q and returns its sequence number. No allocation once the queue's ring has
+    // reached its high-water mark; takes only q's lock.
+    uint64_t Submit(Queue* q, const Task& t);
+    // Appends a task that holds `dst` until point (src, seq) is reached. The queue parks while
+    // it waits; no worker is held. src may belong to another executor.
+    uint64_t SubmitWait(Queue* dst, Queue* src, uint64_t seq);
+
+    // ---- Suspension --------------------------------------------------------------------
+    // A task that returned Suspended stays at its queue's head until one of these is called
+    // with its token (from any thread, even before the task has returned):
+    //  - Resume runs the task again (with its payload as the first run left it); it decides
+    //    again. Suits "re-check a condition" waits.
+    //  - Complete finishes it with `status` without running it again. Suits host callbacks:
+    //    the callback thread reports when it is done.
+    // Both return false when the token does not name a currently suspended (or suspending)
+    // task, e.g. it was already woken or discarded.
+    static bool Resume(SuspendToken token);
+    static bool Complete(SuspendToken token, TaskStatus status = TaskStatus::Done());
+
+    // ---- Completion --------------------------------------------------------------------
+    // Blocks until every task submitted to q before the call has finished. Reports (and
+    // clears) the queue's first unreported failure, if any.
+    WaitStatus Wait(Queue* q) { return WaitFor(q, kWaitForever); }
+    // Same with a time limit: Timeout when the work is not done by then (0 = poll); a timeout
+    // leaves any failure unreported.
+    WaitStatus WaitFor(Queue* q, std::chrono::nanoseconds timeout);
+    // True when every task submitted so far has finished. Reports no failures.
+    bool Query(const Queue* q) const;
+    // Waits for every live queue (device synchronize). Reports the first failure found, and
+    // clears the failures of all queues.
+    WaitStatus WaitAll();
+
+    // Points: (q, seq) is reached when q's task seq has finished. WaitPoint neither reports
+    // nor clears failures (events do not carry stream errors).
+    static bool Reached(const Queue* q, uint64_t seq);
+    static WaitStatus WaitPoint(Queue* q, uint64_t seq, std::chrono::nanoseconds timeout);
+    static uint64_t Submitted(const Queue* q);
+    static uint64_t Completed(const Queue* q);
+
+private:
+    void WorkerMain();
+    Queue* SpinForWork();
+    void Park();
+    void Schedule(Queue* q);
+    void NotifyWorker();
+    void RunQueue(Queue& q);
+    TaskStatus Execute(Queue& q, Task& t, uint64_t seq, RunReason reason);
+    static void Finish(Queue& q, uint64_t seq, TaskStatus status);
+    static bool Wake(SuspendToken token, uint8_t how, TaskStatus status);
+    static bool AddWatcher(Queue& q, uint64_t seq, SuspendToken token,
+                           std::atomic<uint32_t>* flag);
+    static void FireWatchers(Queue& q);
+    static WaitStatus TakeError(Queue& q);
+    void Retire(Queue* q);
+
+    const ExecutorOptions options_;
+    const int64_t spin_ns_;
+    ReadyRing ready_;
+
+    // Worker parking: an idle worker bumps sleepers_ and sleeps on epoch_; whoever makes work
+    // ready bumps epoch_ and wakes one (only if someone sleeps and no one spins).
+    alignas(64) std::atomic<uint32_t> epoch_{0};
+    std::atomic<uint32_t> sleepers_{0};
+    std::atomic<uint32_t> spinners_{0};
+    std::atomic<bool> stopping_{false};
+
+    // Queue slots are never freed before the executor is: tokens and points that name a
+    // destroyed queue stay safe to check. Creation and destruction are cold paths.
+    std::mutex registry_mu_;
+    std::vector<std::unique_ptr<Queue>> slots_;
+    std::vector<Queue*> free_slots_;
+
+    std::vector<std::thread> workers_;
+};
+
+}  // namespace openacl::cpu

@@ -1,0 +1,77 @@
+// A Queue (a stream): in-order tasks plus the bookkeeping for completion, suspension and
+// failures. Internal to the executor; users hold Queue* as an opaque handle.
+//
+// Who touches what:
+//  - `lock` guards the fields after it up to `submitted`: submitting threads, the one worker
+//    currently running the queue, resumers and waiters registering themselves.
+//  - `completed` and `error` are written only by the worker running the queue (one at a time)
+//    and read by anyone, lock-free.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "backend/cpu/sync.h"
+#include "backend/cpu/task.h"
+#include "backend/cpu/task_ring.h"
+
+namespace openacl::cpu {
+
+class Executor;
+
+class Queue {
+public:
+    explicit Queue(Executor* owner) : exec(owner) {}
+    Queue(const Queue&) = delete;
+    Queue& operator=(const Queue&) = delete;
+
+    enum class State : uint8_t {
+        kIdle,       // no runnable work; not in the ready ring
+        kScheduled,  // in the ready ring, or being run by exactly one worker
+        kSuspended,  // head task suspended; nobody runs it until Resume/Complete
+    };
+    // What to do with the suspended head task once it is woken.
+    enum class Wake : uint8_t { kRerun, kComplete, kDiscard };
+
+    // Fires once completed >= seq: resumes a suspended task (event waits) or wakes a host
+    // thread blocked in a wait (flag set to 1, then unparked).
+    struct Watcher {
+        uint64_t seq;
+        SuspendToken token;
+        std::atomic<uint32_t>* flag;
+    };
+
+    Executor* const exec;
+
+    alignas(64) SpinLock lock;
+    TaskRing ring;
+    State state = State::kIdle;
+    bool stop_on_failure = false;
+    bool discarding = false;   // DestroyQueueForce in progress: cancel everything left
+    uint64_t running_seq = 0;  // task a worker is executing right now (0: none)
+    uint64_t suspended_seq = 0;  // head task parked in `parked` (state == kSuspended)
+    // A woken suspended task the worker must handle before popping the ring.
+    bool has_wake = false;
+    Wake wake = Wake::kRerun;
+    TaskStatus wake_status;
+    // A Resume/Complete that arrived while the task was still running, before it returned
+    // Suspended; the worker applies it instead of parking.
+    uint64_t early_seq = 0;
+    Wake early_wake = Wake::kRerun;
+    TaskStatus early_status;
+    Task parked;
+    std::vector<Watcher> watchers;
+    std::atomic<uint64_t> submitted{0};  // written under lock, read anywhere
+
+    // Written by the running worker; own cache line so waiters polling it do not slow
+    // submitters.
+    alignas(64) std::atomic<uint64_t> completed{0};
+    std::atomic<bool> has_watchers{false};
+    // First unreported failure: (1 << 32) | code, 0 when none. The next wait takes it.
+    std::atomic<uint64_t> error{0};
+
+    bool live = false;  // guarded by the executor's registry mutex
+};
+
+}  // namespace openacl::cpu

@@ -1,0 +1,62 @@
+#include "backend/cpu/sync.h"
+
+#include <algorithm>
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <climits>
+#include <ctime>
+#endif
+
+namespace openacl::cpu {
+
+static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
+                  std::atomic<uint32_t>::is_always_lock_free,
+              "the futex word must be a plain 32-bit integer");
+
+#if defined(__linux__)
+
+void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept {
+    timespec ts{};
+    timespec* tsp = nullptr;
+    if (timeout_ns >= 0) {
+        ts.tv_sec = static_cast<time_t>(timeout_ns / 1'000'000'000);
+        ts.tv_nsec = static_cast<long>(timeout_ns % 1'000'000'000);
+        tsp = &ts;
+    }
+    // FUTEX_WAIT re-checks the value atomically in the kernel, so a wake between our
+    // caller's check and this call is never lost.
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, tsp,
+            nullptr, 0);
+}
+
+void Unpark(std::atomic<uint32_t>& word, int count) noexcept {
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE_PRIVATE, count, nullptr,
+            nullptr, 0);
+}
+
+#else  // Portable fallback: std::atomic::wait has no timeout, so timed waits poll.
+
+void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept {
+    if (timeout_ns < 0) {
+        word.wait(expected, std::memory_order_acquire);
+    } else if (word.load(std::memory_order_acquire) == expected) {
+        std::this_thread::sleep_for(
+            std::chrono::nanoseconds(std::min<int64_t>(timeout_ns, 100'000)));
+    }
+}
+
+void Unpark(std::atomic<uint32_t>& word, int count) noexcept {
+    if (count == 1) {
+        word.notify_one();
+    } else {
+        word.notify_all();
+    }
+}
+
+#endif
+
+}  // namespace openacl::cpu

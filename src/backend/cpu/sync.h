@@ -1,0 +1,65 @@
+// Low-level synchronization used by the CPU executor: a spin lock for the tiny per-queue
+// critical sections, a futex-style park/wake on a 32-bit atomic word (with a timeout, which
+// std::atomic::wait lacks), and the monotonic clock the executor reports times in.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+namespace openacl::cpu {
+
+// Tells the CPU we are busy-waiting (saves power, frees the sibling hyper-thread).
+inline void CpuRelax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    asm volatile("yield" ::: "memory");
+#endif
+}
+
+// Steady-clock nanoseconds: event timestamps and spin deadlines.
+inline int64_t NowNs() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Guards critical sections of a few dozen instructions that never block. A spin lock beats
+// std::mutex there: glibc's mutex sleeps in the kernel on the first contention, which costs
+// microseconds when the holder would have released it in nanoseconds. Yields after a short
+// spin so a preempted holder on an oversubscribed machine can run.
+class SpinLock {
+public:
+    void lock() noexcept {
+        for (unsigned spins = 0;;) {
+            if (!locked_.exchange(true, std::memory_order_acquire)) return;
+            while (locked_.load(std::memory_order_relaxed)) {
+                if (++spins < 64) {
+                    CpuRelax();
+                } else {
+                    std::this_thread::yield();
+                }
+            }
+        }
+    }
+    bool try_lock() noexcept {
+        return !locked_.load(std::memory_order_relaxed) &&
+               !locked_.exchange(true, std::memory_order_acquire);
+    }
+    void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+
+private:
+    std::atomic<bool> locked_{false};
+};
+
+// Blocks while word == expected, at most timeout_ns (negative: no limit). Returns early on a
+// wake, a spurious wake-up or a changed value; callers re-check their condition in a loop.
+void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept;
+
+// Wakes up to `count` threads parked on word (INT32_MAX: all). Waking an address nobody waits
+// on is harmless, which is what lets a waiter's word live on its stack.
+void Unpark(std::atomic<uint32_t>& word, int count) noexcept;
+
+}  // namespace openacl::cpu

@@ -1,0 +1,245 @@
+#include "core/config.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/log.h"
+
+namespace openacl {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxJsonDepth = 10;  // documented nesting limit of the aclInit file
+
+int Depth(const json& value) {
+    if (!value.is_structured()) return 0;
+    int deepest = 0;
+    for (const auto& child : value) deepest = std::max(deepest, Depth(child));
+    return deepest + 1;
+}
+
+// Converts a byte offset into "line L, column C" for parse error messages.
+std::string Where(const std::string& text, size_t offset) {
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+bool ParseUnsigned(const char* text, uint64_t max, uint64_t* out) {
+    if (text == nullptr || *text == '\0') return false;
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long value = std::strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0' || text[0] == '-' || value > max) return false;
+    *out = value;
+    return true;
+}
+
+bool ParseBool(const char* text, bool* out) {
+    if (std::strcmp(text, "1") == 0 || std::strcmp(text, "true") == 0 ||
+        std::strcmp(text, "on") == 0) {
+        *out = true;
+        return true;
+    }
+    if (std::strcmp(text, "0") == 0 || std::strcmp(text, "false") == 0 ||
+        std::strcmp(text, "off") == 0) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+// Reads an unsigned number given either as a JSON number or as a string of digits (CANN's
+// own keys use strings, e.g. "default_device": "0").
+bool JsonUnsigned(const json& value, uint64_t max, uint64_t* out) {
+    if (value.is_number_unsigned()) {
+        *out = value.get<uint64_t>();
+        return *out <= max;
+    }
+    if (value.is_string()) return ParseUnsigned(value.get<std::string>().c_str(), max, out);
+    return false;
+}
+
+aclError ApplyOpenaclSection(const json& section, const std::string& path, Config* config) {
+    if (!section.is_object()) {
+        return Fail(ACL_ERROR_FILE_ATTR_INVALID, "%s: \"openacl\" must be a JSON object",
+                    path.c_str());
+    }
+    for (const auto& [key, value] : section.items()) {
+        uint64_t number = 0;
+        if (key == "device_count") {
+            if (!JsonUnsigned(value, 64, &number) || number == 0) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.device_count must be a number from 1 to 64",
+                            path.c_str());
+            }
+            config->device_count = static_cast<uint32_t>(number);
+        } else if (key == "device_memory_mb") {
+            if (!JsonUnsigned(value, uint64_t{1} << 30, &number) || number == 0) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.device_memory_mb must be a positive number of MiB",
+                            path.c_str());
+            }
+            config->device_memory_bytes = number << 20;
+        } else if (key == "soc_name") {
+            if (!value.is_string() || value.get<std::string>().empty()) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.soc_name must be a non-empty string", path.c_str());
+            }
+            config->soc_name = value.get<std::string>();
+        } else if (key == "strict") {
+            if (value.is_boolean()) {
+                config->strict = value.get<bool>();
+            } else if (!value.is_string() ||
+                       !ParseBool(value.get<std::string>().c_str(), &config->strict)) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.strict must be true or false", path.c_str());
+            }
+        } else {
+            Warn("%s: unknown key openacl.%s is ignored", path.c_str(), key.c_str());
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+aclError ApplyJson(const std::string& text, const std::string& path, Config* config) {
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error& e) {
+        std::string what = e.what();
+        // nlohmann's text reads "[json.exception.parse_error.101] parse error at line ..."
+        auto pos = what.find("] ");
+        return Fail(ACL_ERROR_PARSE_FILE, "%s is not valid JSON (%s): %s", path.c_str(),
+                    Where(text, e.byte == 0 ? 0 : e.byte - 1).c_str(),
+                    pos == std::string::npos ? what.c_str() : what.c_str() + pos + 2);
+    }
+    if (!root.is_object()) {
+        return Fail(ACL_ERROR_PARSE_FILE, "%s must hold a JSON object ({...})", path.c_str());
+    }
+    if (Depth(root) > kMaxJsonDepth) {
+        return Fail(ACL_ERROR_PARSE_FILE, "%s nests deeper than %d levels of {} and []",
+                    path.c_str(), kMaxJsonDepth);
+    }
+    if (auto it = root.find("openacl"); it != root.end()) {
+        if (aclError rc = ApplyOpenaclSection(*it, path, config); rc != ACL_SUCCESS) return rc;
+    }
+    if (auto it = root.find("err_msg_mode"); it != root.end()) {
+        uint64_t mode = 0;
+        if (!JsonUnsigned(*it, 1, &mode)) {
+            return Fail(ACL_ERROR_FILE_ATTR_INVALID, "%s: err_msg_mode must be \"0\" or \"1\"",
+                        path.c_str());
+        }
+        config->err_msg_process_level = mode == 1;
+    }
+    if (auto it = root.find("defaultDevice"); it != root.end()) {
+        uint64_t device = 0;
+        if (!it->is_object() || !it->contains("default_device") ||
+            !JsonUnsigned((*it)["default_device"], 1024, &device)) {
+            return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                        "%s: defaultDevice must look like {\"default_device\": \"0\"}",
+                        path.c_str());
+        }
+        config->default_device = static_cast<int32_t>(device);
+    }
+    config->json_text = text;
+    return ACL_SUCCESS;
+}
+
+aclError ApplyEnvironment(Config* config) {
+    uint64_t number = 0;
+    if (const char* v = std::getenv("OPENACL_DEVICE_COUNT"); v && *v) {
+        if (!ParseUnsigned(v, 64, &number) || number == 0) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "OPENACL_DEVICE_COUNT=%s: expected a number from 1 to 64", v);
+        }
+        config->device_count = static_cast<uint32_t>(number);
+    }
+    if (const char* v = std::getenv("OPENACL_DEVICE_MEMORY_MB"); v && *v) {
+        if (!ParseUnsigned(v, uint64_t{1} << 30, &number) || number == 0) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "OPENACL_DEVICE_MEMORY_MB=%s: expected a positive number of MiB", v);
+        }
+        config->device_memory_bytes = number << 20;
+    }
+    if (const char* v = std::getenv("OPENACL_SOC_NAME"); v && *v) config->soc_name = v;
+    if (const char* v = std::getenv("OPENACL_STRICT"); v && *v) {
+        if (!ParseBool(v, &config->strict)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "OPENACL_STRICT=%s: expected 0 or 1", v);
+        }
+    }
+    config->visible_devices.clear();
+    if (const char* v = std::getenv("ASCEND_RT_VISIBLE_DEVICES"); v && *v) {
+        std::stringstream list(v);
+        std::string item;
+        while (std::getline(list, item, ',')) {
+            if (!ParseUnsigned(item.c_str(), config->device_count - 1, &number)) {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "ASCEND_RT_VISIBLE_DEVICES=%s: \"%s\" is not a device id below %u", v,
+                            item.c_str(), config->device_count);
+            }
+            config->visible_devices.push_back(static_cast<uint32_t>(number));
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+uint64_t Config::DefaultDeviceMemory() {
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page_size = sysconf(_SC_PAGE_SIZE);
+    uint64_t ram = pages > 0 && page_size > 0
+                       ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size)
+                       : uint64_t{8} << 30;
+    uint64_t half = (ram / 2) & ~((uint64_t{1} << 20) - 1);
+    return std::max<uint64_t>(half, uint64_t{256} << 20);
+}
+
+Config ConfigFromEnvironment() {
+    Config config;
+    config.device_memory_bytes = Config::DefaultDeviceMemory();
+    if (ApplyEnvironment(&config) != ACL_SUCCESS) {
+        // Without aclInit there is nobody to return the error to: keep the defaults.
+        Config defaults;
+        defaults.device_memory_bytes = Config::DefaultDeviceMemory();
+        return defaults;
+    }
+    return config;
+}
+
+aclError LoadConfig(const char* path, Config* config) {
+    *config = Config{};
+    config->device_memory_bytes = Config::DefaultDeviceMemory();
+    if (path != nullptr && path[0] != '\0') {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            return Fail(ACL_ERROR_INVALID_FILE, "cannot open the configuration file %s: %s",
+                        path, std::strerror(errno));
+        }
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        std::string text = buffer.str();
+        if (text.find_first_not_of(" \t\r\n") != std::string::npos) {
+            if (aclError rc = ApplyJson(text, path, config); rc != ACL_SUCCESS) return rc;
+        }
+    }
+    return ApplyEnvironment(config);
+}
+
+}  // namespace openacl

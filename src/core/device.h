@@ -1,0 +1,58 @@
+// A virtual device: its memory arena and its lifecycle (reference count, default context,
+// explicit contexts, peer access). Lifecycle fields are guarded by Runtime::lifecycle_mutex().
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "backend/cpu/device_arena.h"
+
+namespace openacl {
+
+class Context;
+
+class Device {
+public:
+    Device(int32_t id, uint32_t physical_id, uint64_t capacity)
+        : id_(id), physical_id_(physical_id), arena_(capacity) {}
+
+    int32_t id() const { return id_; }
+    uint32_t physical_id() const { return physical_id_; }
+    cpu::DeviceArena& arena() { return arena_; }
+
+    // Lifecycle state (lifecycle mutex held).
+    bool open = false;        // set by aclrtSetDevice or aclrtCreateContext
+    uint32_t set_count = 0;   // aclrtSetDevice calls not yet matched by aclrtResetDevice
+    bool force_reset = false; // released by aclrtResetDeviceForce: plain resets now fail
+    Context* default_context = nullptr;
+    std::vector<Context*> contexts;  // default and explicit
+    std::set<int32_t> peers;         // devices this one may access (aclrtDeviceEnablePeerAccess)
+    aclrtFloatOverflowMode sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+
+private:
+    int32_t id_;
+    uint32_t physical_id_;
+    cpu::DeviceArena arena_;
+};
+
+// aclrtSetDevice: opens the device if needed, counts the call, makes its default context
+// current for this thread.
+aclError SetDevice(int32_t device_id);
+// aclrtResetDevice (force=false) and aclrtResetDeviceForce (force=true).
+aclError ResetDevice(int32_t device_id, bool force);
+// Opens a device for aclrtCreateContext (lifecycle mutex held).
+aclError OpenDeviceLocked(Device* device);
+// Releases everything a device holds (lifecycle mutex held): contexts, streams, memory.
+void ReleaseDeviceLocked(Device* device, const char* reason);
+
+}  // namespace openacl
+
+namespace openacl {
+// What the CPU backend reports as the device's compute resources: the host's cores and caches.
+int64_t HostCoreCount();
+int64_t HostL2CacheBytes();
+// aclrtSynchronizeDevice: waits for every stream of the current context's device.
+aclError SynchronizeDevice(int32_t timeout_ms);
+}  // namespace openacl

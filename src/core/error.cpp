@@ -1,0 +1,111 @@
+#include "core/error.h"
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "core/log.h"
+
+namespace openacl {
+namespace {
+
+thread_local const char* t_api = nullptr;
+thread_local aclError t_last_error = ACL_SUCCESS;
+
+// Messages accumulate newest first until aclGetRecentErrMsg takes them.
+struct Messages {
+    std::string pending;
+    std::string returned;  // keeps the last returned pointer valid
+};
+thread_local Messages t_messages;
+
+std::atomic<bool> g_process_level{false};
+std::mutex g_process_mutex;
+Messages g_process_messages;
+
+constexpr size_t kMaxPending = 16 * 1024;  // a failing loop must not grow memory forever
+
+void Record(const char* text) {
+    auto prepend = [text](Messages& m) {
+        std::string entry(text);
+        if (!m.pending.empty()) entry += '\n';
+        m.pending.insert(0, entry);
+        if (m.pending.size() > kMaxPending) m.pending.resize(kMaxPending);
+    };
+    if (g_process_level.load(std::memory_order_relaxed)) {
+        std::lock_guard lock(g_process_mutex);
+        prepend(g_process_messages);
+    } else {
+        prepend(t_messages);
+    }
+}
+
+}  // namespace
+
+ApiScope::ApiScope(const char* name) noexcept : previous_(t_api) {
+    if (previous_ == nullptr) t_api = name;
+}
+ApiScope::~ApiScope() { t_api = previous_; }
+
+const char* CurrentApi() { return t_api != nullptr ? t_api : "openacl"; }
+
+aclError Fail(aclError code, const char* fmt, ...) {
+    char message[1024];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    char text[1200];
+    std::snprintf(text, sizeof text, "%s failed (error %d): %s", CurrentApi(), code, message);
+    Record(text);
+    t_last_error = code;
+    OPENACL_LOG_ERROR("%s", text);
+    return code;
+}
+
+void Warn(const char* fmt, ...) {
+    if (!LogEnabled(LogLevel::kWarning)) return;
+    char message[1024];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    OPENACL_LOG_WARNING("%s: %s", CurrentApi(), message);
+}
+
+aclError ApiNotSupported(const char* name) {
+    ApiScope scope(name);
+    return Fail(ACL_ERROR_API_NOT_SUPPORT, "%s is not supported by openacl yet", name);
+}
+
+void SetLastError(aclError code) { t_last_error = code; }
+
+const char* TakeRecentErrMsg() {
+    auto take = [](Messages& m) -> const char* {
+        if (m.pending.empty()) return nullptr;
+        m.returned.swap(m.pending);
+        m.pending.clear();
+        return m.returned.c_str();
+    };
+    if (g_process_level.load(std::memory_order_relaxed)) {
+        std::lock_guard lock(g_process_mutex);
+        return take(g_process_messages);
+    }
+    return take(t_messages);
+}
+
+aclError PeekLastError() { return t_last_error; }
+
+aclError TakeLastError() {
+    aclError code = t_last_error;
+    t_last_error = ACL_SUCCESS;
+    return code;
+}
+
+void SetProcessLevelErrMsg(bool process_level) {
+    g_process_level.store(process_level, std::memory_order_relaxed);
+}
+
+}  // namespace openacl

@@ -1,0 +1,461 @@
+#include "core/memory.h"
+
+#include <cinttypes>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/runtime.h"
+
+namespace openacl {
+namespace {
+
+constexpr uint64_t kHostAlignment = 64;
+constexpr uint64_t kGiB = uint64_t{1} << 30;
+
+uint64_t AlignUp(uint64_t value, uint64_t to) { return (value + to - 1) / to * to; }
+
+struct HostBlock {
+    uint64_t usable;
+    uint64_t requested;
+    const void* call_site;
+};
+
+std::shared_mutex g_host_mutex;
+std::map<uintptr_t, HostBlock>& HostBlocks() {
+    static auto* blocks = new std::map<uintptr_t, HostBlock>;
+    return *blocks;
+}
+
+const char* KindName(aclrtMemcpyKind kind) {
+    switch (kind) {
+        case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
+        case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
+        case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
+        case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+        case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
+        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+        case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE: return "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE";
+        case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: return "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE";
+    }
+    return "an unknown kind";
+}
+
+bool IsHuge1G(aclrtMemMallocPolicy policy) {
+    return policy == ACL_MEM_MALLOC_HUGE1G_ONLY || policy == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+}
+
+// The bytes the runtime really reserves for a request, as documented per allocation call.
+uint64_t PaddedSize(uint64_t size, aclrtMemMallocPolicy policy, DeviceAllocKind kind) {
+    if (kind == DeviceAllocKind::kAlign32) return AlignUp(size, 32);
+    if (kind != DeviceAllocKind::kDvpp && IsHuge1G(policy)) return AlignUp(size, kGiB);
+    // Ascend 950 parts do not add the 32 bytes of padding.
+    bool no_pad = Runtime::Get().config().soc_name.rfind("Ascend950", 0) == 0;
+    return AlignUp(size, 32) + (no_pad ? 0 : 32);
+}
+
+// A kind/pointer mismatch the real runtime tolerates: copied as asked, but reported.
+aclError Mismatch(const char* what) {
+    if (Runtime::Get().config().strict) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s (refused because OPENACL_STRICT is set)", what);
+    }
+    Warn("%s; copying as asked", what);
+    return ACL_SUCCESS;
+}
+
+// Checks one side of a copy or fill: `expect_device` is what the kind says about it.
+aclError CheckSide(const char* which, const void* p, const MemRegion& r, bool expect_device,
+                   size_t count, const char* kind_name) {
+    if (r.domain == MemDomain::kDeviceFreed) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s %p points into device %d's memory but not into a live allocation: it "
+                    "was freed, or never allocated",
+                    which, p, r.device->id());
+    }
+    if (expect_device && r.domain == MemDomain::kHost) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s %p is not device-accessible memory (it is ordinary host memory: "
+                    "malloc'd, on the stack, or freed), but %s says it is device memory: "
+                    "allocate it with aclrtMalloc (or aclrtMallocHost), or pass the right kind",
+                    which, p, kind_name);
+    }
+    if (r.domain == MemDomain::kDevice || r.domain == MemDomain::kHostPinned) {
+        uint64_t offset = reinterpret_cast<uintptr_t>(p) - r.base;
+        if (count > r.usable - offset) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s range of %zu bytes at %p runs past the end of its allocation (%" PRIu64
+                        " usable bytes from %p, %" PRIu64 " bytes left)",
+                        which, count, p, r.usable, reinterpret_cast<void*>(r.base),
+                        r.usable - offset);
+        }
+    }
+    char text[256];
+    if (!expect_device && r.domain == MemDomain::kDevice) {
+        std::snprintf(text, sizeof text, "%s %p is device memory but %s says it is host memory",
+                      which, p, kind_name);
+        return Mismatch(text);
+    }
+    if (expect_device && r.domain == MemDomain::kHostPinned) {
+        std::snprintf(text, sizeof text,
+                      "%s %p is pinned host memory (aclrtMallocHost) but %s says it is device "
+                      "memory",
+                      which, p, kind_name);
+        return Mismatch(text);
+    }
+    return ACL_SUCCESS;
+}
+
+bool PeersEnabled(Device* a, Device* b) {
+    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+    return a->peers.count(b->id()) != 0 || b->peers.count(a->id()) != 0;
+}
+
+}  // namespace
+
+const char* DomainName(MemDomain domain) {
+    switch (domain) {
+        case MemDomain::kDevice: return "device memory";
+        case MemDomain::kDeviceFreed: return "freed device memory";
+        case MemDomain::kHostPinned: return "pinned host memory";
+        case MemDomain::kHost: return "host memory";
+    }
+    return "memory";
+}
+
+MemRegion ClassifyPointer(const void* p) {
+    MemRegion region;
+    for (Device* device : Runtime::Get().devices()) {
+        if (!device->arena().Contains(p)) continue;
+        region.device = device;
+        cpu::DeviceArena::Block block;
+        if (device->arena().Find(p, &block)) {
+            region.domain = MemDomain::kDevice;
+            region.base = block.base;
+            region.usable = block.tag.usable;
+            region.requested = block.tag.requested;
+            // Past the usable bytes lies only the arena's own rounding: not the caller's.
+            if (reinterpret_cast<uintptr_t>(p) - block.base >= block.tag.usable) {
+                region.domain = MemDomain::kDeviceFreed;
+            }
+        } else {
+            region.domain = MemDomain::kDeviceFreed;
+        }
+        return region;
+    }
+    auto address = reinterpret_cast<uintptr_t>(p);
+    std::shared_lock lock(g_host_mutex);
+    auto& blocks = HostBlocks();
+    auto it = blocks.upper_bound(address);
+    if (it != blocks.begin()) {
+        --it;
+        if (address < it->first + it->second.usable) {
+            region.domain = MemDomain::kHostPinned;
+            region.base = it->first;
+            region.usable = it->second.usable;
+            region.requested = it->second.requested;
+        }
+    }
+    return region;
+}
+
+aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, DeviceAllocKind kind,
+                      const void* call_site) {
+    if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "the output pointer is null");
+    *ptr = nullptr;
+    if (size == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "size is 0: device allocations must be > 0 bytes");
+    }
+    aclError rc = ACL_SUCCESS;
+    Context* ctx = RequireContext(&rc);
+    if (ctx == nullptr) return rc;
+    Device* device = ctx->device();
+    cpu::DeviceArena& arena = device->arena();
+    if (size > arena.capacity()) {
+        return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                    "cannot allocate %zu bytes: device %d has only %" PRIu64 " bytes in total "
+                    "(set OPENACL_DEVICE_MEMORY_MB for more)",
+                    size, device->id(), arena.capacity());
+    }
+    cpu::DeviceArena::Tag tag;
+    tag.requested = size;
+    tag.usable = PaddedSize(size, policy, kind);
+    tag.owner = ctx;
+    tag.call_site = call_site;
+    tag.kind = static_cast<uint32_t>(kind);
+    void* p = arena.Allocate(tag.usable, tag);
+    if (p == nullptr) {
+        uint64_t used = arena.used();
+        return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                    "out of device memory: device %d has %" PRIu64 " of %" PRIu64
+                    " bytes free (or too fragmented), %" PRIu64 " needed for %zu requested: "
+                    "free memory you no longer use, or set OPENACL_DEVICE_MEMORY_MB",
+                    device->id(), arena.capacity() - used, arena.capacity(), tag.usable, size);
+    }
+    *ptr = p;
+    return ACL_SUCCESS;
+}
+
+aclError DeviceFree(void* ptr, bool dvpp) {
+    if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is null");
+    MemRegion region = ClassifyPointer(ptr);
+    switch (region.domain) {
+        case MemDomain::kHostPinned:
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%p is pinned host memory from aclrtMallocHost: free it with "
+                        "aclrtFreeHost",
+                        ptr);
+        case MemDomain::kHost:
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%p is not device memory (it did not come from aclrtMalloc or "
+                        "acldvppMalloc)",
+                        ptr);
+        case MemDomain::kDeviceFreed:
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%p is not a live device allocation: was it freed already?", ptr);
+        case MemDomain::kDevice: break;
+    }
+    if (region.base != reinterpret_cast<uintptr_t>(ptr)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%p points %" PRIuPTR " bytes into the allocation at %p: free the address "
+                    "the allocation returned",
+                    ptr, reinterpret_cast<uintptr_t>(ptr) - region.base,
+                    reinterpret_cast<void*>(region.base));
+    }
+    cpu::DeviceArena::Block block;
+    if (!region.device->arena().Free(ptr, &block)) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%p was freed concurrently by another thread", ptr);
+    }
+    bool was_dvpp = block.tag.kind == static_cast<uint32_t>(DeviceAllocKind::kDvpp);
+    if (was_dvpp != dvpp) {
+        Warn("%p was allocated with %s but freed with %s", ptr,
+             was_dvpp ? "acldvppMalloc" : "aclrtMalloc", dvpp ? "acldvppFree" : "aclrtFree");
+    }
+    return ACL_SUCCESS;
+}
+
+aclError HostMalloc(void** ptr, size_t size, const void* call_site) {
+    if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "hostPtr is null");
+    *ptr = nullptr;
+    if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "size is 0: allocations must be > 0");
+    if (size > (uint64_t{1} << 46)) {
+        return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot allocate %zu bytes of host memory",
+                    size);
+    }
+    uint64_t usable = AlignUp(size, kHostAlignment);
+    void* p = std::aligned_alloc(kHostAlignment, usable);
+    if (p == nullptr) {
+        return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                    "the system could not provide %zu bytes of pinned host memory", size);
+    }
+    std::unique_lock lock(g_host_mutex);
+    HostBlocks()[reinterpret_cast<uintptr_t>(p)] = HostBlock{usable, size, call_site};
+    *ptr = p;
+    return ACL_SUCCESS;
+}
+
+aclError HostFree(void* ptr) {
+    if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "hostPtr is null");
+    {
+        std::unique_lock lock(g_host_mutex);
+        auto it = HostBlocks().find(reinterpret_cast<uintptr_t>(ptr));
+        if (it != HostBlocks().end()) {
+            HostBlocks().erase(it);
+            lock.unlock();
+            std::free(ptr);
+            return ACL_SUCCESS;
+        }
+    }
+    MemRegion region = ClassifyPointer(ptr);
+    if (region.domain == MemDomain::kDevice) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%p is device memory: free it with aclrtFree, not aclrtFreeHost", ptr);
+    }
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%p is not a live aclrtMallocHost allocation (already freed, a pointer into "
+                "the middle of one, or memory from malloc/new)",
+                ptr);
+}
+
+void ReleaseAllHostMemory() {
+    std::unique_lock lock(g_host_mutex);
+    auto& blocks = HostBlocks();
+    if (!blocks.empty()) {
+        Warn("%zu pinned host allocation(s) from aclrtMallocHost were never freed with "
+             "aclrtFreeHost; they are released now",
+             blocks.size());
+    }
+    for (auto& [address, block] : blocks) std::free(reinterpret_cast<void*>(address));
+    blocks.clear();
+}
+
+aclError CheckMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
+                     aclrtMemcpyKind kind, MemRegion* dst_region, MemRegion* src_region) {
+    if (dst == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dst is null");
+    if (src == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "src is null");
+    if (static_cast<unsigned>(kind) > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "kind %d is not an aclrtMemcpyKind",
+                    static_cast<int>(kind));
+    }
+    if (count > dest_max) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "count (%zu bytes) is larger than destMax (%zu bytes), the capacity of dst",
+                    count, dest_max);
+    }
+    *dst_region = ClassifyPointer(dst);
+    *src_region = ClassifyPointer(src);
+    if (count == 0) return ACL_SUCCESS;
+    auto on_device = [](const MemRegion& r) {
+        return r.domain == MemDomain::kDevice || r.domain == MemDomain::kDeviceFreed;
+    };
+    bool dst_device = false, src_device = false;
+    switch (kind) {
+        case ACL_MEMCPY_HOST_TO_HOST: break;
+        case ACL_MEMCPY_HOST_TO_DEVICE:
+        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: dst_device = true; break;
+        case ACL_MEMCPY_DEVICE_TO_HOST: src_device = true; break;
+        case ACL_MEMCPY_DEVICE_TO_DEVICE:
+        case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+        case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: dst_device = src_device = true; break;
+        case ACL_MEMCPY_DEFAULT:
+            dst_device = on_device(*dst_region);
+            src_device = on_device(*src_region);
+            break;
+    }
+    const char* name = KindName(kind);
+    if (aclError rc = CheckSide("dst", dst, *dst_region, dst_device, count, name)) return rc;
+    if (aclError rc = CheckSide("src", src, *src_region, src_device, count, name)) return rc;
+    if (dst_region->domain == MemDomain::kDevice && src_region->domain == MemDomain::kDevice) {
+        Device* a = dst_region->device;
+        Device* b = src_region->device;
+        if (a != b && !PeersEnabled(a, b)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "copying between device %d and device %d needs peer access: call "
+                        "aclrtDeviceEnablePeerAccess first",
+                        b->id(), a->id());
+        }
+        char text[160];
+        if (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE && a != b) {
+            std::snprintf(text, sizeof text, "%s, but src is on device %d and dst on device %d",
+                          name, b->id(), a->id());
+            if (aclError rc = Mismatch(text)) return rc;
+        }
+        if (kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE && a == b) {
+            std::snprintf(text, sizeof text, "%s, but src and dst are both on device %d", name,
+                          a->id());
+            if (aclError rc = Mismatch(text)) return rc;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+aclError Memcpy(void* dst, size_t dest_max, const void* src, size_t count, aclrtMemcpyKind kind) {
+    MemRegion dst_region, src_region;
+    if (aclError rc = CheckMemcpy(dst, dest_max, src, count, kind, &dst_region, &src_region)) {
+        return rc;
+    }
+    if (count != 0) std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+
+aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                  size_t height, aclrtMemcpyKind kind) {
+    if (dst == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dst is null");
+    if (src == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "src is null");
+    if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "aclrtMemcpy2d copies only ACL_MEMCPY_HOST_TO_DEVICE or "
+                    "ACL_MEMCPY_DEVICE_TO_HOST, not %s",
+                    KindName(kind));
+    }
+    if (width == 0 || height == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "width (%zu) and height (%zu) must be > 0", width,
+                    height);
+    }
+    if (width > dpitch || width > spitch) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "width (%zu) must not exceed dpitch (%zu) or spitch (%zu)", width, dpitch,
+                    spitch);
+    }
+    // Each side spans (height - 1) whole pitches plus one row of width bytes.
+    uint64_t dst_span = (height - 1) * static_cast<uint64_t>(dpitch) + width;
+    uint64_t src_span = (height - 1) * static_cast<uint64_t>(spitch) + width;
+    MemRegion dst_region = ClassifyPointer(dst), src_region = ClassifyPointer(src);
+    const char* name = KindName(kind);
+    bool to_device = kind == ACL_MEMCPY_HOST_TO_DEVICE;
+    if (aclError rc = CheckSide("dst", dst, dst_region, to_device, dst_span, name)) return rc;
+    if (aclError rc = CheckSide("src", src, src_region, !to_device, src_span, name)) return rc;
+    auto* d = static_cast<unsigned char*>(dst);
+    const auto* s = static_cast<const unsigned char*>(src);
+    for (size_t row = 0; row < height; ++row) std::memmove(d + row * dpitch, s + row * spitch, width);
+    return ACL_SUCCESS;
+}
+
+aclError Memset(void* ptr, size_t max_count, int32_t value, size_t count) {
+    if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is null");
+    if (count > max_count) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "count (%zu bytes) is larger than maxCount (%zu bytes)", count, max_count);
+    }
+    if (count == 0) return ACL_SUCCESS;
+    MemRegion region = ClassifyPointer(ptr);
+    if (region.domain == MemDomain::kHost) {
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "%p is host memory that did not come from an acl allocation (undefined "
+                      "behaviour on real hardware)",
+                      ptr);
+        if (aclError rc = Mismatch(text)) return rc;
+    } else if (aclError rc = CheckSide("devPtr", ptr, region, true, count, "aclrtMemset")) {
+        return rc;
+    }
+    std::memset(ptr, value, count);
+    return ACL_SUCCESS;
+}
+
+aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes) {
+    if (free_bytes == nullptr || total_bytes == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "free and total must not be null");
+    }
+    if (static_cast<unsigned>(attr) > ACL_MEM_P2P_HUGE1G) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "attr %d is not an aclrtMemAttr",
+                    static_cast<int>(attr));
+    }
+    aclError rc = ACL_SUCCESS;
+    Context* ctx = RequireContext(&rc);
+    if (ctx == nullptr) return rc;
+    // The CPU backend has one kind of device memory: DDR and HBM queries both describe it.
+    cpu::DeviceArena& arena = ctx->device()->arena();
+    *total_bytes = arena.capacity();
+    *free_bytes = arena.capacity() - arena.used();
+    return ACL_SUCCESS;
+}
+
+aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+    if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "ptr is null");
+    if (attributes == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "attributes is null");
+    MemRegion region = ClassifyPointer(ptr);
+    *attributes = aclrtPtrAttributes{};
+    attributes->pageSize = 4096;
+    switch (region.domain) {
+        case MemDomain::kDevice:
+            attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+            attributes->location.id = static_cast<uint32_t>(region.device->id());
+            break;
+        case MemDomain::kDeviceFreed:
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%p points into device %d's memory but not into a live allocation", ptr,
+                        region.device->id());
+        case MemDomain::kHostPinned: attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST; break;
+        case MemDomain::kHost:
+            attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+            break;
+    }
+    return ACL_SUCCESS;
+}
+
+}  // namespace openacl

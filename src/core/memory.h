@@ -1,0 +1,61 @@
+// Host and device memory: allocation, the registry of every allocation, and the checks that
+// keep copies from corrupting memory. Device memory comes from each device's arena; pinned host
+// memory (aclrtMallocHost) is tracked here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "acl/acl_rt.h"
+
+namespace openacl {
+
+class Device;
+
+// What a pointer is, as far as the runtime knows.
+enum class MemDomain : uint8_t {
+    kDevice,      // inside a live device allocation
+    kDeviceFreed, // inside a device arena, but not in a live allocation
+    kHostPinned,  // inside a live aclrtMallocHost allocation
+    kHost,        // anything else: malloc'd, stack, static or freed host memory
+};
+
+struct MemRegion {
+    MemDomain domain = MemDomain::kHost;
+    Device* device = nullptr;  // for kDevice / kDeviceFreed
+    uintptr_t base = 0;        // start of the allocation (kDevice / kHostPinned)
+    uint64_t usable = 0;       // bytes a caller may touch from base
+    uint64_t requested = 0;    // bytes the caller asked for
+    bool device_accessible() const {
+        return domain == MemDomain::kDevice || domain == MemDomain::kHostPinned;
+    }
+};
+
+MemRegion ClassifyPointer(const void* p);
+const char* DomainName(MemDomain domain);
+
+// How a device allocation was asked for; decides padding, alignment and which free matches.
+enum class DeviceAllocKind : uint32_t { kMalloc = 1, kAlign32 = 2, kCached = 3, kDvpp = 4 };
+
+aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, DeviceAllocKind kind,
+                      const void* call_site);
+aclError DeviceFree(void* ptr, bool dvpp);
+aclError HostMalloc(void** ptr, size_t size, const void* call_site);
+aclError HostFree(void* ptr);
+// Frees all pinned host memory (aclFinalize).
+void ReleaseAllHostMemory();
+
+// Synchronous data movement with the documented checks.
+aclError Memcpy(void* dst, size_t dest_max, const void* src, size_t count, aclrtMemcpyKind kind);
+aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                  size_t height, aclrtMemcpyKind kind);
+aclError Memset(void* ptr, size_t max_count, int32_t value, size_t count);
+
+// The checks alone, for copies that run later on a stream. Fills the regions it classified.
+aclError CheckMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
+                     aclrtMemcpyKind kind, MemRegion* dst_region, MemRegion* src_region);
+
+aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes);
+aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes);
+
+}  // namespace openacl

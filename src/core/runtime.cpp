@@ -1,0 +1,212 @@
+#include "core/runtime.h"
+
+#include <algorithm>
+#include <cinttypes>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/memory.h"
+
+namespace openacl {
+
+Runtime& Runtime::Get() {
+    // Never destroyed: applications may call acl functions from static destructors.
+    static Runtime* runtime = new Runtime;
+    return *runtime;
+}
+
+const Config& Runtime::config() {
+    if (!devices_ready_.load(std::memory_order_acquire)) {
+        std::lock_guard lock(lifecycle_);
+        EnsureDevicesLocked();
+    }
+    return config_;
+}
+
+void Runtime::EnsureDevicesLocked() {
+    if (devices_ready_.load(std::memory_order_relaxed)) return;
+    if (!config_loaded_) {
+        config_ = ConfigFromEnvironment();
+        config_loaded_ = true;
+    }
+    SetProcessLevelErrMsg(config_.err_msg_process_level);
+    std::vector<uint32_t> physical = config_.visible_devices;
+    if (physical.empty()) {
+        for (uint32_t i = 0; i < config_.device_count; ++i) physical.push_back(i);
+    }
+    owned_devices_.clear();
+    device_view_.clear();
+    for (size_t i = 0; i < physical.size(); ++i) {
+        owned_devices_.push_back(std::make_unique<Device>(static_cast<int32_t>(i), physical[i],
+                                                          config_.device_memory_bytes));
+        device_view_.push_back(owned_devices_.back().get());
+    }
+    devices_ready_.store(true, std::memory_order_release);
+}
+
+uint32_t Runtime::DeviceCount() {
+    return static_cast<uint32_t>(devices().size());
+}
+
+const std::vector<Device*>& Runtime::devices() {
+    if (!devices_ready_.load(std::memory_order_acquire)) {
+        std::lock_guard lock(lifecycle_);
+        EnsureDevicesLocked();
+    }
+    return device_view_;
+}
+
+Device* Runtime::DeviceById(int64_t id) {
+    const auto& list = devices();
+    if (id < 0 || id >= static_cast<int64_t>(list.size())) {
+        Fail(ACL_ERROR_RT_INVALID_DEVICEID,
+             "device id %" PRId64 " is out of range: this process sees %zu device(s), ids 0..%zu "
+             "(set OPENACL_DEVICE_COUNT for more)",
+             id, list.size(), list.size() - 1);
+        return nullptr;
+    }
+    return list[static_cast<size_t>(id)];
+}
+
+aclError Runtime::Init(const char* config_path) {
+    std::lock_guard init_lock(init_mutex_);
+    if (init_count_ > 0) {
+        ++init_count_;
+        Warn("aclInit was already called (now %" PRIu64 " times); only the first call's "
+             "configuration is used",
+             init_count_);
+        return Fail(ACL_ERROR_REPEAT_INITIALIZE,
+                    "repeated aclInit: the call is counted and its configuration ignored; "
+                    "callers may ignore this code");
+    }
+    ReloadLogSettings();
+    Config loaded;
+    if (aclError rc = LoadConfig(config_path, &loaded); rc != ACL_SUCCESS) return rc;
+    {
+        std::lock_guard lock(lifecycle_);
+        bool in_use = false;
+        for (Device* device : device_view_) in_use = in_use || device->open;
+        if (in_use) {
+            Warn("devices were already in use before aclInit; the configuration's device "
+                 "settings take effect after aclFinalize");
+            loaded.device_count = config_.device_count;
+            loaded.device_memory_bytes = config_.device_memory_bytes;
+            loaded.visible_devices = config_.visible_devices;
+        } else {
+            devices_ready_.store(false, std::memory_order_release);
+        }
+        config_ = loaded;
+        config_loaded_ = true;
+        SetProcessLevelErrMsg(config_.err_msg_process_level);
+    }
+    init_count_ = 1;
+    for (const auto& hook : init_hooks_) {
+        if (aclError rc = hook.fn(config_.json_text.c_str(), config_.json_text.size(), hook.data);
+            rc != ACL_SUCCESS) {
+            Warn("an aclInit callback (type %d) returned %d", static_cast<int>(hook.type), rc);
+        }
+    }
+    OPENACL_LOG_INFO("aclInit: %u device(s), %" PRIu64 " MiB each, SoC %s",
+                     config_.visible_devices.empty()
+                         ? config_.device_count
+                         : static_cast<uint32_t>(config_.visible_devices.size()),
+                     config_.device_memory_bytes >> 20, config_.soc_name.c_str());
+    return ACL_SUCCESS;
+}
+
+void Runtime::ReleaseEverythingLocked() {
+    for (Device* device : device_view_) {
+        if (device->open) ReleaseDeviceLocked(device, "aclFinalize");
+    }
+    ReleaseAllHostMemory();
+    owned_devices_.clear();
+    device_view_.clear();
+    devices_ready_.store(false, std::memory_order_release);
+    config_loaded_ = false;
+}
+
+aclError Runtime::Finalize() {
+    std::lock_guard init_lock(init_mutex_);
+    if (init_count_ == 0) {
+        return Fail(ACL_ERROR_REPEAT_FINALIZE,
+                    "aclFinalize without a matching aclInit (already finalized?)");
+    }
+    init_count_ = 0;
+    for (const auto& hook : finalize_hooks_) hook.fn(hook.data);
+    std::lock_guard lock(lifecycle_);
+    ReleaseEverythingLocked();
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::FinalizeReference(uint64_t* ref_count) {
+    {
+        std::lock_guard init_lock(init_mutex_);
+        if (init_count_ == 0) {
+            return Fail(ACL_ERROR_REPEAT_FINALIZE,
+                        "aclFinalizeReference without a matching aclInit");
+        }
+        if (init_count_ > 1) {
+            --init_count_;
+            if (ref_count != nullptr) *ref_count = init_count_;
+            return ACL_SUCCESS;
+        }
+    }
+    aclError rc = Finalize();
+    if (rc == ACL_SUCCESS && ref_count != nullptr) *ref_count = 0;
+    return rc;
+}
+
+aclError Runtime::RegisterInitCallback(aclRegisterCallbackType type, aclInitCallbackFunc fn,
+                                       void* data) {
+    std::lock_guard init_lock(init_mutex_);
+    for (auto& hook : init_hooks_) {
+        if (hook.type == type && hook.fn == fn) {
+            hook.data = data;
+            return ACL_SUCCESS;
+        }
+    }
+    init_hooks_.push_back({type, fn, data});
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::UnregisterInitCallback(aclRegisterCallbackType type, aclInitCallbackFunc fn) {
+    std::lock_guard init_lock(init_mutex_);
+    auto it = std::find_if(init_hooks_.begin(), init_hooks_.end(),
+                           [&](const auto& h) { return h.type == type && h.fn == fn; });
+    if (it == init_hooks_.end()) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "this init callback was not registered for type %d",
+                    static_cast<int>(type));
+    }
+    init_hooks_.erase(it);
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::RegisterFinalizeCallback(aclRegisterCallbackType type,
+                                           aclFinalizeCallbackFunc fn, void* data) {
+    std::lock_guard init_lock(init_mutex_);
+    for (auto& hook : finalize_hooks_) {
+        if (hook.type == type && hook.fn == fn) {
+            hook.data = data;
+            return ACL_SUCCESS;
+        }
+    }
+    finalize_hooks_.push_back({type, fn, data});
+    return ACL_SUCCESS;
+}
+
+aclError Runtime::UnregisterFinalizeCallback(aclRegisterCallbackType type,
+                                             aclFinalizeCallbackFunc fn) {
+    std::lock_guard init_lock(init_mutex_);
+    auto it = std::find_if(finalize_hooks_.begin(), finalize_hooks_.end(),
+                           [&](const auto& h) { return h.type == type && h.fn == fn; });
+    if (it == finalize_hooks_.end()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "this finalize callback was not registered for type %d",
+                    static_cast<int>(type));
+    }
+    finalize_hooks_.erase(it);
+    return ACL_SUCCESS;
+}
+
+}  // namespace openacl
