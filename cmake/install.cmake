@@ -31,14 +31,15 @@ install(CODE "
 configure_file(${PROJECT_SOURCE_DIR}/cmake/set_env.sh.in ${PROJECT_BINARY_DIR}/set_env.sh @ONLY)
 install(PROGRAMS ${PROJECT_BINARY_DIR}/set_env.sh DESTINATION .)
 
-install(EXPORT openaclTargets NAMESPACE openacl:: DESTINATION lib64/cmake/openacl)
+# share/cmake is on CMake's search path everywhere (lib64/cmake is not, on Debian).
+install(EXPORT openaclTargets NAMESPACE openacl:: DESTINATION share/cmake/openacl)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/openaclConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/openaclConfig.cmake INSTALL_DESTINATION lib64/cmake/openacl)
+  ${PROJECT_BINARY_DIR}/openaclConfig.cmake INSTALL_DESTINATION share/cmake/openacl)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/openaclConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/openaclConfig.cmake
               ${PROJECT_BINARY_DIR}/openaclConfigVersion.cmake
-        DESTINATION lib64/cmake/openacl)
+        DESTINATION share/cmake/openacl)
 
 foreach(pc openacl ascendcl)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/openacl.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)

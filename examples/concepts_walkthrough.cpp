@@ -22,7 +22,9 @@ void Check(aclError rc, const char* what) {
     std::printf("  [%2d] %s\n", ++g_step, what);
 }
 
-void Section(const char* title) { std::printf("\n%s\n", title); }
+void Section(const char* title) {
+    std::printf("\n%s\n", title);
+}
 
 }  // namespace
 
@@ -52,9 +54,10 @@ int main() {
         void* p = nullptr;
         aclError rc = aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST);
         const char* message = aclGetRecentErrMsg();
-        std::printf("       another thread without aclrtSetCurrentContext gets error %d:\n"
-                    "       %s\n",
-                    rc, message ? message : "");
+        std::printf(
+            "       another thread without aclrtSetCurrentContext gets error %d:\n"
+            "       %s\n",
+            rc, message ? message : "");
     }).join();
 
     Section("4.3 Stream: an in-order task queue; different streams run in parallel");
@@ -79,7 +82,8 @@ int main() {
                 total);
 
     auto* in = static_cast<unsigned char*>(host_in);
-    for (size_t i = 0; i < size; ++i) in[i] = static_cast<unsigned char>(i * 31 + 7);
+    for (size_t i = 0; i < size; ++i)
+        in[i] = static_cast<unsigned char>(i * 31 + 7);
     Check(aclrtMemcpy(dev_a, size, host_in, size, ACL_MEMCPY_HOST_TO_DEVICE),
           "aclrtMemcpy host -> device A");
     Check(aclrtMemcpy(dev_b, size, dev_a, size, ACL_MEMCPY_DEVICE_TO_DEVICE),
@@ -96,9 +100,10 @@ int main() {
     void* pageable = std::malloc(64);
     aclError rc = aclrtMemcpy(pageable, 64, host_in, 64, ACL_MEMCPY_HOST_TO_DEVICE);
     const char* message = aclGetRecentErrMsg();
-    std::printf("       malloc'd memory passed as a device destination gets error %d:\n"
-                "       %s\n",
-                rc, message ? message : "");
+    std::printf(
+        "       malloc'd memory passed as a device destination gets error %d:\n"
+        "       %s\n",
+        rc, message ? message : "");
     std::free(pageable);
 
     Section("4.5 Synchronous vs asynchronous: wait only when you need the result");

@@ -156,21 +156,27 @@ size_t aclDataTypeSize(aclDataType dataType) {
         case ACL_FLOAT4_E2M1:
         case ACL_FLOAT4_E1M2:
         case ACL_INT4:
-        case ACL_UINT1: return 1;  // sub-byte types occupy at least one byte per element
+        case ACL_UINT1:
+            return 1;  // sub-byte types occupy at least one byte per element
         case ACL_FLOAT16:
         case ACL_BF16:
         case ACL_INT16:
-        case ACL_UINT16: return 2;
+        case ACL_UINT16:
+            return 2;
         case ACL_FLOAT:
         case ACL_INT32:
         case ACL_UINT32:
-        case ACL_COMPLEX32: return 4;
+        case ACL_COMPLEX32:
+            return 4;
         case ACL_INT64:
         case ACL_UINT64:
         case ACL_DOUBLE:
-        case ACL_COMPLEX64: return 8;
-        case ACL_COMPLEX128: return 16;
-        default: return 0;  // ACL_STRING and unknown types have no fixed size
+        case ACL_COMPLEX64:
+            return 8;
+        case ACL_COMPLEX128:
+            return 16;
+        default:
+            return 0;  // ACL_STRING and unknown types have no fixed size
     }
 }
 
@@ -199,8 +205,12 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
     if (value == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "value is null");
     switch (cannAttr) {
         case ACL_CANN_ATTR_INF_NAN:
-        case ACL_CANN_ATTR_BF16: *value = 1; return ACL_SUCCESS;
-        case ACL_CANN_ATTR_JIT_COMPILE: *value = 0; return ACL_SUCCESS;
+        case ACL_CANN_ATTR_BF16:
+            *value = 1;
+            return ACL_SUCCESS;
+        case ACL_CANN_ATTR_JIT_COMPILE:
+            *value = 0;
+            return ACL_SUCCESS;
         default:
             return Fail(ACL_ERROR_INVALID_PARAM, "cannAttr %d is not an aclCannAttr",
                         static_cast<int>(cannAttr));

@@ -69,14 +69,23 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
         case ACL_DEV_ATTR_AICPU_CORE_NUM:
         case ACL_DEV_ATTR_AICORE_CORE_NUM:
         case ACL_DEV_ATTR_CUBE_CORE_NUM:
-        case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = openacl::HostCoreCount(); return ACL_SUCCESS;
+        case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+            *value = openacl::HostCoreCount();
+            return ACL_SUCCESS;
         case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
             *value = static_cast<int64_t>(device->arena().capacity());
             return ACL_SUCCESS;
-        case ACL_DEV_ATTR_L2_CACHE_SIZE: *value = openacl::HostL2CacheBytes(); return ACL_SUCCESS;
-        case ACL_DEV_ATTR_PHY_CHIP_ID: *value = device->physical_id(); return ACL_SUCCESS;
-        case ACL_DEV_ATTR_IS_VIRTUAL: *value = 0; return ACL_SUCCESS;
-        default: break;
+        case ACL_DEV_ATTR_L2_CACHE_SIZE:
+            *value = openacl::HostL2CacheBytes();
+            return ACL_SUCCESS;
+        case ACL_DEV_ATTR_PHY_CHIP_ID:
+            *value = device->physical_id();
+            return ACL_SUCCESS;
+        case ACL_DEV_ATTR_IS_VIRTUAL:
+            *value = 0;
+            return ACL_SUCCESS;
+        default:
+            break;
     }
     if (attr == ACL_DEV_ATTR_WARP_SIZE || attr == ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE ||
         attr == ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE || attr == ACL_DEV_ATTR_SMP_ID ||
@@ -96,8 +105,12 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
     if (Runtime::Get().DeviceById(deviceId) == nullptr) return ACL_ERROR_RT_INVALID_DEVICEID;
     switch (deviceInfo) {
         case ACL_DEVICE_INFO_AI_CORE_NUM:
-        case ACL_DEVICE_INFO_VECTOR_CORE_NUM: *value = openacl::HostCoreCount(); return ACL_SUCCESS;
-        case ACL_DEVICE_INFO_L2_SIZE: *value = openacl::HostL2CacheBytes(); return ACL_SUCCESS;
+        case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+            *value = openacl::HostCoreCount();
+            return ACL_SUCCESS;
+        case ACL_DEVICE_INFO_L2_SIZE:
+            *value = openacl::HostL2CacheBytes();
+            return ACL_SUCCESS;
         default:
             return Fail(ACL_ERROR_INVALID_PARAM, "deviceInfo %d is not an aclDeviceInfo",
                         static_cast<int>(deviceInfo));
@@ -162,8 +175,7 @@ aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const user
                 phyDevId);
 }
 
-aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId,
-                                  int32_t peerDeviceId) {
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
     OPENACL_API();
     if (canAccessPeer == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "canAccessPeer is null");
     if (Runtime::Get().DeviceById(deviceId) == nullptr ||
@@ -202,8 +214,8 @@ aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
     std::lock_guard lock(Runtime::Get().lifecycle_mutex());
     if (ctx->device()->peers.erase(peerDeviceId) == 0) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "peer access from device %d to device %d was not enabled",
-                    ctx->device()->id(), peerDeviceId);
+                    "peer access from device %d to device %d was not enabled", ctx->device()->id(),
+                    peerDeviceId);
     }
     return ACL_SUCCESS;
 }

@@ -11,8 +11,8 @@ namespace {
 // The CANN release whose interface (ACL 1.17.0) openacl implements.
 constexpr int kCannMajor = 9, kCannMinor = 2, kCannPatch = 0;
 // Package names as CANN lays them out under share/info.
-const char* const kPackages[] = {"cann",     "runtime", "compiler",   "hccl",   "toolkit",
-                                 "opp",      "opp_kernel", "driver", "openacl"};
+const char* const kPackages[] = {"cann", "runtime",    "compiler", "hccl",   "toolkit",
+                                 "opp",  "opp_kernel", "driver",   "openacl"};
 
 bool KnownPackage(const char* name) {
     for (const char* known : kPackages) {
@@ -94,7 +94,9 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* ve
     return ACL_SUCCESS;
 }
 
-const char* aclGetRecentErrMsg(void) { return openacl::TakeRecentErrMsg(); }
+const char* aclGetRecentErrMsg(void) {
+    return openacl::TakeRecentErrMsg();
+}
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
     if (level != ACL_RT_THREAD_LEVEL) {

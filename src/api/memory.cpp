@@ -35,8 +35,10 @@ aclError CheckMallocConfig(const aclrtMallocConfig* cfg) {
             }
         } else if (a.attr != ACL_RT_MEM_ATTR_RSV && a.attr != ACL_RT_MEM_ATTR_MODULE_ID &&
                    a.attr != ACL_RT_MEM_ATTR_VA_FLAG) {
-            return Fail(ACL_ERROR_INVALID_PARAM, "cfg->attrs[%zu].attr %d is not an "
-                        "aclrtMallocAttrType", i, static_cast<int>(a.attr));
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "cfg->attrs[%zu].attr %d is not an "
+                        "aclrtMallocAttrType",
+                        i, static_cast<int>(a.attr));
         }
     }
     return ACL_SUCCESS;
@@ -51,8 +53,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
     OPENACL_API();
-    return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kAlign32,
-                                 OPENACL_CALLER());
+    return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kAlign32, OPENACL_CALLER());
 }
 
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {

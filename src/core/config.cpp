@@ -22,7 +22,8 @@ constexpr int kMaxJsonDepth = 10;  // documented nesting limit of the aclInit fi
 int Depth(const json& value) {
     if (!value.is_structured()) return 0;
     int deepest = 0;
-    for (const auto& child : value) deepest = std::max(deepest, Depth(child));
+    for (const auto& child : value)
+        deepest = std::max(deepest, Depth(child));
     return deepest + 1;
 }
 
@@ -85,8 +86,7 @@ aclError ApplyOpenaclSection(const json& section, const std::string& path, Confi
         if (key == "device_count") {
             if (!JsonUnsigned(value, 64, &number) || number == 0) {
                 return Fail(ACL_ERROR_FILE_ATTR_INVALID,
-                            "%s: openacl.device_count must be a number from 1 to 64",
-                            path.c_str());
+                            "%s: openacl.device_count must be a number from 1 to 64", path.c_str());
             }
             config->device_count = static_cast<uint32_t>(number);
         } else if (key == "device_memory_mb") {
@@ -107,8 +107,8 @@ aclError ApplyOpenaclSection(const json& section, const std::string& path, Confi
                 config->strict = value.get<bool>();
             } else if (!value.is_string() ||
                        !ParseBool(value.get<std::string>().c_str(), &config->strict)) {
-                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
-                            "%s: openacl.strict must be true or false", path.c_str());
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID, "%s: openacl.strict must be true or false",
+                            path.c_str());
             }
         } else {
             Warn("%s: unknown key openacl.%s is ignored", path.c_str(), key.c_str());
@@ -229,8 +229,8 @@ aclError LoadConfig(const char* path, Config* config) {
     if (path != nullptr && path[0] != '\0') {
         std::ifstream in(path, std::ios::binary);
         if (!in) {
-            return Fail(ACL_ERROR_INVALID_FILE, "cannot open the configuration file %s: %s",
-                        path, std::strerror(errno));
+            return Fail(ACL_ERROR_INVALID_FILE, "cannot open the configuration file %s: %s", path,
+                        std::strerror(errno));
         }
         std::stringstream buffer;
         buffer << in.rdbuf();

@@ -90,7 +90,8 @@ Context* CreateContextLocked(Device* device, bool is_default) {
 }
 
 void DestroyContextLocked(Context* ctx) {
-    while (!ctx->streams.empty()) DestroyStreamLocked(ctx->streams.back());
+    while (!ctx->streams.empty())
+        DestroyStreamLocked(ctx->streams.back());
     if (ctx->default_stream != nullptr) DestroyStreamLocked(ctx->default_stream);
     Device* device = ctx->device();
     auto& list = device->contexts;

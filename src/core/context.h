@@ -14,7 +14,7 @@ class Device;
 class Stream;
 
 class Context {
-public:
+ public:
     Context(Device* device, bool is_default, uint64_t serial)
         : device_(device), is_default_(is_default), serial_(serial) {}
 
@@ -28,7 +28,7 @@ public:
     int64_t sys_params[4] = {};
     bool sys_param_set[4] = {};
 
-private:
+ private:
     Device* device_;
     bool is_default_;
     uint64_t serial_;

@@ -13,7 +13,8 @@ aclError OpenDeviceLocked(Device* device) {
     if (device->open) return ACL_SUCCESS;
     if (!device->arena().valid()) {
         return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                    "cannot reserve %" PRIu64 " MiB of address space for device %d: lower "
+                    "cannot reserve %" PRIu64
+                    " MiB of address space for device %d: lower "
                     "OPENACL_DEVICE_MEMORY_MB",
                     device->arena().capacity() >> 20, device->id());
     }
@@ -30,17 +31,21 @@ aclError OpenDeviceLocked(Device* device) {
 void ReleaseDeviceLocked(Device* device, const char* reason) {
     size_t explicit_contexts = device->contexts.size() - (device->default_context ? 1 : 0);
     if (explicit_contexts > 0) {
-        Warn("%s(%d) releases %zu context(s) created with aclrtCreateContext that were never "
-             "destroyed; their handles are now invalid (call aclrtDestroyContext before "
-             "resetting the device)",
-             reason, device->id(), explicit_contexts);
+        Warn(
+            "%s(%d) releases %zu context(s) created with aclrtCreateContext that were never "
+            "destroyed; their handles are now invalid (call aclrtDestroyContext before "
+            "resetting the device)",
+            reason, device->id(), explicit_contexts);
     }
-    while (!device->contexts.empty()) DestroyContextLocked(device->contexts.back());
+    while (!device->contexts.empty())
+        DestroyContextLocked(device->contexts.back());
     auto leaked = device->arena().LiveBlocks();
     if (!leaked.empty()) {
         uint64_t bytes = 0;
-        for (const auto& block : leaked) bytes += block.tag.requested;
-        Warn("%s(%d): %zu device allocation(s) totalling %" PRIu64 " bytes were never freed "
+        for (const auto& block : leaked)
+            bytes += block.tag.requested;
+        Warn("%s(%d): %zu device allocation(s) totalling %" PRIu64
+             " bytes were never freed "
              "with aclrtFree; they are released now (first at %p)",
              reason, device->id(), leaked.size(), bytes,
              reinterpret_cast<void*>(leaked.front().base));
@@ -106,8 +111,10 @@ int64_t HostL2CacheBytes() {
 
 aclError SynchronizeDevice(int32_t timeout_ms) {
     if (timeout_ms < -1) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "timeout %d ms is invalid: use -1 (wait forever) "
-                    "or a value >= 0", timeout_ms);
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "timeout %d ms is invalid: use -1 (wait forever) "
+                    "or a value >= 0",
+                    timeout_ms);
     }
     aclError rc = ACL_SUCCESS;
     if (RequireContext(&rc) == nullptr) return rc;

@@ -14,7 +14,7 @@ namespace openacl {
 class Context;
 
 class Device {
-public:
+ public:
     Device(int32_t id, uint32_t physical_id, uint64_t capacity)
         : id_(id), physical_id_(physical_id), arena_(capacity) {}
 
@@ -23,15 +23,15 @@ public:
     cpu::DeviceArena& arena() { return arena_; }
 
     // Lifecycle state (lifecycle mutex held).
-    bool open = false;        // set by aclrtSetDevice or aclrtCreateContext
-    uint32_t set_count = 0;   // aclrtSetDevice calls not yet matched by aclrtResetDevice
-    bool force_reset = false; // released by aclrtResetDeviceForce: plain resets now fail
+    bool open = false;         // set by aclrtSetDevice or aclrtCreateContext
+    uint32_t set_count = 0;    // aclrtSetDevice calls not yet matched by aclrtResetDevice
+    bool force_reset = false;  // released by aclrtResetDeviceForce: plain resets now fail
     Context* default_context = nullptr;
     std::vector<Context*> contexts;  // default and explicit
     std::set<int32_t> peers;         // devices this one may access (aclrtDeviceEnablePeerAccess)
     aclrtFloatOverflowMode sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
 
-private:
+ private:
     int32_t id_;
     uint32_t physical_id_;
     cpu::DeviceArena arena_;

@@ -47,9 +47,13 @@ void Record(const char* text) {
 ApiScope::ApiScope(const char* name) noexcept : previous_(t_api) {
     if (previous_ == nullptr) t_api = name;
 }
-ApiScope::~ApiScope() { t_api = previous_; }
+ApiScope::~ApiScope() {
+    t_api = previous_;
+}
 
-const char* CurrentApi() { return t_api != nullptr ? t_api : "openacl"; }
+const char* CurrentApi() {
+    return t_api != nullptr ? t_api : "openacl";
+}
 
 aclError Fail(aclError code, const char* fmt, ...) {
     char message[1024];
@@ -80,7 +84,9 @@ aclError ApiNotSupported(const char* name) {
     return Fail(ACL_ERROR_API_NOT_SUPPORT, "%s is not supported by openacl yet", name);
 }
 
-void SetLastError(aclError code) { t_last_error = code; }
+void SetLastError(aclError code) {
+    t_last_error = code;
+}
 
 const char* TakeRecentErrMsg() {
     auto take = [](Messages& m) -> const char* {
@@ -96,7 +102,9 @@ const char* TakeRecentErrMsg() {
     return take(t_messages);
 }
 
-aclError PeekLastError() { return t_last_error; }
+aclError PeekLastError() {
+    return t_last_error;
+}
 
 aclError TakeLastError() {
     aclError code = t_last_error;

@@ -10,13 +10,13 @@ namespace openacl {
 // Names the API function running on this thread, so messages say who failed. Entry points
 // open one with OPENACL_API(); nested scopes keep the outermost name.
 class ApiScope {
-public:
+ public:
     explicit ApiScope(const char* name) noexcept;
     ~ApiScope();
     ApiScope(const ApiScope&) = delete;
     ApiScope& operator=(const ApiScope&) = delete;
 
-private:
+ private:
     const char* previous_;
 };
 const char* CurrentApi();

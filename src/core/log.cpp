@@ -39,10 +39,14 @@ LogState& State() {
 
 const char* LevelName(LogLevel level) {
     switch (level) {
-        case LogLevel::kDebug: return "DEBUG";
-        case LogLevel::kInfo: return "INFO";
-        case LogLevel::kWarning: return "WARNING";
-        default: return "ERROR";
+        case LogLevel::kDebug:
+            return "DEBUG";
+        case LogLevel::kInfo:
+            return "INFO";
+        case LogLevel::kWarning:
+            return "WARNING";
+        default:
+            return "ERROR";
     }
 }
 
@@ -85,7 +89,6 @@ void LoadLocked(LogState& s) {
         s.file_path = dir + "/debug/plog" + name;
     }
 }
-
 
 const char* ProcessName() {
     static std::string name = [] {

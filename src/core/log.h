@@ -26,10 +26,10 @@ const char* LogFilePath();
 
 }  // namespace openacl
 
-#define OPENACL_LOG(level, ...)                                                          \
-    do {                                                                                 \
-        if (::openacl::LogEnabled(level))                                                \
-            ::openacl::Log(level, "ASCENDCL", __FILE__, __LINE__, __VA_ARGS__);          \
+#define OPENACL_LOG(level, ...)                                                 \
+    do {                                                                        \
+        if (::openacl::LogEnabled(level))                                       \
+            ::openacl::Log(level, "ASCENDCL", __FILE__, __LINE__, __VA_ARGS__); \
     } while (0)
 #define OPENACL_LOG_DEBUG(...) OPENACL_LOG(::openacl::LogLevel::kDebug, __VA_ARGS__)
 #define OPENACL_LOG_INFO(...) OPENACL_LOG(::openacl::LogLevel::kInfo, __VA_ARGS__)

@@ -18,7 +18,9 @@ namespace {
 constexpr uint64_t kHostAlignment = 64;
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 
-uint64_t AlignUp(uint64_t value, uint64_t to) { return (value + to - 1) / to * to; }
+uint64_t AlignUp(uint64_t value, uint64_t to) {
+    return (value + to - 1) / to * to;
+}
 
 struct HostBlock {
     uint64_t usable;
@@ -34,14 +36,22 @@ std::map<uintptr_t, HostBlock>& HostBlocks() {
 
 const char* KindName(aclrtMemcpyKind kind) {
     switch (kind) {
-        case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
-        case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
-        case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
-        case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
-        case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
-        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
-        case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE: return "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE";
-        case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: return "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE";
+        case ACL_MEMCPY_HOST_TO_HOST:
+            return "ACL_MEMCPY_HOST_TO_HOST";
+        case ACL_MEMCPY_HOST_TO_DEVICE:
+            return "ACL_MEMCPY_HOST_TO_DEVICE";
+        case ACL_MEMCPY_DEVICE_TO_HOST:
+            return "ACL_MEMCPY_DEVICE_TO_HOST";
+        case ACL_MEMCPY_DEVICE_TO_DEVICE:
+            return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+        case ACL_MEMCPY_DEFAULT:
+            return "ACL_MEMCPY_DEFAULT";
+        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+            return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+        case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+            return "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE";
+        case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+            return "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE";
     }
     return "an unknown kind";
 }
@@ -119,10 +129,14 @@ bool PeersEnabled(Device* a, Device* b) {
 
 const char* DomainName(MemDomain domain) {
     switch (domain) {
-        case MemDomain::kDevice: return "device memory";
-        case MemDomain::kDeviceFreed: return "freed device memory";
-        case MemDomain::kHostPinned: return "pinned host memory";
-        case MemDomain::kHost: return "host memory";
+        case MemDomain::kDevice:
+            return "device memory";
+        case MemDomain::kDeviceFreed:
+            return "freed device memory";
+        case MemDomain::kHostPinned:
+            return "pinned host memory";
+        case MemDomain::kHost:
+            return "host memory";
     }
     return "memory";
 }
@@ -177,7 +191,8 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
     cpu::DeviceArena& arena = device->arena();
     if (size > arena.capacity()) {
         return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                    "cannot allocate %zu bytes: device %d has only %" PRIu64 " bytes in total "
+                    "cannot allocate %zu bytes: device %d has only %" PRIu64
+                    " bytes in total "
                     "(set OPENACL_DEVICE_MEMORY_MB for more)",
                     size, device->id(), arena.capacity());
     }
@@ -192,7 +207,8 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
         uint64_t used = arena.used();
         return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
                     "out of device memory: device %d has %" PRIu64 " of %" PRIu64
-                    " bytes free (or too fragmented), %" PRIu64 " needed for %zu requested: "
+                    " bytes free (or too fragmented), %" PRIu64
+                    " needed for %zu requested: "
                     "free memory you no longer use, or set OPENACL_DEVICE_MEMORY_MB",
                     device->id(), arena.capacity() - used, arena.capacity(), tag.usable, size);
     }
@@ -217,11 +233,13 @@ aclError DeviceFree(void* ptr, bool dvpp) {
         case MemDomain::kDeviceFreed:
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "%p is not a live device allocation: was it freed already?", ptr);
-        case MemDomain::kDevice: break;
+        case MemDomain::kDevice:
+            break;
     }
     if (region.base != reinterpret_cast<uintptr_t>(ptr)) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%p points %" PRIuPTR " bytes into the allocation at %p: free the address "
+                    "%p points %" PRIuPTR
+                    " bytes into the allocation at %p: free the address "
                     "the allocation returned",
                     ptr, reinterpret_cast<uintptr_t>(ptr) - region.base,
                     reinterpret_cast<void*>(region.base));
@@ -285,11 +303,13 @@ void ReleaseAllHostMemory() {
     std::unique_lock lock(g_host_mutex);
     auto& blocks = HostBlocks();
     if (!blocks.empty()) {
-        Warn("%zu pinned host allocation(s) from aclrtMallocHost were never freed with "
-             "aclrtFreeHost; they are released now",
-             blocks.size());
+        Warn(
+            "%zu pinned host allocation(s) from aclrtMallocHost were never freed with "
+            "aclrtFreeHost; they are released now",
+            blocks.size());
     }
-    for (auto& [address, block] : blocks) std::free(reinterpret_cast<void*>(address));
+    for (auto& [address, block] : blocks)
+        std::free(reinterpret_cast<void*>(address));
     blocks.clear();
 }
 
@@ -314,13 +334,20 @@ aclError CheckMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
     };
     bool dst_device = false, src_device = false;
     switch (kind) {
-        case ACL_MEMCPY_HOST_TO_HOST: break;
+        case ACL_MEMCPY_HOST_TO_HOST:
+            break;
         case ACL_MEMCPY_HOST_TO_DEVICE:
-        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: dst_device = true; break;
-        case ACL_MEMCPY_DEVICE_TO_HOST: src_device = true; break;
+        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+            dst_device = true;
+            break;
+        case ACL_MEMCPY_DEVICE_TO_HOST:
+            src_device = true;
+            break;
         case ACL_MEMCPY_DEVICE_TO_DEVICE:
         case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
-        case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: dst_device = src_device = true; break;
+        case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+            dst_device = src_device = true;
+            break;
         case ACL_MEMCPY_DEFAULT:
             dst_device = on_device(*dst_region);
             src_device = on_device(*src_region);
@@ -391,7 +418,8 @@ aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size
     if (aclError rc = CheckSide("src", src, src_region, !to_device, src_span, name)) return rc;
     auto* d = static_cast<unsigned char*>(dst);
     const auto* s = static_cast<const unsigned char*>(src);
-    for (size_t row = 0; row < height; ++row) std::memmove(d + row * dpitch, s + row * spitch, width);
+    for (size_t row = 0; row < height; ++row)
+        std::memmove(d + row * dpitch, s + row * spitch, width);
     return ACL_SUCCESS;
 }
 
@@ -450,7 +478,9 @@ aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "%p points into device %d's memory but not into a live allocation", ptr,
                         region.device->id());
-        case MemDomain::kHostPinned: attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST; break;
+        case MemDomain::kHostPinned:
+            attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+            break;
         case MemDomain::kHost:
             attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
             break;

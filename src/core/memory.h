@@ -14,10 +14,10 @@ class Device;
 
 // What a pointer is, as far as the runtime knows.
 enum class MemDomain : uint8_t {
-    kDevice,      // inside a live device allocation
-    kDeviceFreed, // inside a device arena, but not in a live allocation
-    kHostPinned,  // inside a live aclrtMallocHost allocation
-    kHost,        // anything else: malloc'd, stack, static or freed host memory
+    kDevice,       // inside a live device allocation
+    kDeviceFreed,  // inside a device arena, but not in a live allocation
+    kHostPinned,   // inside a live aclrtMallocHost allocation
+    kHost,         // anything else: malloc'd, stack, static or freed host memory
 };
 
 struct MemRegion {

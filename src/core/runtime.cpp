@@ -33,7 +33,8 @@ void Runtime::EnsureDevicesLocked() {
     SetProcessLevelErrMsg(config_.err_msg_process_level);
     std::vector<uint32_t> physical = config_.visible_devices;
     if (physical.empty()) {
-        for (uint32_t i = 0; i < config_.device_count; ++i) physical.push_back(i);
+        for (uint32_t i = 0; i < config_.device_count; ++i)
+            physical.push_back(i);
     }
     owned_devices_.clear();
     device_view_.clear();
@@ -61,7 +62,8 @@ Device* Runtime::DeviceById(int64_t id) {
     const auto& list = devices();
     if (id < 0 || id >= static_cast<int64_t>(list.size())) {
         Fail(ACL_ERROR_RT_INVALID_DEVICEID,
-             "device id %" PRId64 " is out of range: this process sees %zu device(s), ids 0..%zu "
+             "device id %" PRId64
+             " is out of range: this process sees %zu device(s), ids 0..%zu "
              "(set OPENACL_DEVICE_COUNT for more)",
              id, list.size(), list.size() - 1);
         return nullptr;
@@ -73,7 +75,8 @@ aclError Runtime::Init(const char* config_path) {
     std::lock_guard init_lock(init_mutex_);
     if (init_count_ > 0) {
         ++init_count_;
-        Warn("aclInit was already called (now %" PRIu64 " times); only the first call's "
+        Warn("aclInit was already called (now %" PRIu64
+             " times); only the first call's "
              "configuration is used",
              init_count_);
         return Fail(ACL_ERROR_REPEAT_INITIALIZE,
@@ -86,10 +89,12 @@ aclError Runtime::Init(const char* config_path) {
     {
         std::lock_guard lock(lifecycle_);
         bool in_use = false;
-        for (Device* device : device_view_) in_use = in_use || device->open;
+        for (Device* device : device_view_)
+            in_use = in_use || device->open;
         if (in_use) {
-            Warn("devices were already in use before aclInit; the configuration's device "
-                 "settings take effect after aclFinalize");
+            Warn(
+                "devices were already in use before aclInit; the configuration's device "
+                "settings take effect after aclFinalize");
             loaded.device_count = config_.device_count;
             loaded.device_memory_bytes = config_.device_memory_bytes;
             loaded.visible_devices = config_.visible_devices;
@@ -133,7 +138,8 @@ aclError Runtime::Finalize() {
                     "aclFinalize without a matching aclInit (already finalized?)");
     }
     init_count_ = 0;
-    for (const auto& hook : finalize_hooks_) hook.fn(hook.data);
+    for (const auto& hook : finalize_hooks_)
+        hook.fn(hook.data);
     std::lock_guard lock(lifecycle_);
     ReleaseEverythingLocked();
     return ACL_SUCCESS;
@@ -182,8 +188,8 @@ aclError Runtime::UnregisterInitCallback(aclRegisterCallbackType type, aclInitCa
     return ACL_SUCCESS;
 }
 
-aclError Runtime::RegisterFinalizeCallback(aclRegisterCallbackType type,
-                                           aclFinalizeCallbackFunc fn, void* data) {
+aclError Runtime::RegisterFinalizeCallback(aclRegisterCallbackType type, aclFinalizeCallbackFunc fn,
+                                           void* data) {
     std::lock_guard init_lock(init_mutex_);
     for (auto& hook : finalize_hooks_) {
         if (hook.type == type && hook.fn == fn) {

@@ -15,7 +15,7 @@ namespace openacl {
 class Device;
 
 class Runtime {
-public:
+ public:
     static Runtime& Get();
 
     // aclInit / aclFinalize / aclFinalizeReference with the documented reference counting.
@@ -41,7 +41,7 @@ public:
     // Guards device, context and stream lifecycles (never held on a data path).
     std::mutex& lifecycle_mutex() { return lifecycle_; }
 
-private:
+ private:
     Runtime() = default;
     void EnsureDevicesLocked();
     void ReleaseEverythingLocked();

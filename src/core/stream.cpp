@@ -64,8 +64,7 @@ Stream* ResolveStream(aclrtStream handle, aclError* rc) {
     auto it = LiveStreams().find(handle);
     if (it == LiveStreams().end()) {
         *rc = Fail(ACL_ERROR_INVALID_PARAM,
-                   "stream %p is not a live stream (never created, or already destroyed)",
-                   handle);
+                   "stream %p is not a live stream (never created, or already destroyed)", handle);
         return nullptr;
     }
     Stream* stream = it->second.get();
@@ -73,9 +72,9 @@ Stream* ResolveStream(aclrtStream handle, aclError* rc) {
         *rc = Fail(ACL_ERROR_RT_STREAM_CONTEXT,
                    "stream %p belongs to context %p on device %d, but this thread's current "
                    "context is %p on device %d: call aclrtSetCurrentContext(%p) first",
-                   handle, static_cast<void*>(stream->context()),
-                   stream->context()->device()->id(), static_cast<void*>(current),
-                   current->device()->id(), static_cast<void*>(stream->context()));
+                   handle, static_cast<void*>(stream->context()), stream->context()->device()->id(),
+                   static_cast<void*>(current), current->device()->id(),
+                   static_cast<void*>(stream->context()));
         return nullptr;
     }
     return stream;

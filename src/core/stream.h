@@ -11,7 +11,7 @@ namespace openacl {
 class Context;
 
 class Stream {
-public:
+ public:
     Stream(Context* context, int32_t id, uint32_t priority, uint32_t flags, bool is_default)
         : context_(context), id_(id), priority_(priority), flags_(flags), is_default_(is_default) {}
 
@@ -24,7 +24,7 @@ public:
     uint64_t failure_mode = ACL_CONTINUE_ON_FAILURE;
     bool failure_mode_set = false;
 
-private:
+ private:
     Context* context_;
     int32_t id_;
     uint32_t priority_;

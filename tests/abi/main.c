@@ -3,28 +3,53 @@
  * run time. Each *_abi_checks() returns its number of checks, or minus its mismatches. */
 #include <stdio.h>
 
-#define ABI_TESTS(X)                                                                        \
-    X(acl_abi) X(acl_base_abi) X(acl_base_mdl_abi) X(acl_base_rt_abi) X(acl_cblas_abi)      \
-    X(acl_dump_abi) X(acl_dvpp_abi) X(acl_mdl_abi) X(acl_op_abi) X(acl_prof_abi)            \
-    X(acl_rt_abi) X(acl_rt_allocator_abi) X(ge_error_codes_abi) X(rt_error_codes_abi)
+int acl_abi_checks(void);
+int acl_base_abi_checks(void);
+int acl_base_mdl_abi_checks(void);
+int acl_base_rt_abi_checks(void);
+int acl_cblas_abi_checks(void);
+int acl_dump_abi_checks(void);
+int acl_dvpp_abi_checks(void);
+int acl_mdl_abi_checks(void);
+int acl_op_abi_checks(void);
+int acl_prof_abi_checks(void);
+int acl_rt_abi_checks(void);
+int acl_rt_allocator_abi_checks(void);
+int ge_error_codes_abi_checks(void);
+int rt_error_codes_abi_checks(void);
 
-#define DECLARE(name) int name##_checks(void);
-ABI_TESTS(DECLARE)
+static const struct {
+    const char* name;
+    int (*checks)(void);
+} kTests[] = {
+    {"acl.h", acl_abi_checks},
+    {"acl_base.h", acl_base_abi_checks},
+    {"acl_base_mdl.h", acl_base_mdl_abi_checks},
+    {"acl_base_rt.h", acl_base_rt_abi_checks},
+    {"ops/acl_cblas.h", acl_cblas_abi_checks},
+    {"acl_dump.h", acl_dump_abi_checks},
+    {"ops/acl_dvpp.h", acl_dvpp_abi_checks},
+    {"acl_mdl.h", acl_mdl_abi_checks},
+    {"acl_op.h", acl_op_abi_checks},
+    {"acl_prof.h", acl_prof_abi_checks},
+    {"acl_rt.h", acl_rt_abi_checks},
+    {"acl_rt_allocator.h", acl_rt_allocator_abi_checks},
+    {"ge_error_codes.h", ge_error_codes_abi_checks},
+    {"rt_error_codes.h", rt_error_codes_abi_checks},
+};
 
 int main(void) {
     int passed = 0, failed = 0;
-#define RUN(name)                                                        \
-    {                                                                    \
-        int n = name##_checks();                                         \
-        if (n > 0) {                                                     \
-            ++passed;                                                    \
-            printf("[ OK ] %-24s %d checks\n", #name, n);                \
-        } else {                                                         \
-            ++failed;                                                    \
-            printf("[FAIL] %-24s %d mismatches\n", #name, -n);           \
-        }                                                                \
+    for (size_t i = 0; i < sizeof kTests / sizeof kTests[0]; ++i) {
+        int n = kTests[i].checks();
+        if (n > 0) {
+            ++passed;
+            printf("[ OK ] %-20s %d checks\n", kTests[i].name, n);
+        } else {
+            ++failed;
+            printf("[FAIL] %-20s %d mismatches\n", kTests[i].name, -n);
+        }
     }
-    ABI_TESTS(RUN)
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

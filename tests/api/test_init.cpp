@@ -61,8 +61,10 @@ TEST(Init, MalformedJsonIsParseFileNamingTheLine) {
 
 TEST(Init, JsonNestedDeeperThanTenLevelsIsRejected) {
     std::string deep = "{\"a\":";
-    for (int i = 0; i < 11; ++i) deep += "[";
-    for (int i = 0; i < 11; ++i) deep += "]";
+    for (int i = 0; i < 11; ++i)
+        deep += "[";
+    for (int i = 0; i < 11; ++i)
+        deep += "]";
     deep += "}";
     TempFile config(deep);
     EXPECT_EQ(aclInit(config.path()), ACL_ERROR_PARSE_FILE);

@@ -12,17 +12,16 @@
 #include "acl/acl.h"
 
 // Expects that the newest recorded error message contains `text` (and clears the messages).
-#define EXPECT_THAT_MESSAGE_CONTAINS(text)                                               \
-    do {                                                                                 \
-        const char* message_ = aclGetRecentErrMsg();                                     \
-        ASSERT_NE(message_, nullptr) << "no error message was recorded";                 \
-        EXPECT_NE(std::string(message_).find(text), std::string::npos)                   \
-            << "message: " << message_;                                                  \
+#define EXPECT_THAT_MESSAGE_CONTAINS(text)                                                         \
+    do {                                                                                           \
+        const char* message_ = aclGetRecentErrMsg();                                               \
+        ASSERT_NE(message_, nullptr) << "no error message was recorded";                           \
+        EXPECT_NE(std::string(message_).find(text), std::string::npos) << "message: " << message_; \
     } while (0)
 
 // A file with the given content, removed at scope exit.
 class TempFile {
-public:
+ public:
     explicit TempFile(const std::string& content, const char* suffix = ".json") {
         path_ = "/tmp/openacl-test-XXXXXX" + std::string(suffix);
         int fd = mkstemps(path_.data(), static_cast<int>(std::string(suffix).size()));
@@ -34,13 +33,13 @@ public:
     ~TempFile() { std::remove(path_.c_str()); }
     const char* path() const { return path_.c_str(); }
 
-private:
+ private:
     std::string path_;
 };
 
 // Sets an environment variable for the scope of a test.
 class ScopedEnv {
-public:
+ public:
     ScopedEnv(const char* name, const char* value) : name_(name) {
         if (const char* old = std::getenv(name)) old_ = old, had_ = true;
         setenv(name, value, 1);
@@ -53,14 +52,14 @@ public:
         }
     }
 
-private:
+ private:
     std::string name_, old_;
     bool had_ = false;
 };
 
 // Sets device 0 for the test and resets it afterwards; most API tests start here.
 class DeviceTest : public ::testing::Test {
-protected:
+ protected:
     void SetUp() override { ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS); }
     void TearDown() override {
         aclrtResetDeviceForce(0);

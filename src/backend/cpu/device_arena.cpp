@@ -111,7 +111,8 @@ std::vector<DeviceArena::Block> DeviceArena::LiveBlocks() const {
     std::lock_guard lock(mutex_);
     std::vector<Block> blocks;
     blocks.reserve(live_.size());
-    for (const auto& [offset, block] : live_) blocks.push_back(block);
+    for (const auto& [offset, block] : live_)
+        blocks.push_back(block);
     return blocks;
 }
 

@@ -13,7 +13,7 @@
 namespace openacl::cpu {
 
 class DeviceArena {
-public:
+ public:
     // Block starts and sizes are multiples of this; it also satisfies DVPP's 128-byte rule.
     static constexpr uint64_t kGranule = 128;
 
@@ -56,7 +56,7 @@ public:
     // Frees every block (device reset) and hands the pages back to the OS.
     void ReleaseAll();
 
-private:
+ private:
     void InsertFree(uint64_t offset, uint64_t size);
     void EraseFree(uint64_t offset, uint64_t size);
 
@@ -64,9 +64,9 @@ private:
     uint64_t capacity_ = 0;
     mutable std::mutex mutex_;
     uint64_t used_ = 0;
-    std::map<uint64_t, uint64_t> free_by_offset_;            // offset -> size
-    std::set<std::pair<uint64_t, uint64_t>> free_by_size_;   // (size, offset), best fit
-    std::map<uint64_t, Block> live_;                         // offset -> block
+    std::map<uint64_t, uint64_t> free_by_offset_;           // offset -> size
+    std::set<std::pair<uint64_t, uint64_t>> free_by_size_;  // (size, offset), best fit
+    std::map<uint64_t, Block> live_;                        // offset -> block
 };
 
 }  // namespace openacl::cpu

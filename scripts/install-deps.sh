@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what openacl needs to build, test and benchmark, from Debian packages.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config python3 binutils   # build (nm reads the objects)
+  nlohmann-json3-dev                                  # aclInit configuration files
+  libgtest-dev libgmock-dev libbenchmark-dev          # tests and benchmarks
+  clang-format                                        # style check
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs openacl into a scratch prefix and builds an application against it three ways:
+# CANN-style variables from set_env.sh, pkg-config, and find_package(openacl).
+set -euo pipefail
+build_dir=$1
+source_dir=$(cd "$(dirname "$0")" && pwd)
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build_dir" --prefix "$prefix" > /dev/null
+
+for path in include/acl/acl.h include/acl/ops/acl_dvpp.h lib64/libascendcl.so lib64/libacl_rt.so \
+            lib64/libmsprofiler.so runtime/include/acl/acl.h runtime/lib64/libascendcl.so \
+            lib64/stub/libascendcl.so set_env.sh lib64/pkgconfig/openacl.pc \
+            share/cmake/openacl/openaclConfig.cmake; do
+  [ -e "$prefix/$path" ] || { echo "missing from the installed tree: $path"; exit 1; }
+done
+
+# shellcheck disable=SC1091
+source "$prefix/set_env.sh"
+for var in ASCEND_TOOLKIT_HOME ASCEND_HOME_PATH DDK_PATH NPU_HOST_LIB INSTALL_DIR; do
+  [ -n "${!var:-}" ] || { echo "set_env.sh did not export $var"; exit 1; }
+done
+work=$(mktemp -d -p "$prefix")
+cc "$source_dir/app.c" -I"$DDK_PATH/include" -L"$NPU_HOST_LIB" -lascendcl -o "$work/app_cann"
+"$work/app_cann"
+cc "$source_dir/app.c" -o "$work/app_runtime" -I"$ASCEND_TOOLKIT_HOME/runtime/include" \
+   -L"$ASCEND_TOOLKIT_HOME/runtime/lib64" -lacl_rt
+"$work/app_runtime"
+# shellcheck disable=SC2046
+cc "$source_dir/app.c" $(pkg-config --cflags --libs openacl) -o "$work/app_pc"
+"$work/app_pc"
+cmake -S "$source_dir" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
+cmake --build "$work/cmake" > /dev/null
+"$work/cmake/app"
+echo "install tree OK"
