@@ -29,7 +29,8 @@ void BM_SubmitEmptyTask(benchmark::State& state) {
     int64_t ns = 0, n = 0;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
-        for (int i = 0; i < kBatch; ++i) ex.Submit(q, empty);
+        for (int i = 0; i < kBatch; ++i)
+            ex.Submit(q, empty);
         const int64_t t = NowNs() - t0;
         ns += t;
         n += kBatch;
@@ -50,13 +51,15 @@ void BM_SubmitEmptyTaskToParkedQueue(benchmark::State& state) {
         std::atomic<bool> parked{false};
         SuspendToken token;
         ex.Submit(q, MakeTask([&](TaskContext& ctx) {
-            token = ctx.token();
-            parked.store(true);
-            return TaskStatus::Suspended();
-        }));
-        while (!parked.load()) std::this_thread::yield();
+                      token = ctx.token();
+                      parked.store(true);
+                      return TaskStatus::Suspended();
+                  }));
+        while (!parked.load())
+            std::this_thread::yield();
         const int64_t t0 = NowNs();
-        for (int i = 0; i < kBatch; ++i) ex.Submit(q, empty);
+        for (int i = 0; i < kBatch; ++i)
+            ex.Submit(q, empty);
         const int64_t t = NowNs() - t0;
         ns += t;
         n += kBatch;
@@ -109,9 +112,27 @@ void BusyFor(int64_t ns) {
 double RunQueuesOf1msTasks(Executor& ex, const std::vector<Queue*>& qs, int tasks) {
     const int64_t t0 = NowNs();
     for (int i = 0; i < tasks; ++i) {
-        for (Queue* q : qs) ex.Submit(q, MakeTask([] { BusyFor(1'000'000); }));
+        for (Queue* q : qs)
+            ex.Submit(q, MakeTask([] { BusyFor(1'000'000); }));
     }
-    for (Queue* q : qs) ex.Wait(q);
+    for (Queue* q : qs)
+        ex.Wait(q);
+    return static_cast<double>(NowNs() - t0) * 1e-9;
+}
+
+// The same work on plain threads: what the machine itself allows (a busy neighbour on a
+// shared 2-core box shows up here as a ratio above 1 too).
+double RunThreadsOf1msTasks(int threads, int tasks) {
+    const int64_t t0 = NowNs();
+    std::vector<std::thread> ts;
+    for (int i = 0; i < threads; ++i) {
+        ts.emplace_back([tasks] {
+            for (int k = 0; k < tasks; ++k)
+                BusyFor(1'000'000);
+        });
+    }
+    for (auto& t : ts)
+        t.join();
     return static_cast<double>(NowNs() - t0) * 1e-9;
 }
 
@@ -123,15 +144,20 @@ void BM_TwoQueuesOf1msTasksVsOne(benchmark::State& state) {
     Executor ex(o);
     Queue* a = ex.CreateQueue();
     Queue* b = ex.CreateQueue();
-    double one = 0, two = 0;
+    double one = 0, two = 0, threads_one = 0, threads_two = 0;
     for (auto _ : state) {
         one += RunQueuesOf1msTasks(ex, {a}, kTasks);
         two += RunQueuesOf1msTasks(ex, {a, b}, kTasks);
+        state.PauseTiming();
+        threads_one += RunThreadsOf1msTasks(1, kTasks);
+        threads_two += RunThreadsOf1msTasks(2, kTasks);
+        state.ResumeTiming();
     }
     const double iters = static_cast<double>(state.iterations());
     state.counters["one_queue_ms"] = one / iters * 1e3;
     state.counters["two_queues_ms"] = two / iters * 1e3;
     state.counters["ratio"] = two / one;
+    state.counters["plain_threads_ratio"] = threads_two / threads_one;
 }
 BENCHMARK(BM_TwoQueuesOf1msTasksVsOne)->Iterations(5)->Unit(benchmark::kMillisecond);
 
@@ -146,10 +172,12 @@ double ProcessCpuSeconds() {
 void BM_IdleCpuOf8Queues(benchmark::State& state) {
     Executor ex;
     std::vector<Queue*> qs;
-    for (int i = 0; i < 8; ++i) qs.push_back(ex.CreateQueue());
+    for (int i = 0; i < 8; ++i)
+        qs.push_back(ex.CreateQueue());
     double percent = 0;
     for (auto _ : state) {
-        for (Queue* q : qs) ex.Submit(q, MakeTask([] {}));
+        for (Queue* q : qs)
+            ex.Submit(q, MakeTask([] {}));
         ex.WaitAll();
         std::this_thread::sleep_for(std::chrono::milliseconds(10));  // past the spin budget
         const double cpu0 = ProcessCpuSeconds();

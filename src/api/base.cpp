@@ -105,6 +105,7 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
 }
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
+    OPENACL_API();  // messages name this function, not the V2 it forwards to
     return static_cast<uint32_t>(aclGetDataBufferSizeV2(dataBuffer));
 }
 

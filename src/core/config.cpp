@@ -96,6 +96,21 @@ aclError ApplyOpenaclSection(const json& section, const std::string& path, Confi
                             path.c_str());
             }
             config->device_memory_bytes = number << 20;
+        } else if (key == "worker_threads") {
+            if (!JsonUnsigned(value, 256, &number)) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.worker_threads must be a number from 0 (one per core) "
+                            "to 256",
+                            path.c_str());
+            }
+            config->worker_threads = static_cast<uint32_t>(number);
+        } else if (key == "spin_us") {
+            if (!JsonUnsigned(value, 1000000, &number)) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.spin_us must be a number of microseconds (0 to 1000000)",
+                            path.c_str());
+            }
+            config->spin_us = static_cast<uint32_t>(number);
         } else if (key == "soc_name") {
             if (!value.is_string() || value.get<std::string>().empty()) {
                 return Fail(ACL_ERROR_FILE_ATTR_INVALID,
@@ -176,6 +191,21 @@ aclError ApplyEnvironment(Config* config) {
                         "OPENACL_DEVICE_MEMORY_MB=%s: expected a positive number of MiB", v);
         }
         config->device_memory_bytes = number << 20;
+    }
+    if (const char* v = std::getenv("OPENACL_WORKER_THREADS"); v && *v) {
+        if (!ParseUnsigned(v, 256, &number)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "OPENACL_WORKER_THREADS=%s: expected a number from 0 (one per core) to 256",
+                        v);
+        }
+        config->worker_threads = static_cast<uint32_t>(number);
+    }
+    if (const char* v = std::getenv("OPENACL_SPIN_US"); v && *v) {
+        if (!ParseUnsigned(v, 1000000, &number)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "OPENACL_SPIN_US=%s: expected microseconds from 0 to 1000000", v);
+        }
+        config->spin_us = static_cast<uint32_t>(number);
     }
     if (const char* v = std::getenv("OPENACL_SOC_NAME"); v && *v) config->soc_name = v;
     if (const char* v = std::getenv("OPENACL_STRICT"); v && *v) {

@@ -408,9 +408,17 @@ aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size
                     "width (%zu) must not exceed dpitch (%zu) or spitch (%zu)", width, dpitch,
                     spitch);
     }
-    // Each side spans (height - 1) whole pitches plus one row of width bytes.
-    uint64_t dst_span = (height - 1) * static_cast<uint64_t>(dpitch) + width;
-    uint64_t src_span = (height - 1) * static_cast<uint64_t>(spitch) + width;
+    // Each side spans (height - 1) whole pitches plus one row of width bytes; a span that
+    // wraps around would pass the range checks and then write outside the allocation.
+    uint64_t dst_span = 0, src_span = 0;
+    if (__builtin_mul_overflow(height - 1, uint64_t{dpitch}, &dst_span) ||
+        __builtin_add_overflow(dst_span, uint64_t{width}, &dst_span) ||
+        __builtin_mul_overflow(height - 1, uint64_t{spitch}, &src_span) ||
+        __builtin_add_overflow(src_span, uint64_t{width}, &src_span)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%zu rows at dpitch %zu / spitch %zu overflow the address space", height,
+                    dpitch, spitch);
+    }
     MemRegion dst_region = ClassifyPointer(dst), src_region = ClassifyPointer(src);
     const char* name = KindName(kind);
     bool to_device = kind == ACL_MEMCPY_HOST_TO_DEVICE;
@@ -438,8 +446,13 @@ aclError Memset(void* ptr, size_t max_count, int32_t value, size_t count) {
                       "behaviour on real hardware)",
                       ptr);
         if (aclError rc = Mismatch(text)) return rc;
-    } else if (aclError rc = CheckSide("devPtr", ptr, region, true, count, "aclrtMemset")) {
-        return rc;
+    } else {
+        // Pinned host memory is a documented target (the pointer decides whether it is host or
+        // device memory): only its bounds are checked.
+        bool device_side = region.domain != MemDomain::kHostPinned;
+        if (aclError rc = CheckSide("devPtr", ptr, region, device_side, count, "aclrtMemset")) {
+            return rc;
+        }
     }
     std::memset(ptr, value, count);
     return ACL_SUCCESS;

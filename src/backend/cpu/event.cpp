@@ -6,9 +6,13 @@
 
 namespace openacl::cpu {
 
-Event* Event::Create() { return new Event(); }
+Event* Event::Create() {
+    return new Event();
+}
 
-void Event::Retain() noexcept { refs_.fetch_add(1, std::memory_order_relaxed); }
+void Event::Retain() noexcept {
+    refs_.fetch_add(1, std::memory_order_relaxed);
+}
 
 void Event::Release() noexcept {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;

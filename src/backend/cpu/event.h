@@ -17,7 +17,7 @@
 namespace openacl::cpu {
 
 class Event {
-public:
+ public:
     struct Point {
         Queue* queue = nullptr;  // nullptr: never recorded
         uint64_t seq = 0;
@@ -43,16 +43,16 @@ public:
     std::optional<int64_t> TimestampNs() const;
     Point point() const;
 
-private:
+ private:
     Event() = default;
     ~Event() = default;
     void MarkReached(uint64_t generation, int64_t now_ns);
 
     mutable SpinLock lock_;
-    Point point_;                // newest record
-    uint64_t generation_ = 0;    // records so far; the newest is number generation_
-    uint64_t reached_gen_ = 0;   // newest record that has run
-    int64_t reached_ns_ = 0;     // and when
+    Point point_;               // newest record
+    uint64_t generation_ = 0;   // records so far; the newest is number generation_
+    uint64_t reached_gen_ = 0;  // newest record that has run
+    int64_t reached_ns_ = 0;    // and when
     std::atomic<uint32_t> refs_{1};
 };
 

@@ -27,7 +27,8 @@ Executor::Executor(const ExecutorOptions& options)
     unsigned n = options.workers ? options.workers : std::thread::hardware_concurrency();
     n = std::max(n, 1u);
     workers_.reserve(n);
-    for (unsigned i = 0; i < n; ++i) workers_.emplace_back([this] { WorkerMain(); });
+    for (unsigned i = 0; i < n; ++i)
+        workers_.emplace_back([this] { WorkerMain(); });
 }
 
 Executor::~Executor() {
@@ -38,36 +39,61 @@ Executor::~Executor() {
             if (slot->live) live.push_back(slot.get());
         }
     }
-    for (Queue* q : live) DestroyQueueForce(q);
+    for (Queue* q : live)
+        DestroyQueueForce(q);
     stopping_.store(true);
     epoch_.fetch_add(1);
     Unpark(epoch_, INT_MAX);
-    for (auto& w : workers_) w.join();
+    for (auto& w : workers_)
+        w.join();
 }
 
 // ---- Workers ------------------------------------------------------------------------------
 
 void Executor::WorkerMain() {
+    bool spinning = false;  // this worker holds the spinner role (see RunQueue)
     for (;;) {
-        if (Queue* q = ready_.TryPop()) {
-            RunQueue(*q);
-            continue;
+        Queue* q = ready_.TryPop();
+        if (q != nullptr) {
+            if (spinning) StopSpinning(spinning, true);
+        } else if (!stopping_.load(std::memory_order_acquire)) {
+            q = SpinForWork(spinning);
         }
-        if (stopping_.load(std::memory_order_acquire)) return;
-        if (Queue* q = SpinForWork()) {
-            RunQueue(*q);
-            continue;
+        if (q != nullptr) {
+            RunQueue(*q, spinning);
+        } else if (stopping_.load(std::memory_order_acquire)) {
+            if (spinning) StopSpinning(spinning, false);
+            return;
+        } else {
+            Park();
         }
-        Park();
+    }
+}
+
+// Only one worker spins at a time: on a small machine more spinners would steal cores from the
+// threads that do have work. Submitters skip the wake-up while someone spins.
+bool Executor::TryStartSpinning() {
+    uint32_t none = 0;
+    return spin_ns_ > 0 && spinners_.load(std::memory_order_relaxed) == 0 &&
+           spinners_.compare_exchange_strong(none, 1);
+}
+
+void Executor::StopSpinning(bool& spinning, bool found_work) {
+    spinning = false;
+    spinners_.store(0);
+    // Submitters did not wake anyone while we were the spinner; if more than what we took is
+    // ready, hand it to a sleeper. (The read-modify-write orders us against NotifyWorker.)
+    const uint32_t sleepers = sleepers_.fetch_add(0);
+    if (found_work && sleepers != 0 && ready_.LooksNonEmpty()) {
+        epoch_.fetch_add(1);
+        Unpark(epoch_, 1);
     }
 }
 
 // Busy-polls the ready ring for up to the spin budget, so back-to-back submissions do not pay
-// a kernel wake-up. Only one worker spins at a time: on a small machine more spinners would
-// steal cores from the threads that do have work.
-Queue* Executor::SpinForWork() {
-    uint32_t none = 0;
-    if (spin_ns_ <= 0 || !spinners_.compare_exchange_strong(none, 1)) return nullptr;
+// a kernel wake-up on either side.
+Queue* Executor::SpinForWork(bool& spinning) {
+    if (!spinning && !(spinning = TryStartSpinning())) return nullptr;
     Queue* q = nullptr;
     const int64_t start = NowNs();
     for (unsigned i = 1;; ++i) {
@@ -76,14 +102,7 @@ Queue* Executor::SpinForWork() {
         CpuRelax();
         if (i % 64 == 0 && NowNs() - start >= spin_ns_) break;
     }
-    spinners_.store(0);
-    // Submitters did not wake anyone while we spun; if more is ready, hand it to a sleeper.
-    // (The read-modify-write orders us against NotifyWorker; see there.)
-    const uint32_t sleepers = sleepers_.fetch_add(0);
-    if (q != nullptr && sleepers != 0 && ready_.LooksNonEmpty()) {
-        epoch_.fetch_add(1);
-        Unpark(epoch_, 1);
-    }
+    StopSpinning(spinning, q != nullptr);
     return q;
 }
 
@@ -114,7 +133,13 @@ void Executor::Schedule(Queue* q) {
 }
 
 // Runs q's tasks in order until it runs dry, suspends, or has used its turn.
-void Executor::RunQueue(Queue& q) {
+//
+// When the task it is about to finish is the last one queued, the worker takes the spinner
+// role *before* publishing the completion. A host thread waiting for that completion often
+// submits again at once; it then sees a spinner and skips the kernel wake-up of a sleeping
+// worker, which would cost it microseconds. Taking the role only after the task has run keeps
+// a long task from hiding newly ready queues from the sleepers.
+void Executor::RunQueue(Queue& q, bool& spinning) {
     Task t;
     for (unsigned turn = 0; turn < kTurnBudget; ++turn) {
         // Only the worker holding the queue advances `completed`, so the head's number is
@@ -122,6 +147,7 @@ void Executor::RunQueue(Queue& q) {
         const uint64_t seq = q.completed.load(std::memory_order_relaxed) + 1;
         RunReason reason = RunReason::kRun;
         bool forced = false;
+        bool last = false;
         TaskStatus status;
         {
             std::lock_guard<SpinLock> g(q.lock);
@@ -141,6 +167,7 @@ void Executor::RunQueue(Queue& q) {
             } else {
                 q.ring.Pop(&t);
             }
+            last = q.ring.empty();
             q.running_seq = seq;
             if (q.discarding) {
                 reason = RunReason::kDiscarded;
@@ -149,11 +176,12 @@ void Executor::RunQueue(Queue& q) {
                 reason = RunReason::kSkipped;
             }
         }
+        if (spinning) StopSpinning(spinning, true);  // more work came in after all
         if (!forced || reason == RunReason::kDiscarded) status = Execute(q, t, seq, reason);
 
         if (status.suspended()) {
             std::lock_guard<SpinLock> g(q.lock);
-            q.parked = t;  // keeps whatever the run wrote into its payload
+            q.parked = t;              // keeps whatever the run wrote into its payload
             if (q.early_seq == seq) {  // woken before it even returned: go again
                 q.early_seq = 0;
                 q.has_wake = true;
@@ -172,6 +200,7 @@ void Executor::RunQueue(Queue& q) {
             q.running_seq = 0;
             return;
         }
+        if (last && !spinning) spinning = TryStartSpinning();
         Finish(q, seq, status);
     }
     Schedule(&q);  // turn used up: back of the line
@@ -196,8 +225,7 @@ TaskStatus Executor::Execute(Queue& q, Task& t, uint64_t seq, RunReason reason) 
 void Executor::Finish(Queue& q, uint64_t seq, TaskStatus status) {
     if (status.failed()) {
         uint64_t none = 0;  // keep the first failure: later ones are usually its consequences
-        q.error.compare_exchange_strong(none, EncodeError(status.code),
-                                        std::memory_order_relaxed);
+        q.error.compare_exchange_strong(none, EncodeError(status.code), std::memory_order_relaxed);
     }
     // seq_cst store then seq_cst load: pairs with AddWatcher (store flag, load completed), so
     // either we see its watcher or it sees our progress.
@@ -207,8 +235,7 @@ void Executor::Finish(Queue& q, uint64_t seq, TaskStatus status) {
 
 // ---- Watchers -----------------------------------------------------------------------------
 
-bool Executor::AddWatcher(Queue& q, uint64_t seq, SuspendToken token,
-                          std::atomic<uint32_t>* flag) {
+bool Executor::AddWatcher(Queue& q, uint64_t seq, SuspendToken token, std::atomic<uint32_t>* flag) {
     std::lock_guard<SpinLock> g(q.lock);
     if (q.completed.load(std::memory_order_acquire) >= seq) return false;
     q.watchers.push_back({seq, token, flag});
@@ -396,7 +423,9 @@ uint64_t Executor::Completed(const Queue* q) {
     return q->completed.load(std::memory_order_acquire);
 }
 
-bool Executor::Query(const Queue* q) const { return Reached(q, Submitted(q)); }
+bool Executor::Query(const Queue* q) const {
+    return Reached(q, Submitted(q));
+}
 
 WaitStatus Executor::WaitPoint(Queue* q, uint64_t seq, std::chrono::nanoseconds timeout) {
     if (Reached(q, seq)) return WaitStatus::Ok();
@@ -439,7 +468,8 @@ WaitStatus Executor::WaitPoint(Queue* q, uint64_t seq, std::chrono::nanoseconds 
     }
     // A worker took our watcher to fire it just as we timed out: the point was reached. Wait
     // for its store so the flag is not written after we return.
-    while (flag.load(std::memory_order_acquire) == 0) std::this_thread::yield();
+    while (flag.load(std::memory_order_acquire) == 0)
+        std::this_thread::yield();
     return WaitStatus::Ok();
 }
 

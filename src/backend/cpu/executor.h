@@ -54,7 +54,7 @@ enum class FailureMode : uint8_t {
 // Timeline hook: receives start and end times of tasks submitted with a non-zero tag. Called
 // on worker threads; keep it short.
 class Tracer {
-public:
+ public:
     struct Record {
         const Queue* queue;
         uint64_t seq;
@@ -81,7 +81,7 @@ struct QueueOptions {
 inline constexpr std::chrono::nanoseconds kWaitForever = std::chrono::nanoseconds::max();
 
 class Executor {
-public:
+ public:
     explicit Executor(const ExecutorOptions& options = {});
     // Discards whatever is still queued (DestroyQueueForce on every live queue), then stops the
     // workers. Must not race with other calls on this executor.
@@ -143,18 +143,19 @@ public:
     static uint64_t Submitted(const Queue* q);
     static uint64_t Completed(const Queue* q);
 
-private:
+ private:
     void WorkerMain();
-    Queue* SpinForWork();
+    bool TryStartSpinning();
+    void StopSpinning(bool& spinning, bool found_work);
+    Queue* SpinForWork(bool& spinning);
     void Park();
     void Schedule(Queue* q);
     void NotifyWorker();
-    void RunQueue(Queue& q);
+    void RunQueue(Queue& q, bool& spinning);
     TaskStatus Execute(Queue& q, Task& t, uint64_t seq, RunReason reason);
     static void Finish(Queue& q, uint64_t seq, TaskStatus status);
     static bool Wake(SuspendToken token, uint8_t how, TaskStatus status);
-    static bool AddWatcher(Queue& q, uint64_t seq, SuspendToken token,
-                           std::atomic<uint32_t>* flag);
+    static bool AddWatcher(Queue& q, uint64_t seq, SuspendToken token, std::atomic<uint32_t>* flag);
     static void FireWatchers(Queue& q);
     static WaitStatus TakeError(Queue& q);
     void Retire(Queue* q);

@@ -21,7 +21,7 @@ namespace openacl::cpu {
 class Executor;
 
 class Queue {
-public:
+ public:
     explicit Queue(Executor* owner) : exec(owner) {}
     Queue(const Queue&) = delete;
     Queue& operator=(const Queue&) = delete;
@@ -48,8 +48,8 @@ public:
     TaskRing ring;
     State state = State::kIdle;
     bool stop_on_failure = false;
-    bool discarding = false;   // DestroyQueueForce in progress: cancel everything left
-    uint64_t running_seq = 0;  // task a worker is executing right now (0: none)
+    bool discarding = false;     // DestroyQueueForce in progress: cancel everything left
+    uint64_t running_seq = 0;    // task a worker is executing right now (0: none)
     uint64_t suspended_seq = 0;  // head task parked in `parked` (state == kSuspended)
     // A woken suspended task the worker must handle before popping the ring.
     bool has_wake = false;

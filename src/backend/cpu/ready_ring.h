@@ -16,11 +16,12 @@ namespace openacl::cpu {
 class Queue;
 
 class ReadyRing {
-public:
+ public:
     explicit ReadyRing(uint32_t min_capacity)
         : cells_(new Cell[std::bit_ceil(min_capacity < 2 ? 2u : min_capacity)]),
           mask_(std::bit_ceil(min_capacity < 2 ? 2u : min_capacity) - 1) {
-        for (uint64_t i = 0; i <= mask_; ++i) cells_[i].seq.store(i, std::memory_order_relaxed);
+        for (uint64_t i = 0; i <= mask_; ++i)
+            cells_[i].seq.store(i, std::memory_order_relaxed);
     }
 
     // Never fails: the caller guarantees fewer items than cells. The ring can still look full
@@ -70,7 +71,7 @@ public:
         return cells_[pos & mask_].seq.load(std::memory_order_acquire) == pos + 1;
     }
 
-private:
+ private:
     struct Cell {
         std::atomic<uint64_t> seq;
         Queue* item = nullptr;

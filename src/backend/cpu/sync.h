@@ -31,7 +31,7 @@ inline int64_t NowNs() noexcept {
 // microseconds when the holder would have released it in nanoseconds. Yields after a short
 // spin so a preempted holder on an oversubscribed machine can run.
 class SpinLock {
-public:
+ public:
     void lock() noexcept {
         for (unsigned spins = 0;;) {
             if (!locked_.exchange(true, std::memory_order_acquire)) return;
@@ -50,7 +50,7 @@ public:
     }
     void unlock() noexcept { locked_.store(false, std::memory_order_release); }
 
-private:
+ private:
     std::atomic<bool> locked_{false};
 };
 

@@ -48,7 +48,7 @@ enum class RunReason : uint8_t {
 
 // What a running task may know about itself.
 class TaskContext {
-public:
+ public:
     TaskContext(Queue* queue, uint64_t seq, RunReason reason)
         : queue_(queue), seq_(seq), reason_(reason) {}
 
@@ -60,7 +60,7 @@ public:
     // returns TaskStatus::Suspended().
     SuspendToken token() const { return {queue_, seq_}; }
 
-private:
+ private:
     Queue* queue_;
     uint64_t seq_;
     RunReason reason_;

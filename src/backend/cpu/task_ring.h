@@ -11,7 +11,7 @@
 namespace openacl::cpu {
 
 class TaskRing {
-public:
+ public:
     explicit TaskRing(uint32_t capacity = 128) : buf_(new Task[capacity]), mask_(capacity - 1) {
         // Power-of-two capacity turns the index wrap into a mask.
     }
@@ -33,11 +33,12 @@ public:
         ++head_;
     }
 
-private:
+ private:
     void Grow() {
         uint64_t cap = capacity() * 2;
         std::unique_ptr<Task[]> bigger(new Task[cap]);
-        for (uint64_t i = head_; i != tail_; ++i) bigger[i & (cap - 1)] = buf_[i & mask_];
+        for (uint64_t i = head_; i != tail_; ++i)
+            bigger[i & (cap - 1)] = buf_[i & mask_];
         buf_ = std::move(bigger);
         mask_ = cap - 1;
     }
