@@ -44,6 +44,7 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 aclError aclrtDestroyContext(aclrtContext context) {
     OPENACL_API();
     if (context == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "context is null");
+    openacl::Graveyard graveyard;  // the context's streams finish their work after the unlock
     std::lock_guard lock(Runtime::Get().lifecycle_mutex());
     Context* ctx = openacl::LookupContextLocked(context);
     if (ctx == nullptr) {
@@ -58,7 +59,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
                     "away with aclrtResetDevice",
                     context, ctx->device()->id());
     }
-    openacl::DestroyContextLocked(ctx);
+    openacl::DestroyContextLocked(ctx, graveyard);
     return ACL_SUCCESS;
 }
 

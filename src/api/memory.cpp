@@ -7,6 +7,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/stream.h"
 
 using openacl::DeviceAllocKind;
 using openacl::Fail;
@@ -176,4 +177,42 @@ aclError aclrtMemFlush(void* devPtr, size_t size) {
 aclError aclrtMemInvalidate(void* devPtr, size_t size) {
     OPENACL_API();
     return CheckCacheRange(devPtr, size);
+}
+
+// ---- Asynchronous -----------------------------------------------------------------------
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::MemcpyAsync(dst, destMax, src, count, kind, resolved);
+}
+
+aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
+                                       aclrtMemcpyKind kind, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::MemcpyAsync(dst, destMax, src, count, kind, resolved);
+}
+
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                            size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::Memcpy2dAsync(dst, dpitch, src, spitch, width, height, kind, resolved);
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::MemsetAsync(devPtr, maxCount, value, count, resolved);
 }

@@ -1,5 +1,5 @@
-// Stream management. Tasks do not run asynchronously yet (the asynchronous engine comes
-// next), so every stream is always idle and synchronisation returns at once.
+// Stream management: creation, destruction, synchronisation, queries and failure modes.
+#include <chrono>
 #include <mutex>
 
 #include "acl/acl.h"
@@ -34,7 +34,7 @@ aclError CreateStream(aclrtStream* stream, uint32_t priority, uint32_t flags) {
     return ACL_SUCCESS;
 }
 
-aclError DestroyStream(aclrtStream stream) {
+aclError DestroyStream(aclrtStream stream, bool force) {
     if (stream == nullptr) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "the default stream (NULL) cannot be destroyed: it goes away with its "
@@ -43,9 +43,43 @@ aclError DestroyStream(aclrtStream stream) {
     aclError rc = ACL_SUCCESS;
     Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
-    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
-    openacl::DestroyStreamLocked(resolved);
+    if (resolved->is_default()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "stream %p is its context's default stream: it cannot be destroyed and "
+                    "goes away with its context",
+                    stream);
+    }
+    std::unique_ptr<Stream> detached;
+    {
+        std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+        detached = openacl::DetachStreamLocked(resolved);
+    }
+    if (detached == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "stream %p was destroyed concurrently", stream);
+    }
+    // Waits for (or discards) the stream's work outside the lock.
+    openacl::FinishStream(std::move(detached), force);
     return ACL_SUCCESS;
+}
+
+aclError Synchronize(aclrtStream stream, int32_t timeout_ms) {
+    if (timeout_ms < -1) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "timeout %d ms is invalid: use -1 (wait forever) or a value >= 0", timeout_ms);
+    }
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    // Persistent and device-only streams hold no host-visible work.
+    if (resolved->flags() &
+        (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE)) {
+        return ACL_SUCCESS;
+    }
+    auto timeout = timeout_ms < 0 ? openacl::cpu::kWaitForever
+                                  : std::chrono::nanoseconds(std::chrono::milliseconds(timeout_ms));
+    return openacl::StreamWaitResult(resolved,
+                                     resolved->executor()->WaitFor(resolved->queue(), timeout),
+                                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 
 }  // namespace
@@ -62,36 +96,54 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
 
 aclError aclrtDestroyStream(aclrtStream stream) {
     OPENACL_API();
-    return DestroyStream(stream);
+    return DestroyStream(stream, false);
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
     OPENACL_API();
-    return DestroyStream(stream);
+    return DestroyStream(stream, true);
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
     OPENACL_API();
-    aclError rc = ACL_SUCCESS;
-    return openacl::ResolveStream(stream, &rc) == nullptr ? rc : ACL_SUCCESS;
+    return Synchronize(stream, -1);
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
     OPENACL_API();
-    if (timeout < -1) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "timeout %d ms is invalid: use -1 (wait forever) or a value >= 0", timeout);
-    }
-    aclError rc = ACL_SUCCESS;
-    return openacl::ResolveStream(stream, &rc) == nullptr ? rc : ACL_SUCCESS;
+    return Synchronize(stream, timeout);
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
     OPENACL_API();
     if (status == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "status is null");
     aclError rc = ACL_SUCCESS;
-    if (openacl::ResolveStream(stream, &rc) == nullptr) return rc;
-    *status = ACL_STREAM_STATUS_COMPLETE;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    *status = resolved->executor()->Query(resolved->queue()) ? ACL_STREAM_STATUS_COMPLETE
+                                                             : ACL_STREAM_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+    OPENACL_API();
+    if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "mode %llu is neither ACL_CONTINUE_ON_FAILURE nor ACL_STOP_ON_FAILURE",
+                    static_cast<unsigned long long>(mode));
+    }
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+    if (resolved->failure_mode_set) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "the failure mode of stream %p was already set: it may be set once", stream);
+    }
+    resolved->failure_mode_set = true;
+    resolved->executor()->SetFailureMode(
+        resolved->queue(), mode == ACL_STOP_ON_FAILURE ? openacl::cpu::FailureMode::kStop
+                                                       : openacl::cpu::FailureMode::kContinue);
     return ACL_SUCCESS;
 }
 

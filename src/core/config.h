@@ -14,11 +14,11 @@ struct Config {
     uint32_t device_count = 1;             // "openacl": {"device_count"} / OPENACL_DEVICE_COUNT
     uint64_t device_memory_bytes = 0;      // "device_memory_mb" / OPENACL_DEVICE_MEMORY_MB
     std::string soc_name = "Ascend310P3";  // "soc_name" / OPENACL_SOC_NAME (Atlas 300I Pro)
-    uint32_t worker_threads = 0;         // "worker_threads" / OPENACL_WORKER_THREADS (0: one per core)
-    uint32_t spin_us = 50;               // "spin_us" / OPENACL_SPIN_US: busy-wait before sleeping
-    bool strict = false;                   // "strict" / OPENACL_STRICT: warnings become errors
-    bool err_msg_process_level = false;    // top-level "err_msg_mode": "1"
-    int32_t default_device = -1;           // top-level "defaultDevice": {"default_device": "N"}
+    uint32_t worker_threads = 0;  // "worker_threads" / OPENACL_WORKER_THREADS (0: one per core)
+    uint32_t spin_us = 50;        // "spin_us" / OPENACL_SPIN_US: busy-wait before sleeping
+    bool strict = false;          // "strict" / OPENACL_STRICT: warnings become errors
+    bool err_msg_process_level = false;  // top-level "err_msg_mode": "1"
+    int32_t default_device = -1;         // top-level "defaultDevice": {"default_device": "N"}
     // ASCEND_RT_VISIBLE_DEVICES: the user-visible ids map onto these logical devices.
     std::vector<uint32_t> visible_devices;
     std::string json_text;  // the raw configuration, for aclInit callbacks

@@ -89,10 +89,13 @@ Context* CreateContextLocked(Device* device, bool is_default) {
     return ctx;
 }
 
-void DestroyContextLocked(Context* ctx) {
-    while (!ctx->streams.empty())
-        DestroyStreamLocked(ctx->streams.back());
-    if (ctx->default_stream != nullptr) DestroyStreamLocked(ctx->default_stream);
+void DestroyContextLocked(Context* ctx, Graveyard& graveyard) {
+    while (!ctx->streams.empty()) {
+        graveyard.streams.push_back(DetachStreamLocked(ctx->streams.back()));
+    }
+    if (ctx->default_stream != nullptr) {
+        graveyard.streams.push_back(DetachStreamLocked(ctx->default_stream));
+    }
     Device* device = ctx->device();
     auto& list = device->contexts;
     list.erase(std::remove(list.begin(), list.end(), ctx), list.end());

@@ -12,6 +12,7 @@ namespace openacl {
 
 class Device;
 class Stream;
+struct Graveyard;
 
 class Context {
  public:
@@ -44,7 +45,7 @@ void SetCurrentContext(Context* ctx);
 
 // Creation and destruction (lifecycle mutex held).
 Context* CreateContextLocked(Device* device, bool is_default);
-void DestroyContextLocked(Context* ctx);
+void DestroyContextLocked(Context* ctx, Graveyard& graveyard);
 // The live context behind a handle, or nullptr (lifecycle mutex held).
 Context* LookupContextLocked(const void* handle);
 

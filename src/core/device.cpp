@@ -1,11 +1,18 @@
 #include "core/device.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cinttypes>
+#include <thread>
 
 #include "core/context.h"
 #include "core/error.h"
+#include "core/event.h"
 #include "core/log.h"
 #include "core/runtime.h"
+#include "core/stream.h"
 
 namespace openacl {
 
@@ -18,17 +25,30 @@ aclError OpenDeviceLocked(Device* device) {
                     "OPENACL_DEVICE_MEMORY_MB",
                     device->arena().capacity() >> 20, device->id());
     }
+    const Config& config = Runtime::Get().config();
+    cpu::ExecutorOptions options;
+    options.workers = config.worker_threads;
+    options.spin = std::chrono::microseconds(config.spin_us);
+    options.max_queues = kMaxStreamsPerDevice;
+    device->executor_ = std::make_unique<cpu::Executor>(options);
     device->open = true;
     device->force_reset = false;
     if (CreateContextLocked(device, true) == nullptr) {
         device->open = false;
+        device->executor_.reset();
         return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
     }
     OPENACL_LOG_INFO("device %d opened", device->id());
     return ACL_SUCCESS;
 }
 
-void ReleaseDeviceLocked(Device* device, const char* reason) {
+Graveyard::~Graveyard() {
+    for (auto& stream : streams)
+        FinishStream(std::move(stream), force);
+    executors.clear();
+}
+
+void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyard) {
     size_t explicit_contexts = device->contexts.size() - (device->default_context ? 1 : 0);
     if (explicit_contexts > 0) {
         Warn(
@@ -37,8 +57,11 @@ void ReleaseDeviceLocked(Device* device, const char* reason) {
             "resetting the device)",
             reason, device->id(), explicit_contexts);
     }
+    ForgetDeviceEvents(device);
     while (!device->contexts.empty())
-        DestroyContextLocked(device->contexts.back());
+        DestroyContextLocked(device->contexts.back(), graveyard);
+    // Executors die after their streams: the graveyard finishes streams first.
+    graveyard.executors.push_back(std::move(device->executor_));
     auto leaked = device->arena().LiveBlocks();
     if (!leaked.empty()) {
         uint64_t bytes = 0;
@@ -73,6 +96,16 @@ aclError ResetDevice(int32_t device_id, bool force) {
     Runtime& runtime = Runtime::Get();
     Device* device = runtime.DeviceById(device_id);
     if (device == nullptr) return ACL_ERROR_RT_INVALID_DEVICEID;
+    // A reset waits for the device's outstanding tasks, outside the lock (tasks may call back
+    // into the runtime); whatever is queued after this point is discarded.
+    cpu::Executor* executor = nullptr;
+    {
+        std::lock_guard lock(runtime.lifecycle_mutex());
+        bool releases = device->open && (force || device->set_count <= 1);
+        if (releases) executor = device->executor();
+    }
+    if (executor != nullptr) executor->WaitAll();
+    Graveyard graveyard(true);
     std::lock_guard lock(runtime.lifecycle_mutex());
     if (!device->open) {
         return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
@@ -86,16 +119,12 @@ aclError ResetDevice(int32_t device_id, bool force) {
         --device->set_count;
         return ACL_SUCCESS;
     }
-    ReleaseDeviceLocked(device, force ? "aclrtResetDeviceForce" : "aclrtResetDevice");
+    ReleaseDeviceLocked(device, force ? "aclrtResetDeviceForce" : "aclrtResetDevice", graveyard);
     device->force_reset = force;
     return ACL_SUCCESS;
 }
 
 }  // namespace openacl
-
-#include <unistd.h>
-
-#include <thread>
 
 namespace openacl {
 
@@ -112,14 +141,40 @@ int64_t HostL2CacheBytes() {
 aclError SynchronizeDevice(int32_t timeout_ms) {
     if (timeout_ms < -1) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "timeout %d ms is invalid: use -1 (wait forever) "
-                    "or a value >= 0",
-                    timeout_ms);
+                    "timeout %d ms is invalid: use -1 (wait forever) or a value >= 0", timeout_ms);
     }
     aclError rc = ACL_SUCCESS;
-    if (RequireContext(&rc) == nullptr) return rc;
-    // No task runs asynchronously yet, so every stream of the device is already idle.
-    return ACL_SUCCESS;
+    Context* ctx = RequireContext(&rc);
+    if (ctx == nullptr) return rc;
+    std::vector<Stream*> streams;
+    {
+        std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+        for (Context* c : ctx->device()->contexts) {
+            if (c->default_stream != nullptr) streams.push_back(c->default_stream);
+            streams.insert(streams.end(), c->streams.begin(), c->streams.end());
+        }
+    }
+    // Every stream in turn, within what is left of the timeout; the first failure is reported
+    // with its stream's explanation.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    aclError first = ACL_SUCCESS;
+    for (Stream* stream : streams) {
+        auto left =
+            timeout_ms < 0
+                ? cpu::kWaitForever
+                : std::max(std::chrono::nanoseconds(0),
+                           std::chrono::nanoseconds(deadline - std::chrono::steady_clock::now()));
+        cpu::WaitStatus status = stream->executor()->WaitFor(stream->queue(), left);
+        if (status.timed_out()) {
+            return Fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                        "device %d still has unfinished tasks after %d ms", ctx->device()->id(),
+                        timeout_ms);
+        }
+        if (status.failed() && first == ACL_SUCCESS) {
+            first = StreamWaitResult(stream, status, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        }
+    }
+    return first;
 }
 
 }  // namespace openacl

@@ -3,15 +3,33 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <vector>
 
 #include "acl/acl_rt.h"
 #include "backend/cpu/device_arena.h"
+#include "backend/cpu/executor.h"
+#include "core/stream.h"
 
 namespace openacl {
 
 class Context;
+
+// What a lifecycle change under the lifecycle mutex leaves to finish after the mutex is
+// released: draining or discarding stream queues, stopping executors. Declare it before the
+// lock so it runs after the unlock; a task that calls back into the runtime then cannot
+// deadlock against the thread that is tearing its stream down.
+struct Graveyard {
+    bool force = false;  // discard pending work instead of waiting for it
+    std::vector<std::unique_ptr<Stream>> streams;
+    std::vector<std::unique_ptr<cpu::Executor>> executors;
+    Graveyard() = default;
+    explicit Graveyard(bool discard) : force(discard) {}
+    Graveyard(const Graveyard&) = delete;
+    Graveyard& operator=(const Graveyard&) = delete;
+    ~Graveyard();
+};
 
 class Device {
  public:
@@ -21,6 +39,8 @@ class Device {
     int32_t id() const { return id_; }
     uint32_t physical_id() const { return physical_id_; }
     cpu::DeviceArena& arena() { return arena_; }
+    // The stream executor; exists while the device is open.
+    cpu::Executor* executor() const { return executor_.get(); }
 
     // Lifecycle state (lifecycle mutex held).
     bool open = false;         // set by aclrtSetDevice or aclrtCreateContext
@@ -30,6 +50,7 @@ class Device {
     std::vector<Context*> contexts;  // default and explicit
     std::set<int32_t> peers;         // devices this one may access (aclrtDeviceEnablePeerAccess)
     aclrtFloatOverflowMode sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+    std::unique_ptr<cpu::Executor> executor_;  // created on open, handed to a Graveyard on release
 
  private:
     int32_t id_;
@@ -45,7 +66,7 @@ aclError ResetDevice(int32_t device_id, bool force);
 // Opens a device for aclrtCreateContext (lifecycle mutex held).
 aclError OpenDeviceLocked(Device* device);
 // Releases everything a device holds (lifecycle mutex held): contexts, streams, memory.
-void ReleaseDeviceLocked(Device* device, const char* reason);
+void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyard);
 
 }  // namespace openacl
 

@@ -13,7 +13,7 @@ namespace openacl {
 
 template <class T>
 class HandleTable {
-public:
+ public:
     // Registers an object; returns its handle.
     T* Insert(std::unique_ptr<T> object) {
         T* raw = object.get();
@@ -63,10 +63,11 @@ public:
     template <class Fn>
     void ForEach(Fn fn) {
         std::shared_lock lock(mutex_);
-        for (auto& [handle, object] : live_) fn(object.get());
+        for (auto& [handle, object] : live_)
+            fn(object.get());
     }
 
-private:
+ private:
     static constexpr int kCacheSize = 4;
     struct Cache {
         const HandleTable* table = nullptr;

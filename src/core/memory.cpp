@@ -11,6 +11,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/runtime.h"
+#include "core/stream.h"
 
 namespace openacl {
 namespace {
@@ -389,14 +390,21 @@ aclError Memcpy(void* dst, size_t dest_max, const void* src, size_t count, aclrt
     return ACL_SUCCESS;
 }
 
-aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                  size_t height, aclrtMemcpyKind kind) {
+namespace {
+
+// The checks of a 2D copy; on success the spans (bytes from dst/src to the end of their last
+// row) and regions are filled in.
+aclError Check2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                 size_t height, aclrtMemcpyKind kind, bool allow_d2d, uint64_t* dst_span,
+                 uint64_t* src_span, MemRegion* dst_region, MemRegion* src_region) {
     if (dst == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dst is null");
     if (src == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "src is null");
-    if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "aclrtMemcpy2d copies only ACL_MEMCPY_HOST_TO_DEVICE or "
-                    "ACL_MEMCPY_DEVICE_TO_HOST, not %s",
+    bool d2d = allow_d2d && kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST && !d2d) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s copies only %s, not %s", CurrentApi(),
+                    allow_d2d ? "ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST or "
+                                "ACL_MEMCPY_DEVICE_TO_DEVICE"
+                              : "ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEVICE_TO_HOST",
                     KindName(kind));
     }
     if (width == 0 || height == 0) {
@@ -410,51 +418,71 @@ aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size
     }
     // Each side spans (height - 1) whole pitches plus one row of width bytes; a span that
     // wraps around would pass the range checks and then write outside the allocation.
-    uint64_t dst_span = 0, src_span = 0;
-    if (__builtin_mul_overflow(height - 1, uint64_t{dpitch}, &dst_span) ||
-        __builtin_add_overflow(dst_span, uint64_t{width}, &dst_span) ||
-        __builtin_mul_overflow(height - 1, uint64_t{spitch}, &src_span) ||
-        __builtin_add_overflow(src_span, uint64_t{width}, &src_span)) {
+    if (__builtin_mul_overflow(height - 1, uint64_t{dpitch}, dst_span) ||
+        __builtin_add_overflow(*dst_span, uint64_t{width}, dst_span) ||
+        __builtin_mul_overflow(height - 1, uint64_t{spitch}, src_span) ||
+        __builtin_add_overflow(*src_span, uint64_t{width}, src_span)) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%zu rows at dpitch %zu / spitch %zu overflow the address space", height,
                     dpitch, spitch);
     }
-    MemRegion dst_region = ClassifyPointer(dst), src_region = ClassifyPointer(src);
+    *dst_region = ClassifyPointer(dst);
+    *src_region = ClassifyPointer(src);
     const char* name = KindName(kind);
-    bool to_device = kind == ACL_MEMCPY_HOST_TO_DEVICE;
-    if (aclError rc = CheckSide("dst", dst, dst_region, to_device, dst_span, name)) return rc;
-    if (aclError rc = CheckSide("src", src, src_region, !to_device, src_span, name)) return rc;
-    auto* d = static_cast<unsigned char*>(dst);
-    const auto* s = static_cast<const unsigned char*>(src);
-    for (size_t row = 0; row < height; ++row)
-        std::memmove(d + row * dpitch, s + row * spitch, width);
-    return ACL_SUCCESS;
+    bool dst_device = kind != ACL_MEMCPY_DEVICE_TO_HOST;
+    bool src_device = kind != ACL_MEMCPY_HOST_TO_DEVICE;
+    if (aclError rc = CheckSide("dst", dst, *dst_region, dst_device, *dst_span, name)) return rc;
+    return CheckSide("src", src, *src_region, src_device, *src_span, name);
 }
 
-aclError Memset(void* ptr, size_t max_count, int32_t value, size_t count) {
+void Copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height) {
+    auto* d = static_cast<unsigned char*>(dst);
+    const auto* s = static_cast<const unsigned char*>(src);
+    for (size_t row = 0; row < height; ++row) {
+        std::memmove(d + row * dpitch, s + row * spitch, width);
+    }
+}
+
+aclError CheckMemset(void* ptr, size_t max_count, size_t count, MemRegion* region) {
     if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is null");
     if (count > max_count) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "count (%zu bytes) is larger than maxCount (%zu bytes)", count, max_count);
     }
+    *region = ClassifyPointer(ptr);
     if (count == 0) return ACL_SUCCESS;
-    MemRegion region = ClassifyPointer(ptr);
-    if (region.domain == MemDomain::kHost) {
+    if (region->domain == MemDomain::kHost) {
         char text[200];
         std::snprintf(text, sizeof text,
                       "%p is host memory that did not come from an acl allocation (undefined "
                       "behaviour on real hardware)",
                       ptr);
-        if (aclError rc = Mismatch(text)) return rc;
-    } else {
-        // Pinned host memory is a documented target (the pointer decides whether it is host or
-        // device memory): only its bounds are checked.
-        bool device_side = region.domain != MemDomain::kHostPinned;
-        if (aclError rc = CheckSide("devPtr", ptr, region, device_side, count, "aclrtMemset")) {
-            return rc;
-        }
+        return Mismatch(text);
     }
-    std::memset(ptr, value, count);
+    // Pinned host memory is a documented target (the pointer decides whether it is host or
+    // device memory): only its bounds are checked.
+    bool device_side = region->domain != MemDomain::kHostPinned;
+    return CheckSide("devPtr", ptr, *region, device_side, count, "aclrtMemset");
+}
+
+}  // namespace
+
+aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                  size_t height, aclrtMemcpyKind kind) {
+    uint64_t dst_span = 0, src_span = 0;
+    MemRegion dst_region, src_region;
+    if (aclError rc = Check2d(dst, dpitch, src, spitch, width, height, kind, false, &dst_span,
+                              &src_span, &dst_region, &src_region)) {
+        return rc;
+    }
+    Copy2d(dst, dpitch, src, spitch, width, height);
+    return ACL_SUCCESS;
+}
+
+aclError Memset(void* ptr, size_t max_count, int32_t value, size_t count) {
+    MemRegion region;
+    if (aclError rc = CheckMemset(ptr, max_count, count, &region)) return rc;
+    if (count != 0) std::memset(ptr, value, count);
     return ACL_SUCCESS;
 }
 
@@ -498,6 +526,163 @@ aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
             attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
             break;
     }
+    return ACL_SUCCESS;
+}
+
+}  // namespace openacl
+
+// ---- Asynchronous data movement ------------------------------------------------------------
+
+namespace openacl {
+namespace {
+
+// At run time a task re-checks that the acl memory it touches is still allocated: freeing a
+// buffer while a copy into it is queued is the classic asynchronous bug.
+struct Span {
+    const void* p = nullptr;
+    uint64_t bytes = 0;
+    bool check = false;  // the pointer was acl memory when the task was queued
+};
+
+bool StillLive(const Span& span) {
+    if (!span.check) return true;
+    MemRegion region = ClassifyPointer(span.p);
+    if (!region.device_accessible()) return false;
+    return span.bytes <= region.usable - (reinterpret_cast<uintptr_t>(span.p) - region.base);
+}
+
+bool IsPageable(const MemRegion& region) {
+    return region.domain == MemDomain::kHost;
+}
+
+// Pageable host memory cannot be copied behind the caller's back: wait for the stream's
+// earlier work, then copy before returning (CANN 8.5+ does the same).
+void DrainForPageable(Stream* stream, const char* what) {
+    Warn(
+        "%s uses pageable host memory (malloc/new/stack): the call returns only after the copy "
+        "has run; allocate host buffers with aclrtMallocHost for truly asynchronous copies",
+        what);
+    cpu::Queue* queue = stream->queue();
+    cpu::Executor::WaitPoint(queue, cpu::Executor::Submitted(queue), cpu::kWaitForever);
+}
+
+constexpr aclError kAsyncCopyFailed = ACL_ERROR_RT_COPY_DATA;
+
+}  // namespace
+
+aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
+                     aclrtMemcpyKind kind, Stream* stream) {
+    MemRegion dst_region, src_region;
+    if (aclError rc = CheckMemcpy(dst, dest_max, src, count, kind, &dst_region, &src_region)) {
+        return rc;
+    }
+    if (count == 0) return ACL_SUCCESS;
+    if (IsPageable(dst_region) || IsPageable(src_region)) {
+        DrainForPageable(stream, "aclrtMemcpyAsync");
+        std::memmove(dst, src, count);
+        return ACL_SUCCESS;
+    }
+    struct Copy {
+        Stream* stream;
+        void* dst;
+        const void* src;
+        uint64_t count;
+        bool check_dst, check_src;
+    };
+    static_assert(sizeof(Copy) <= cpu::Task::kPayloadSize);
+    Copy copy{
+        stream, dst, src, count, dst_region.device_accessible(), src_region.device_accessible()};
+    stream->Submit(cpu::MakeTask([copy]() {
+        bool dst_live = StillLive({copy.dst, copy.count, copy.check_dst});
+        if (!dst_live || !StillLive({copy.src, copy.count, copy.check_src})) {
+            copy.stream->NoteFailure(
+                "aclrtMemcpyAsync of %llu bytes from %p to %p: %s was freed before the copy ran",
+                static_cast<unsigned long long>(copy.count), copy.src, copy.dst,
+                dst_live ? "the source" : "the destination");
+            return cpu::TaskStatus::Failed(kAsyncCopyFailed);
+        }
+        std::memmove(copy.dst, copy.src, copy.count);
+        return cpu::TaskStatus::Done();
+    }));
+    return ACL_SUCCESS;
+}
+
+aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                       size_t height, aclrtMemcpyKind kind, Stream* stream) {
+    constexpr size_t kMaxWidth = 5000000, kMaxHeight = 5242880;  // documented limits
+    if (width > kMaxWidth || height > kMaxHeight) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "width %zu / height %zu exceed the limits of %zu / %zu", width, height,
+                    kMaxWidth, kMaxHeight);
+    }
+    uint64_t dst_span = 0, src_span = 0;
+    MemRegion dst_region, src_region;
+    if (aclError rc = Check2d(dst, dpitch, src, spitch, width, height, kind, true, &dst_span,
+                              &src_span, &dst_region, &src_region)) {
+        return rc;
+    }
+    if (IsPageable(dst_region) || IsPageable(src_region)) {
+        DrainForPageable(stream, "aclrtMemcpy2dAsync");
+        Copy2d(dst, dpitch, src, spitch, width, height);
+        return ACL_SUCCESS;
+    }
+    if (dpitch > UINT32_MAX || spitch > UINT32_MAX) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "pitches of 4 GiB or more are not supported");
+    }
+    struct Copy2dTask {
+        void* dst;
+        const void* src;
+        Stream* stream;
+        uint32_t dpitch, spitch, width, height;
+        bool check_dst, check_src;
+    };
+    static_assert(sizeof(Copy2dTask) <= cpu::Task::kPayloadSize);
+    Copy2dTask task{dst,
+                    src,
+                    stream,
+                    static_cast<uint32_t>(dpitch),
+                    static_cast<uint32_t>(spitch),
+                    static_cast<uint32_t>(width),
+                    static_cast<uint32_t>(height),
+                    dst_region.device_accessible(),
+                    src_region.device_accessible()};
+    stream->Submit(cpu::MakeTask([task]() {
+        uint64_t rows = task.height - 1;
+        Span dst_span{task.dst, rows * task.dpitch + task.width, task.check_dst};
+        Span src_span{task.src, rows * task.spitch + task.width, task.check_src};
+        if (!StillLive(dst_span) || !StillLive(src_span)) {
+            task.stream->NoteFailure(
+                "aclrtMemcpy2dAsync from %p to %p: a buffer was freed before the copy ran",
+                task.src, task.dst);
+            return cpu::TaskStatus::Failed(kAsyncCopyFailed);
+        }
+        Copy2d(task.dst, task.dpitch, task.src, task.spitch, task.width, task.height);
+        return cpu::TaskStatus::Done();
+    }));
+    return ACL_SUCCESS;
+}
+
+aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, Stream* stream) {
+    MemRegion region;
+    if (aclError rc = CheckMemset(ptr, max_count, count, &region)) return rc;
+    if (count == 0) return ACL_SUCCESS;
+    if (IsPageable(region)) {
+        DrainForPageable(stream, "aclrtMemsetAsync");
+        std::memset(ptr, value, count);
+        return ACL_SUCCESS;
+    }
+    Span span{ptr, count, region.device_accessible()};
+    stream->Submit(cpu::MakeTask([span, value, stream]() {
+        if (!StillLive(span)) {
+            stream->NoteFailure(
+                "aclrtMemsetAsync of %llu bytes at %p: the memory was freed "
+                "before the fill ran",
+                static_cast<unsigned long long>(span.bytes), span.p);
+            return cpu::TaskStatus::Failed(kAsyncCopyFailed);
+        }
+        std::memset(const_cast<void*>(span.p), value, span.bytes);
+        return cpu::TaskStatus::Done();
+    }));
     return ACL_SUCCESS;
 }
 

@@ -59,3 +59,15 @@ aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes);
 aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes);
 
 }  // namespace openacl
+
+namespace openacl {
+class Stream;
+// Asynchronous data movement on a stream. Pinned or device memory on both sides makes a truly
+// asynchronous copy; pageable host memory is copied before the call returns, in stream order
+// (the documented 8.5+ contract), with a warning.
+aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
+                     aclrtMemcpyKind kind, Stream* stream);
+aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                       size_t height, aclrtMemcpyKind kind, Stream* stream);
+aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, Stream* stream);
+}  // namespace openacl

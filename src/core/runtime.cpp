@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/memory.h"
+#include "core/stream.h"
 
 namespace openacl {
 
@@ -120,9 +121,9 @@ aclError Runtime::Init(const char* config_path) {
     return ACL_SUCCESS;
 }
 
-void Runtime::ReleaseEverythingLocked() {
+void Runtime::ReleaseEverythingLocked(Graveyard& graveyard) {
     for (Device* device : device_view_) {
-        if (device->open) ReleaseDeviceLocked(device, "aclFinalize");
+        if (device->open) ReleaseDeviceLocked(device, "aclFinalize", graveyard);
     }
     ReleaseAllHostMemory();
     owned_devices_.clear();
@@ -140,8 +141,12 @@ aclError Runtime::Finalize() {
     init_count_ = 0;
     for (const auto& hook : finalize_hooks_)
         hook.fn(hook.data);
+    for (Device* device : device_view_) {
+        if (cpu::Executor* executor = device->executor()) executor->WaitAll();
+    }
+    Graveyard graveyard(true);
     std::lock_guard lock(lifecycle_);
-    ReleaseEverythingLocked();
+    ReleaseEverythingLocked(graveyard);
     return ACL_SUCCESS;
 }
 

@@ -13,6 +13,7 @@
 namespace openacl {
 
 class Device;
+struct Graveyard;
 
 class Runtime {
  public:
@@ -44,7 +45,7 @@ class Runtime {
  private:
     Runtime() = default;
     void EnsureDevicesLocked();
-    void ReleaseEverythingLocked();
+    void ReleaseEverythingLocked(Graveyard& graveyard);
 
     std::mutex lifecycle_;
     std::mutex init_mutex_;  // serialises aclInit/aclFinalize against each other

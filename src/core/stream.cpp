@@ -1,25 +1,45 @@
 #include "core/stream.h"
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <memory>
-#include <unordered_map>
 
+#include "core/callback.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/handle_table.h"
 #include "core/runtime.h"
 
 namespace openacl {
 namespace {
 
-std::unordered_map<const void*, std::unique_ptr<Stream>>& LiveStreams() {
-    static auto* live = new std::unordered_map<const void*, std::unique_ptr<Stream>>;
-    return *live;
+HandleTable<Stream>& Streams() {
+    static auto* table = new HandleTable<Stream>;
+    return *table;
 }
 
 int32_t g_next_stream_id = 0;  // lifecycle mutex held
 
 }  // namespace
+
+void Stream::NoteFailure(const char* fmt, ...) {
+    char text[512];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    std::lock_guard lock(note_mutex_);
+    if (note_.empty()) note_ = text;  // the first failure is the one reported
+}
+
+std::string Stream::TakeFailureNote() {
+    std::lock_guard lock(note_mutex_);
+    std::string note;
+    note.swap(note_);
+    return note;
+}
 
 uint32_t StreamCountLocked(const Context* ctx) {
     uint32_t count = 0;
@@ -31,21 +51,26 @@ uint32_t StreamCountLocked(const Context* ctx) {
 
 aclError CreateStreamLocked(Context* ctx, uint32_t priority, uint32_t flags, bool is_default,
                             Stream** out) {
+    Device* device = ctx->device();
     if (StreamCountLocked(ctx) >= kMaxStreamsPerDevice) {
         return Fail(ACL_ERROR_RT_NO_STREAM_RESOURCE,
                     "device %d already holds %u streams, the most it can: destroy streams you "
                     "no longer use",
-                    ctx->device()->id(), kMaxStreamsPerDevice);
+                    device->id(), kMaxStreamsPerDevice);
     }
-    auto owned = std::make_unique<Stream>(ctx, g_next_stream_id++, priority, flags, is_default);
-    Stream* stream = owned.get();
-    LiveStreams().emplace(stream, std::move(owned));
+    cpu::Queue* queue = device->executor()->CreateQueue();
+    if (queue == nullptr) {
+        return Fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "device %d has no stream resources left",
+                    device->id());
+    }
+    Stream* stream = Streams().Insert(std::make_unique<Stream>(
+        ctx, device->executor(), queue, g_next_stream_id++, priority, flags, is_default));
     if (!is_default) ctx->streams.push_back(stream);
     *out = stream;
     return ACL_SUCCESS;
 }
 
-void DestroyStreamLocked(Stream* stream) {
+std::unique_ptr<Stream> DetachStreamLocked(Stream* stream) {
     Context* ctx = stream->context();
     if (ctx->default_stream == stream) {
         ctx->default_stream = nullptr;
@@ -53,21 +78,35 @@ void DestroyStreamLocked(Stream* stream) {
         auto& list = ctx->streams;
         list.erase(std::remove(list.begin(), list.end(), stream), list.end());
     }
-    LiveStreams().erase(stream);
+    ForgetStreamSubscriptions(stream);
+    return Streams().Remove(stream);
+}
+
+void FinishStream(std::unique_ptr<Stream> stream, bool force) {
+    if (stream == nullptr) return;
+    if (force) {
+        stream->executor()->DestroyQueueForce(stream->queue());
+    } else {
+        stream->executor()->DestroyQueue(stream->queue());
+    }
 }
 
 Stream* ResolveStream(aclrtStream handle, aclError* rc) {
     Context* current = RequireContext(rc);
     if (current == nullptr) return nullptr;
-    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
-    if (handle == nullptr) return current->default_stream;
-    auto it = LiveStreams().find(handle);
-    if (it == LiveStreams().end()) {
+    if (handle == nullptr) {
+        Stream* stream = current->default_stream;
+        if (stream == nullptr) {
+            *rc = Fail(ACL_ERROR_RT_CONTEXT_NULL, "the current context has no default stream");
+        }
+        return stream;
+    }
+    Stream* stream = Streams().Find(handle);
+    if (stream == nullptr) {
         *rc = Fail(ACL_ERROR_INVALID_PARAM,
                    "stream %p is not a live stream (never created, or already destroyed)", handle);
         return nullptr;
     }
-    Stream* stream = it->second.get();
     if (stream->context() != current) {
         *rc = Fail(ACL_ERROR_RT_STREAM_CONTEXT,
                    "stream %p belongs to context %p on device %d, but this thread's current "
@@ -78,6 +117,17 @@ Stream* ResolveStream(aclrtStream handle, aclError* rc) {
         return nullptr;
     }
     return stream;
+}
+
+aclError StreamWaitResult(Stream* stream, cpu::WaitStatus status, aclError timeout_code) {
+    if (status.ok()) return ACL_SUCCESS;
+    if (status.timed_out()) {
+        return Fail(timeout_code, "stream %p still has unfinished tasks when the timeout expired",
+                    static_cast<void*>(stream));
+    }
+    std::string note = stream->TakeFailureNote();
+    return Fail(status.code, "a task on stream %p failed: %s", static_cast<void*>(stream),
+                note.empty() ? "(no details)" : note.c_str());
 }
 
 }  // namespace openacl

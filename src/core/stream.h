@@ -1,10 +1,13 @@
-// Streams: in-order task queues owned by a context. Each context has a default stream,
-// addressed by a NULL aclrtStream.
+// Streams: in-order task queues owned by a context, each backed by a queue of its device's
+// executor. Each context has a default stream, addressed by a NULL aclrtStream.
 #pragma once
 
 #include <cstdint>
+#include <mutex>
+#include <string>
 
 #include "acl/acl_rt.h"
+#include "backend/cpu/executor.h"
 
 namespace openacl {
 
@@ -12,33 +15,57 @@ class Context;
 
 class Stream {
  public:
-    Stream(Context* context, int32_t id, uint32_t priority, uint32_t flags, bool is_default)
-        : context_(context), id_(id), priority_(priority), flags_(flags), is_default_(is_default) {}
+    Stream(Context* context, cpu::Executor* executor, cpu::Queue* queue, int32_t id,
+           uint32_t priority, uint32_t flags, bool is_default)
+        : context_(context),
+          executor_(executor),
+          queue_(queue),
+          id_(id),
+          priority_(priority),
+          flags_(flags),
+          is_default_(is_default) {}
 
     Context* context() const { return context_; }
+    cpu::Executor* executor() const { return executor_; }
+    cpu::Queue* queue() const { return queue_; }
     int32_t id() const { return id_; }
     uint32_t priority() const { return priority_; }
     uint32_t flags() const { return flags_; }
     bool is_default() const { return is_default_; }
 
-    uint64_t failure_mode = ACL_CONTINUE_ON_FAILURE;
-    bool failure_mode_set = false;
+    // Submits a task; returns its sequence number on the stream.
+    uint64_t Submit(const cpu::Task& task) { return executor_->Submit(queue_, task); }
+
+    // A failing task explains itself here (on a worker thread); the next synchronisation
+    // reports the explanation with the code.
+    void NoteFailure(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+    std::string TakeFailureNote();
+
+    bool failure_mode_set = false;  // aclrtSetStreamFailureMode may be called once
 
  private:
     Context* context_;
+    cpu::Executor* executor_;
+    cpu::Queue* queue_;
     int32_t id_;
     uint32_t priority_;
     uint32_t flags_;
     bool is_default_;
+    std::mutex note_mutex_;
+    std::string note_;
 };
 
 // The most streams one device may hold, default streams included (as on Atlas A2 hardware).
 constexpr uint32_t kMaxStreamsPerDevice = 1984;
 
-// Creation and destruction (lifecycle mutex held).
+// Creation (lifecycle mutex held).
 aclError CreateStreamLocked(Context* ctx, uint32_t priority, uint32_t flags, bool is_default,
                             Stream** out);
-void DestroyStreamLocked(Stream* stream);
+// Unregisters a stream and hands back its ownership (lifecycle mutex held); the caller then
+// drains or discards its queue outside the lock with FinishStream.
+std::unique_ptr<Stream> DetachStreamLocked(Stream* stream);
+// Waits for (force=false) or discards (force=true) a detached stream's work, then frees it.
+void FinishStream(std::unique_ptr<Stream> stream, bool force);
 // Number of streams (default ones included) alive on the device of ctx.
 uint32_t StreamCountLocked(const Context* ctx);
 
@@ -47,5 +74,8 @@ uint32_t StreamCountLocked(const Context* ctx);
 // (ACL_ERROR_RT_CONTEXT_NULL, ACL_ERROR_INVALID_PARAM or ACL_ERROR_RT_STREAM_CONTEXT) with a
 // message saying what to do, and returns nullptr, when it is not.
 Stream* ResolveStream(aclrtStream handle, aclError* rc);
+
+// Turns the outcome of a wait on a stream into an aclError with an explanation.
+aclError StreamWaitResult(Stream* stream, cpu::WaitStatus status, aclError timeout_code);
 
 }  // namespace openacl

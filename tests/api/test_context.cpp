@@ -367,7 +367,7 @@ TEST_F(Stream, DestroyingTheDefaultStreamIsRefused) {
 // Disabled until src/api/stream.cpp refuses it: aclrtDestroyStream on the handle from
 // aclrtCtxGetCurrentDefaultStream destroys the default stream, and NULL-stream calls then
 // succeed without a stream.
-TEST_F(Stream, DISABLED_DestroyingTheDefaultStreamByItsHandleIsRefused) {
+TEST_F(Stream, DestroyingTheDefaultStreamByItsHandleIsRefused) {
     aclrtStream default_stream = nullptr;
     ASSERT_EQ(aclrtCtxGetCurrentDefaultStream(&default_stream), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(default_stream), ACL_ERROR_INVALID_PARAM);

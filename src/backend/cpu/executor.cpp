@@ -1,7 +1,7 @@
 #include "backend/cpu/executor.h"
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 
 #include "backend/cpu/queue.h"
 #include "backend/cpu/sync.h"
@@ -26,9 +26,10 @@ Executor::Executor(const ExecutorOptions& options)
       ready_(std::max<uint32_t>(options.max_queues, 2)) {
     unsigned n = options.workers ? options.workers : std::thread::hardware_concurrency();
     n = std::max(n, 1u);
+    parkers_.reset(new Parker[n]);
     workers_.reserve(n);
     for (unsigned i = 0; i < n; ++i)
-        workers_.emplace_back([this] { WorkerMain(); });
+        workers_.emplace_back([this, i] { WorkerMain(parkers_[i]); });
 }
 
 Executor::~Executor() {
@@ -42,15 +43,17 @@ Executor::~Executor() {
     for (Queue* q : live)
         DestroyQueueForce(q);
     stopping_.store(true);
-    epoch_.fetch_add(1);
-    Unpark(epoch_, INT_MAX);
+    for (unsigned i = 0; i < workers_.size(); ++i) {
+        parkers_[i].word.store(1);
+        Unpark(parkers_[i].word, 1);
+    }
     for (auto& w : workers_)
         w.join();
 }
 
 // ---- Workers ------------------------------------------------------------------------------
 
-void Executor::WorkerMain() {
+void Executor::WorkerMain(Parker& me) {
     bool spinning = false;  // this worker holds the spinner role (see RunQueue)
     for (;;) {
         Queue* q = ready_.TryPop();
@@ -65,7 +68,7 @@ void Executor::WorkerMain() {
             if (spinning) StopSpinning(spinning, false);
             return;
         } else {
-            Park();
+            Park(me);
         }
     }
 }
@@ -84,10 +87,7 @@ void Executor::StopSpinning(bool& spinning, bool found_work) {
     // Submitters did not wake anyone while we were the spinner; if more than what we took is
     // ready, hand it to a sleeper. (The read-modify-write orders us against NotifyWorker.)
     const uint32_t sleepers = sleepers_.fetch_add(0);
-    if (found_work && sleepers != 0 && ready_.LooksNonEmpty()) {
-        epoch_.fetch_add(1);
-        Unpark(epoch_, 1);
-    }
+    if (found_work && sleepers != 0 && ready_.LooksNonEmpty()) WakeOne();
 }
 
 // Busy-polls the ready ring for up to the spin budget, so back-to-back submissions do not pay
@@ -106,13 +106,21 @@ Queue* Executor::SpinForWork(bool& spinning) {
     return q;
 }
 
-void Executor::Park() {
+void Executor::Park(Parker& me) {
+    me.word.store(0);  // seq_cst, so the stopping_ check below cannot miss the destructor
+    me.cpu.store(CurrentCpu(), std::memory_order_relaxed);
+    me.parked.store(1);  // before the count: a waker that sees the count finds us
     sleepers_.fetch_add(1);
-    const uint32_t epoch = epoch_.load();
-    // Re-check after announcing ourselves: a submitter either sees us in sleepers_ (and bumps
-    // epoch_, so ParkWhile returns at once) or published its queue where we see it here.
-    if (!ready_.LooksNonEmpty() && !stopping_.load()) ParkWhile(epoch_, epoch, -1);
+    // Re-check after announcing ourselves: a submitter either sees us in sleepers_ (and wakes
+    // someone) or published its queue where we see it here.
+    if (!ready_.LooksNonEmpty()) {
+        while (me.word.load() == 0 && !stopping_.load())
+            ParkWhile(me.word, 0, -1);
+    }
     sleepers_.fetch_sub(1);
+    uint32_t still = 1;  // not claimed by a waker (we found work ourselves)
+    me.parked.compare_exchange_strong(still, 0);
+    me.cpu.store(CurrentCpu(), std::memory_order_relaxed);
 }
 
 // Called after making a queue ready. Every worker that stops spinning or goes to sleep does
@@ -123,8 +131,37 @@ void Executor::NotifyWorker() {
     const uint32_t sleepers = sleepers_.fetch_add(0);
     // A spinning worker will find the queue; busy workers come back to the ring by themselves.
     if (sleepers == 0 || spinners_.load() != 0) return;
-    epoch_.fetch_add(1);
-    Unpark(epoch_, 1);
+    WakeOne();
+}
+
+// Wakes one parked worker, preferring one that last ran on a CPU where neither we nor an awake
+// worker run. When no CPU is idle at the moment of the wake-up, Linux puts the woken thread
+// back on its previous CPU; if that CPU is busy with another of our threads, it waits there
+// for milliseconds while the CPU we are about to free (by waiting) stays idle.
+void Executor::WakeOne() {
+    const unsigned n = worker_count();
+    uint64_t busy = 0;  // CPUs 0..63 we know to be taken; beyond that the hint is ignored
+    auto mark = [&busy](int cpu) {
+        if (cpu >= 0 && cpu < 64) busy |= uint64_t{1} << cpu;
+    };
+    mark(CurrentCpu());
+    for (unsigned i = 0; i < n; ++i) {
+        if (parkers_[i].parked.load(std::memory_order_relaxed) == 0)
+            mark(parkers_[i].cpu.load(std::memory_order_relaxed));
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        for (unsigned i = 0; i < n; ++i) {
+            Parker& p = parkers_[i];
+            const int cpu = p.cpu.load(std::memory_order_relaxed);
+            if (pass == 0 && cpu >= 0 && cpu < 64 && (busy >> cpu & 1)) continue;
+            uint32_t asleep = 1;
+            if (p.parked.load() == 1 && p.parked.compare_exchange_strong(asleep, 0)) {
+                p.word.store(1);
+                Unpark(p.word, 1);
+                return;
+            }
+        }
+    }
 }
 
 void Executor::Schedule(Queue* q) {

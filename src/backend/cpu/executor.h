@@ -144,11 +144,20 @@ class Executor {
     static uint64_t Completed(const Queue* q);
 
  private:
-    void WorkerMain();
+    // Worker parking. Each worker sleeps on its own word so that a waker can choose whom to
+    // wake (see WakeOne); sleepers_ counts them for the cheap "anyone asleep?" check.
+    struct alignas(64) Parker {
+        std::atomic<uint32_t> parked{0};  // 1 while asleep; a waker claims it by setting 0
+        std::atomic<uint32_t> word{0};    // futex word: 1 once woken
+        std::atomic<int> cpu{-1};         // CPU the worker last ran on (a hint)
+    };
+
+    void WorkerMain(Parker& me);
     bool TryStartSpinning();
     void StopSpinning(bool& spinning, bool found_work);
     Queue* SpinForWork(bool& spinning);
-    void Park();
+    void Park(Parker& me);
+    void WakeOne();
     void Schedule(Queue* q);
     void NotifyWorker();
     void RunQueue(Queue& q, bool& spinning);
@@ -164,10 +173,8 @@ class Executor {
     const int64_t spin_ns_;
     ReadyRing ready_;
 
-    // Worker parking: an idle worker bumps sleepers_ and sleeps on epoch_; whoever makes work
-    // ready bumps epoch_ and wakes one (only if someone sleeps and no one spins).
-    alignas(64) std::atomic<uint32_t> epoch_{0};
-    std::atomic<uint32_t> sleepers_{0};
+    std::unique_ptr<Parker[]> parkers_;  // one per worker
+    alignas(64) std::atomic<uint32_t> sleepers_{0};
     std::atomic<uint32_t> spinners_{0};
     std::atomic<bool> stopping_{false};
 

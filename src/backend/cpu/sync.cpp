@@ -4,6 +4,7 @@
 
 #if defined(__linux__)
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,6 +19,10 @@ static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
               "the futex word must be a plain 32-bit integer");
 
 #if defined(__linux__)
+
+int CurrentCpu() noexcept {
+    return sched_getcpu();
+}
 
 void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept {
     timespec ts{};
@@ -39,6 +44,10 @@ void Unpark(std::atomic<uint32_t>& word, int count) noexcept {
 }
 
 #else  // Portable fallback: std::atomic::wait has no timeout, so timed waits poll.
+
+int CurrentCpu() noexcept {
+    return -1;
+}
 
 void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept {
     if (timeout_ns < 0) {

@@ -54,6 +54,9 @@ class SpinLock {
     std::atomic<bool> locked_{false};
 };
 
+// The CPU the calling thread runs on, or -1 when unknown (a hint: it may change at once).
+int CurrentCpu() noexcept;
+
 // Blocks while word == expected, at most timeout_ns (negative: no limit). Returns early on a
 // wake, a spurious wake-up or a changed value; callers re-check their condition in a loop.
 void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept;

@@ -1,0 +1,246 @@
+// Event management: creation, recording, queries, host synchronisation, cross-stream waits
+// and timing.
+#include <chrono>
+
+#include "acl/acl.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/event.h"
+#include "core/stream.h"
+
+using openacl::Event;
+using openacl::Fail;
+using openacl::Stream;
+
+namespace {
+
+constexpr uint32_t kKnownEventFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                      ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY |
+                                      ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+
+aclError CreateWithFlag(aclrtEvent* event, uint32_t flag, bool reusable) {
+    if (event == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "event is null");
+    if ((flag & ~kKnownEventFlags) != 0 || flag == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "flag 0x%x is not a combination of ACL_EVENT_* flags",
+                    flag);
+    }
+    return openacl::CreateEvent(flag, reusable, event);
+}
+
+// Plain aclrtCreateEvent events can do everything: wait, reset and timing.
+constexpr uint32_t kPlainEventFlags = ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE;
+
+aclError Record(aclrtEvent event, aclrtStream stream) {
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    Stream* target = openacl::ResolveStream(stream, &rc);
+    if (target == nullptr) return rc;
+    if (target->context()->device() != resolved->context()->device()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p was created on device %d but stream %p runs on device %d", event,
+                    resolved->context()->device()->id(), stream, target->context()->device()->id());
+    }
+    resolved->Record(target);
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError aclrtCreateEvent(aclrtEvent* event) {
+    OPENACL_API();
+    if (event == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "event is null");
+    return openacl::CreateEvent(kPlainEventFlags, false, event);
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+    OPENACL_API();
+    return CreateWithFlag(event, flag, false);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+    OPENACL_API();
+    return CreateWithFlag(event, flag, true);
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+    OPENACL_API();
+    if (event == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "event is null");
+    return openacl::DestroyEvent(event);
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    OPENACL_API();
+    return Record(event, stream);
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+    OPENACL_API();
+    if (flag == ACL_EVENT_RECORD_EXTERNAL) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "ACL_EVENT_RECORD_EXTERNAL is only valid while a stream is being captured");
+    }
+    if (flag != ACL_EVENT_RECORD_DEFAULT) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "flag %u is not an ACL_EVENT_RECORD_* value", flag);
+    }
+    return Record(event, stream);
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    if (openacl::ResolveStream(stream, &rc) == nullptr) return rc;
+    if (resolved->reusable() || !(resolved->flags() & ACL_EVENT_SYNC)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p cannot be reset: only events created with ACL_EVENT_SYNC by "
+                    "aclrtCreateEvent or aclrtCreateEventWithFlag can",
+                    event);
+    }
+    resolved->Reset();
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+    OPENACL_API();
+    if (status == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "status is null");
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    *status = resolved->Query() ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+    OPENACL_API();
+    if (status == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "status is null");
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    // Note the inverted values of this older enum: COMPLETE is 0.
+    *status = resolved->Query() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+    OPENACL_API();
+    if (status == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "status is null");
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    // A wait on the event is released exactly when its recorded work has completed.
+    *status = resolved->Query() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    resolved->Synchronize(openacl::cpu::kWaitForever);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+    OPENACL_API();
+    if (timeout < -1) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "timeout %d ms is invalid: use -1 (wait forever) or a value >= 0", timeout);
+    }
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    auto limit = timeout < 0 ? openacl::cpu::kWaitForever
+                             : std::chrono::nanoseconds(std::chrono::milliseconds(timeout));
+    if (resolved->Synchronize(limit).timed_out()) {
+        return Fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                    "the work recorded by event %p did not complete within %d ms", event, timeout);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    Stream* target = openacl::ResolveStream(stream, &rc);
+    if (target == nullptr) return rc;
+    if (!(resolved->flags() & ACL_EVENT_SYNC)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p was created without ACL_EVENT_SYNC, so streams cannot wait on it",
+                    event);
+    }
+    resolved->EnqueueWait(target);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    OPENACL_API();
+    if (ms == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "ms is null");
+    aclError rc = ACL_SUCCESS;
+    Event* start = openacl::ResolveEvent(startEvent, &rc);
+    if (start == nullptr) return rc;
+    Event* end = openacl::ResolveEvent(endEvent, &rc);
+    if (end == nullptr) return rc;
+    for (Event* e : {start, end}) {
+        if (!(e->flags() & ACL_EVENT_TIME_LINE)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "event %p was created without ACL_EVENT_TIME_LINE, so it has no "
+                        "timestamp",
+                        static_cast<void*>(e));
+        }
+    }
+    auto t0 = start->TimestampNs();
+    auto t1 = end->TimestampNs();
+    if (!t0 || !t1) {
+        return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                    "%s event has not completed (record both events, then synchronize before "
+                    "asking for the elapsed time)",
+                    !t0 ? "the start" : "the end");
+    }
+    if (*t1 < *t0) {
+        return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
+                    "the end event completed %.3f ms before the start event",
+                    static_cast<double>(*t0 - *t1) / 1e6);
+    }
+    *ms = static_cast<float>(static_cast<double>(*t1 - *t0) / 1e6);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+    OPENACL_API();
+    if (timestamp == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "timestamp is null");
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    auto stamp = resolved->TimestampNs();
+    if (!stamp) {
+        return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "event %p has not completed a record yet",
+                    event);
+    }
+    *timestamp = static_cast<uint64_t>(*stamp);  // nanoseconds of the steady clock
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+    OPENACL_API();
+    if (eventId == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "eventId is null");
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    *eventId = static_cast<uint32_t>(resolved->id());
+    return ACL_SUCCESS;
+}
+
+aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
+    OPENACL_API();
+    if (eventCount == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "eventCount is null");
+    uint32_t live = openacl::LiveEventCount();
+    *eventCount = live >= openacl::kMaxEventsPerDevice ? 0 : openacl::kMaxEventsPerDevice - live;
+    return ACL_SUCCESS;
+}

@@ -1,0 +1,143 @@
+#include "core/event.h"
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/handle_table.h"
+#include "core/stream.h"
+
+namespace openacl {
+namespace {
+
+HandleTable<Event>& Events() {
+    static auto* table = new HandleTable<Event>;
+    return *table;
+}
+
+std::atomic<int32_t> g_next_event_id{0};
+std::atomic<uint32_t> g_live_events{0};
+
+}  // namespace
+
+cpu::Event* Event::Acquire() {
+    std::lock_guard guard(lock_);
+    impl_->Retain();
+    return impl_;
+}
+
+void Event::Record(Stream* stream) {
+    cpu::Event* impl = Acquire();
+    impl->Record(stream->queue());
+    impl->Release();
+}
+
+void Event::EnqueueWait(Stream* stream) {
+    cpu::Event* impl = Acquire();
+    impl->EnqueueWait(stream->queue());
+    impl->Release();
+}
+
+void Event::Reset() {
+    cpu::Event* fresh = cpu::Event::Create();
+    cpu::Event* old = nullptr;
+    {
+        std::lock_guard guard(lock_);
+        old = impl_;
+        impl_ = fresh;
+    }
+    old->Release();  // pending records keep their own reference
+}
+
+bool Event::Query() {
+    cpu::Event* impl = Acquire();
+    bool done = impl->Query();
+    impl->Release();
+    return done;
+}
+
+cpu::WaitStatus Event::Synchronize(std::chrono::nanoseconds timeout) {
+    cpu::Event* impl = Acquire();
+    cpu::WaitStatus status = impl->Synchronize(timeout);
+    impl->Release();
+    return status;
+}
+
+bool Event::recorded() {
+    cpu::Event* impl = Acquire();
+    bool result = impl->point().queue != nullptr;
+    impl->Release();
+    return result;
+}
+
+std::optional<int64_t> Event::TimestampNs() {
+    cpu::Event* impl = Acquire();
+    auto stamp = impl->TimestampNs();
+    impl->Release();
+    return stamp;
+}
+
+aclError CreateEvent(uint32_t flags, bool reusable, aclrtEvent* out) {
+    aclError rc = ACL_SUCCESS;
+    Context* ctx = RequireContext(&rc);
+    if (ctx == nullptr) return rc;
+    if (!reusable && g_live_events.load(std::memory_order_relaxed) >= kMaxEventsPerDevice) {
+        return Fail(ACL_ERROR_RT_NO_EVENT_RESOURCE,
+                    "%u events are alive, the most a device holds: destroy events you no "
+                    "longer use (or create reusable ones with aclrtCreateEventExWithFlag)",
+                    kMaxEventsPerDevice);
+    }
+    int32_t id = g_next_event_id.fetch_add(1, std::memory_order_relaxed);
+    *out = Events().Insert(std::make_unique<Event>(ctx, flags, reusable, id));
+    g_live_events.fetch_add(1, std::memory_order_relaxed);
+    return ACL_SUCCESS;
+}
+
+aclError DestroyEvent(aclrtEvent handle) {
+    // Does not wait: pending records hold their own reference to the backend event.
+    std::unique_ptr<Event> event = Events().Remove(handle);
+    if (event == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p is not a live event (never created, or already destroyed)", handle);
+    }
+    g_live_events.fetch_sub(1, std::memory_order_relaxed);
+    return ACL_SUCCESS;
+}
+
+Event* ResolveEvent(aclrtEvent handle, aclError* rc) {
+    if (handle == nullptr) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM, "event is null");
+        return nullptr;
+    }
+    Event* event = Events().Find(handle);
+    if (event == nullptr) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM,
+                   "event %p is not a live event (never created, or already destroyed)", handle);
+    }
+    return event;
+}
+
+uint32_t LiveEventCount() {
+    return g_live_events.load(std::memory_order_relaxed);
+}
+
+}  // namespace openacl
+
+namespace openacl {
+
+void ForgetDeviceEvents(const Device* device) {
+    std::vector<const void*> doomed;
+    Events().ForEach([&](Event* event) {
+        if (event->context()->device() == device) doomed.push_back(event);
+    });
+    for (const void* handle : doomed) {
+        if (Events().Remove(handle) != nullptr) {
+            g_live_events.fetch_sub(1, std::memory_order_relaxed);
+        }
+    }
+}
+
+}  // namespace openacl

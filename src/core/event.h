@@ -1,0 +1,70 @@
+// Events: markers recorded into streams. A record captures "everything submitted to the
+// stream so far"; queries, host synchronisation and other streams' waits refer to that.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+
+#include "acl/acl_rt.h"
+#include "backend/cpu/event.h"
+
+namespace openacl {
+
+class Context;
+class Stream;
+
+class Event {
+ public:
+    Event(Context* context, uint32_t flags, bool reusable, int32_t id)
+        : context_(context),
+          flags_(flags),
+          reusable_(reusable),
+          id_(id),
+          impl_(cpu::Event::Create()) {}
+    ~Event() { impl_->Release(); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+
+    Context* context() const { return context_; }
+    uint32_t flags() const { return flags_; }
+    bool reusable() const { return reusable_; }  // aclrtCreateEventExWithFlag
+    int32_t id() const { return id_; }
+
+    void Record(Stream* stream);
+    void EnqueueWait(Stream* stream);
+    // Back to the never-recorded state (aclrtResetEvent).
+    void Reset();
+    bool Query();
+    cpu::WaitStatus Synchronize(std::chrono::nanoseconds timeout);
+    bool recorded();
+    std::optional<int64_t> TimestampNs();
+
+ private:
+    // The backend event, replaced by Reset; referenced while in use so a concurrent reset
+    // cannot free it under a query.
+    cpu::Event* Acquire();
+
+    Context* context_;
+    uint32_t flags_;
+    bool reusable_;
+    int32_t id_;
+    cpu::SpinLock lock_;
+    cpu::Event* impl_;
+};
+
+// Most events a device holds at once (as on Atlas A2 hardware).
+constexpr uint32_t kMaxEventsPerDevice = 65536;
+
+aclError CreateEvent(uint32_t flags, bool reusable, aclrtEvent* out);
+aclError DestroyEvent(aclrtEvent handle);
+// The live event behind a handle, or nullptr after recording ACL_ERROR_INVALID_PARAM.
+Event* ResolveEvent(aclrtEvent handle, aclError* rc);
+uint32_t LiveEventCount();
+
+}  // namespace openacl
+
+namespace openacl {
+class Device;
+// Destroys the events created on a device that is being released (lifecycle mutex held).
+void ForgetDeviceEvents(const Device* device);
+}  // namespace openacl
