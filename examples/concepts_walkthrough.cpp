@@ -1,6 +1,7 @@
 // The AscendCL concepts chapter as a program: Device, Context, Stream, host and device
 // memory, and a copy there and back with a check. Each step prints what it does and why.
 // Build it against openacl (or CANN) unchanged: it uses only the public acl API.
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -106,8 +107,40 @@ int main() {
         rc, message ? message : "");
     std::free(pageable);
 
-    Section("4.5 Synchronous vs asynchronous: wait only when you need the result");
-    Check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream: everything queued is done");
+    Section("4.5 Synchronous vs asynchronous: keep the device busy and the CPU too");
+    // A callback thread, as the chapter recommends: the stream tells the host when it is done.
+    static std::atomic<bool> stop{false};
+    static std::atomic<int> frames_done{0};
+    std::thread reporter([context] {
+        aclrtSetCurrentContext(context);
+        while (!stop.load())
+            aclrtProcessReport(100);
+    });
+    const uint64_t reporter_id = static_cast<uint64_t>(reporter.native_handle());
+    Check(aclrtSubscribeReport(reporter_id, stream),
+          "aclrtSubscribeReport: a host thread will run this stream's callbacks");
+    aclrtEvent copied = nullptr;
+    Check(aclrtCreateEvent(&copied), "aclrtCreateEvent");
+    Check(aclrtMemsetAsync(dev_a, size, 0, size, stream),
+          "aclrtMemsetAsync: queued; the call returns at once");
+    Check(aclrtMemcpyAsync(dev_a, size, host_in, size, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+          "aclrtMemcpyAsync host -> device A: queued behind the memset");
+    Check(aclrtRecordEvent(copied, stream), "aclrtRecordEvent: marks the end of the copy");
+    Check(aclrtMemcpyAsync(host_out, size, dev_a, size, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+          "aclrtMemcpyAsync device A -> host");
+    Check(aclrtLaunchCallback([](void*) { frames_done.fetch_add(1); }, nullptr, ACL_CALLBACK_BLOCK,
+                              stream),
+          "aclrtLaunchCallback: notify the host when the frame is back");
+    std::printf("       the CPU is free meanwhile: it could prepare the next frame here\n");
+    Check(aclrtSynchronizeEvent(copied), "aclrtSynchronizeEvent: wait only for the upload");
+    Check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream: the whole frame is done");
+    std::printf("       callbacks run: %d; data %s\n", frames_done.load(),
+                std::memcmp(host_in, host_out, size) == 0 ? "intact" : "CORRUPTED");
+    if (frames_done.load() != 1 || std::memcmp(host_in, host_out, size) != 0) return 1;
+    Check(aclrtUnSubscribeReport(reporter_id, stream), "aclrtUnSubscribeReport");
+    stop = true;
+    reporter.join();
+    Check(aclrtDestroyEvent(copied), "aclrtDestroyEvent");
 
     Section("Clean up in reverse order");
     Check(aclrtFree(dev_b), "aclrtFree B");

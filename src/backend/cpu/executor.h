@@ -11,8 +11,8 @@
 // destroyed reads as reached, and a stale SuspendToken is ignored.
 //
 // Idle cost: workers and waiters spin for `spin` microseconds, then sleep in the kernel; an
-// idle executor uses no CPU. Only one idle worker spins at a time, so spinning never takes a
-// core from a thread that has work.
+// idle executor uses no CPU. Only one idle worker spins at a time, so idle workers do not
+// crowd out the threads that have work on a machine with few cores.
 #pragma once
 
 #include <atomic>

@@ -70,6 +70,12 @@ class Queue {
     std::atomic<bool> has_watchers{false};
     // First unreported failure: (1 << 32) | code, 0 when none. The next wait takes it.
     std::atomic<uint64_t> error{0};
+    static constexpr uint64_t EncodeError(int32_t code) {
+        return (uint64_t{1} << 32) | static_cast<uint32_t>(code);
+    }
+    static constexpr int32_t DecodeError(uint64_t e) {
+        return static_cast<int32_t>(static_cast<uint32_t>(e));
+    }
 
     bool live = false;  // guarded by the executor's registry mutex
 };

@@ -1,0 +1,94 @@
+// Helpers shared by bench_runtime (openacl) and bench_pocl (the PoCL peer), so both measure the
+// same way: the clock, page-aligned pre-faulted buffers, the plain-memcpy reference, process CPU
+// time, and a busy loop that burns a fixed amount of *CPU* time.
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace bench {
+
+// Tasks enqueued per timed batch in the enqueue benchmarks.
+constexpr int kBatch = 256;
+// Size of the large copies.
+constexpr size_t kCopyBytes = size_t{64} << 20;
+
+inline int64_t NowNs() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Page-aligned anonymous memory, written once so no page fault lands in a timed region.
+inline void* MapPrefaulted(size_t bytes) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        std::perror("mmap");
+        std::abort();
+    }
+    std::memset(p, 1, bytes);
+    return p;
+}
+
+inline void Unmap(void* p, size_t bytes) {
+    munmap(p, bytes);
+}
+
+// The reference every copy is compared with: memcpy of kCopyBytes between two page-aligned,
+// pre-faulted buffers on the calling thread.
+inline void BM_Memcpy64MiB(benchmark::State& state) {
+    void* src = MapPrefaulted(kCopyBytes);
+    void* dst = MapPrefaulted(kCopyBytes);
+    for (auto _ : state) {
+        std::memcpy(dst, src, kCopyBytes);
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                            static_cast<int64_t>(kCopyBytes));
+    Unmap(src, kCopyBytes);
+    Unmap(dst, kCopyBytes);
+}
+
+// User + system CPU seconds of the whole process (every thread).
+inline double ProcessCpuSeconds() {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+// Percent of one core the process uses while the calling thread sleeps for `ms` milliseconds.
+inline double IdleCpuPercent(int ms) {
+    const double cpu0 = ProcessCpuSeconds();
+    const int64_t t0 = NowNs();
+    timespec ts{ms / 1000, static_cast<long>(ms % 1000) * 1'000'000};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    const double wall = static_cast<double>(NowNs() - t0) * 1e-9;
+    return 100.0 * (ProcessCpuSeconds() - cpu0) / wall;
+}
+
+inline int64_t ThreadCpuNs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// Burns `ns` nanoseconds of this thread's CPU time. Unlike a wall-clock spin, two of these
+// sharing one core take twice as long, so "two streams in parallel" cannot look parallel by
+// accident.
+inline void BurnCpu(int64_t ns) {
+    const int64_t end = ThreadCpuNs() + ns;
+    while (ThreadCpuNs() < end) {
+    }
+}
+
+}  // namespace bench

@@ -1,0 +1,239 @@
+// The worker side of the executor: worker threads, spinning and parking, and running a queue's
+// tasks. (executor.cpp holds the host side: queues, submission, suspension and waits.)
+#include <cstdint>
+
+#include "backend/cpu/executor.h"
+#include "backend/cpu/queue.h"
+#include "backend/cpu/sync.h"
+
+namespace openacl::cpu {
+
+namespace {
+
+// Tasks a worker runs from one queue before letting other ready queues have a turn. Large
+// enough to amortize the ready-ring round trip, small enough to keep queues fair.
+constexpr unsigned kTurnBudget = 64;
+
+}  // namespace
+
+// ---- Workers ------------------------------------------------------------------------------
+
+void Executor::WorkerMain(Parker& me) {
+    bool spinning = false;  // this worker holds the spinner role (see RunQueue)
+    for (;;) {
+        Queue* q = ready_.TryPop();
+        if (q != nullptr) {
+            if (spinning) StopSpinning(spinning, true);
+        } else if (!stopping_.load(std::memory_order_acquire)) {
+            q = SpinForWork(spinning);
+        }
+        if (q != nullptr) {
+            RunQueue(*q, spinning);
+        } else if (stopping_.load(std::memory_order_acquire)) {
+            if (spinning) StopSpinning(spinning, false);
+            return;
+        } else {
+            Park(me);
+        }
+    }
+}
+
+// Only one worker spins at a time: on a small machine more spinners would steal cores from the
+// threads that do have work. Submitters skip the wake-up while someone spins.
+bool Executor::TryStartSpinning() {
+    uint32_t none = 0;
+    return spin_ns_ > 0 && spinners_.load(std::memory_order_relaxed) == 0 &&
+           spinners_.compare_exchange_strong(none, 1);
+}
+
+void Executor::StopSpinning(bool& spinning, bool found_work) {
+    spinning = false;
+    spinners_.store(0);
+    // Submitters did not wake anyone while we were the spinner; if more than what we took is
+    // ready, hand it to a sleeper. (The read-modify-write orders us against NotifyWorker.)
+    const uint32_t sleepers = sleepers_.fetch_add(0);
+    if (found_work && sleepers != 0 && ready_.LooksNonEmpty()) WakeOne();
+}
+
+// Busy-polls the ready ring for up to the spin budget, so back-to-back submissions do not pay
+// a kernel wake-up on either side.
+Queue* Executor::SpinForWork(bool& spinning) {
+    if (!spinning && !(spinning = TryStartSpinning())) return nullptr;
+    Queue* q = nullptr;
+    const int64_t start = NowNs();
+    for (unsigned i = 1;; ++i) {
+        q = ready_.TryPop();
+        if (q != nullptr || stopping_.load(std::memory_order_relaxed)) break;
+        CpuRelax();
+        if (i % 64 == 0 && NowNs() - start >= spin_ns_) break;
+    }
+    StopSpinning(spinning, q != nullptr);
+    return q;
+}
+
+void Executor::Park(Parker& me) {
+    me.word.store(0);  // seq_cst, so the stopping_ check below cannot miss the destructor
+    me.cpu.store(CurrentCpu(), std::memory_order_relaxed);
+    me.parked.store(1);  // before the count: a waker that sees the count finds us
+    sleepers_.fetch_add(1);
+    // Re-check after announcing ourselves: a submitter either sees us in sleepers_ (and wakes
+    // someone) or published its queue where we see it here.
+    if (!ready_.LooksNonEmpty()) {
+        while (me.word.load() == 0 && !stopping_.load())
+            ParkWhile(me.word, 0, -1);
+    }
+    sleepers_.fetch_sub(1);
+    uint32_t still = 1;  // not claimed by a waker (we found work ourselves)
+    me.parked.compare_exchange_strong(still, 0);
+    me.cpu.store(CurrentCpu(), std::memory_order_relaxed);
+}
+
+// Called after making a queue ready. Every worker that stops spinning or goes to sleep does
+// a read-modify-write on sleepers_ before its last look at the ring, and so do we after
+// publishing: whichever comes second in sleepers_'s order sees the other's writes. (A fence
+// would express this too, but GCC rejects fences under ThreadSanitizer.)
+void Executor::NotifyWorker() {
+    const uint32_t sleepers = sleepers_.fetch_add(0);
+    // A spinning worker will find the queue; busy workers come back to the ring by themselves.
+    if (sleepers == 0 || spinners_.load() != 0) return;
+    WakeOne();
+}
+
+// Wakes one parked worker, preferring one that last ran on a CPU where neither we nor an awake
+// worker run. When no CPU is idle at the moment of the wake-up, Linux puts the woken thread
+// back on its previous CPU; if that CPU is busy with another of our threads, it waits there
+// for milliseconds while the CPU we are about to free (by waiting) stays idle.
+void Executor::WakeOne() {
+    const unsigned n = worker_count();
+    uint64_t busy = 0;  // CPUs 0..63 we know to be taken; beyond that the hint is ignored
+    auto mark = [&busy](int cpu) {
+        if (cpu >= 0 && cpu < 64) busy |= uint64_t{1} << cpu;
+    };
+    mark(CurrentCpu());
+    for (unsigned i = 0; i < n; ++i) {
+        if (parkers_[i].parked.load(std::memory_order_relaxed) == 0)
+            mark(parkers_[i].cpu.load(std::memory_order_relaxed));
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        for (unsigned i = 0; i < n; ++i) {
+            Parker& p = parkers_[i];
+            const int cpu = p.cpu.load(std::memory_order_relaxed);
+            if (pass == 0 && cpu >= 0 && cpu < 64 && (busy >> cpu & 1)) continue;
+            uint32_t asleep = 1;
+            if (p.parked.load() == 1 && p.parked.compare_exchange_strong(asleep, 0)) {
+                p.word.store(1);
+                Unpark(p.word, 1);
+                return;
+            }
+        }
+    }
+}
+
+void Executor::Schedule(Queue* q) {
+    ready_.Push(q);
+    NotifyWorker();
+}
+
+// Runs q's tasks in order until it runs dry, suspends, or has used its turn.
+//
+// When the task it is about to finish is the last one queued, the worker takes the spinner
+// role *before* publishing the completion. A host thread waiting for that completion often
+// submits again at once; it then sees a spinner and skips the kernel wake-up of a sleeping
+// worker, which would cost it microseconds. Taking the role only after the task has run keeps
+// a long task from hiding newly ready queues from the sleepers.
+void Executor::RunQueue(Queue& q, bool& spinning) {
+    Task t;
+    for (unsigned turn = 0; turn < kTurnBudget; ++turn) {
+        // Only the worker holding the queue advances `completed`, so the head's number is
+        // known without the lock.
+        const uint64_t seq = q.completed.load(std::memory_order_relaxed) + 1;
+        RunReason reason = RunReason::kRun;
+        bool forced = false;
+        bool last = false;
+        TaskStatus status;
+        {
+            std::lock_guard<SpinLock> g(q.lock);
+            if (q.has_wake) {
+                q.has_wake = false;
+                t = q.parked;
+                if (q.wake == Queue::Wake::kComplete) {
+                    forced = true;
+                    status = q.wake_status;
+                } else if (q.wake == Queue::Wake::kDiscard) {
+                    reason = RunReason::kDiscarded;
+                }
+            } else if (q.ring.empty()) {
+                q.state = Queue::State::kIdle;
+                q.running_seq = 0;
+                return;
+            } else {
+                q.ring.Pop(&t);
+            }
+            last = q.ring.empty();
+            q.running_seq = seq;
+            if (q.discarding) {
+                reason = RunReason::kDiscarded;
+            } else if (reason == RunReason::kRun && q.stop_on_failure &&
+                       q.error.load(std::memory_order_relaxed) != 0) {
+                reason = RunReason::kSkipped;
+            }
+        }
+        if (spinning) StopSpinning(spinning, true);  // more work came in after all
+        if (!forced || reason == RunReason::kDiscarded) status = Execute(q, t, seq, reason);
+
+        if (status.suspended()) {
+            std::lock_guard<SpinLock> g(q.lock);
+            q.parked = t;              // keeps whatever the run wrote into its payload
+            if (q.early_seq == seq) {  // woken before it even returned: go again
+                q.early_seq = 0;
+                q.has_wake = true;
+                q.wake = q.early_wake;
+                q.wake_status = q.early_status;
+                continue;
+            }
+            if (q.discarding) {
+                q.has_wake = true;
+                q.wake = Queue::Wake::kDiscard;
+                continue;
+            }
+            // Park the queue; the worker moves on. Wake() reschedules it.
+            q.state = Queue::State::kSuspended;
+            q.suspended_seq = seq;
+            q.running_seq = 0;
+            return;
+        }
+        if (last && !spinning) spinning = TryStartSpinning();
+        Finish(q, seq, status);
+    }
+    Schedule(&q);  // turn used up: back of the line
+}
+
+TaskStatus Executor::Execute(Queue& q, Task& t, uint64_t seq, RunReason reason) {
+    TaskContext ctx(&q, seq, reason);
+    if (reason != RunReason::kRun) {
+        if (t.flags & Task::kCallWhenCancelled) t.fn(ctx, t.payload);
+        return TaskStatus::Done();  // cancelled tasks complete, whatever they say
+    }
+    Tracer* tracer = options_.tracer;
+    if (tracer == nullptr || t.tag == 0) [[likely]] {
+        return t.fn(ctx, t.payload);
+    }
+    const int64_t start = NowNs();
+    TaskStatus status = t.fn(ctx, t.payload);
+    tracer->OnTask({&q, seq, t.tag, start, NowNs(), status});
+    return status;
+}
+
+void Executor::Finish(Queue& q, uint64_t seq, TaskStatus status) {
+    if (status.failed()) {
+        uint64_t none = 0;  // keep the first failure: later ones are usually its consequences
+        q.error.compare_exchange_strong(none, Queue::EncodeError(status.code),
+                                        std::memory_order_relaxed);
+    }
+    // seq_cst store then seq_cst load: pairs with AddWatcher (store flag, load completed), so
+    // either we see its watcher or it sees our progress.
+    q.completed.store(seq);
+    if (q.has_watchers.load()) FireWatchers(q);
+}
+
+}  // namespace openacl::cpu
