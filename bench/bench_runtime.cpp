@@ -163,18 +163,20 @@ void StopCallback(void* arg) {
 // from the worker or the callback thread.
 void BM_LaunchCallbackToRun(benchmark::State& state) {
     aclrtStream s = NewStream();
-    aclrtContext ctx = nullptr;
-    CHECK_ACL(aclrtGetCurrentContext(&ctx));
     CallbackProbe stopper;
     std::atomic<uint64_t> tid{0};
+    std::atomic<bool> subscribed{false};
     std::thread reporter([&] {
         tid.store(static_cast<uint64_t>(pthread_self()));
+        while (!subscribed.load())
+            std::this_thread::yield();
         while (!stopper.stop)
             CHECK_ACL(aclrtProcessReport(-1));
     });
     while (tid.load() == 0)
         std::this_thread::yield();
     CHECK_ACL(aclrtSubscribeReport(tid.load(), s));
+    subscribed.store(true);
     CallbackProbe probe;
     for (auto _ : state) {
         probe.done.store(0);

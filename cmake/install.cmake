@@ -34,7 +34,8 @@ install(PROGRAMS ${PROJECT_BINARY_DIR}/set_env.sh DESTINATION .)
 # share/cmake is on CMake's search path everywhere (lib64/cmake is not, on Debian).
 install(EXPORT openaclTargets NAMESPACE openacl:: DESTINATION share/cmake/openacl)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/openaclConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/openaclConfig.cmake INSTALL_DESTINATION share/cmake/openacl)
+  ${PROJECT_BINARY_DIR}/openaclConfig.cmake INSTALL_DESTINATION share/cmake/openacl
+  PATH_VARS CMAKE_INSTALL_DATADIR CMAKE_INSTALL_INCLUDEDIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/openaclConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/openaclConfig.cmake
@@ -45,3 +46,7 @@ foreach(pc openacl ascendcl)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/openacl.pc.in ${PROJECT_BINARY_DIR}/${pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/${pc}.pc DESTINATION lib64/pkgconfig)
 endforeach()
+
+# openacl_add_kernel_binary() for users' projects: the function, its generator, the headers.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/openaclKernel.cmake DESTINATION share/cmake/openacl)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/gen_kernel_table.py DESTINATION share/openacl/tools)

@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <shared_mutex>
 
 #include "core/context.h"
@@ -587,23 +589,49 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
         void* dst;
         const void* src;
         uint64_t count;
+        unsigned char* staged;  // owned copy of the host data (HOST_TO_BUF_TO_DEVICE), or null
         bool check_dst, check_src;
     };
     static_assert(sizeof(Copy) <= cpu::Task::kPayloadSize);
-    Copy copy{
-        stream, dst, src, count, dst_region.device_accessible(), src_region.device_accessible()};
-    stream->Submit(cpu::MakeTask([copy]() {
-        bool dst_live = StillLive({copy.dst, copy.count, copy.check_dst});
-        if (!dst_live || !StillLive({copy.src, copy.count, copy.check_src})) {
-            copy.stream->NoteFailure(
-                "aclrtMemcpyAsync of %llu bytes from %p to %p: %s was freed before the copy ran",
-                static_cast<unsigned long long>(copy.count), copy.src, copy.dst,
-                dst_live ? "the source" : "the destination");
-            return cpu::TaskStatus::Failed(kAsyncCopyFailed);
+    Copy copy{stream,
+              dst,
+              src,
+              count,
+              nullptr,
+              dst_region.device_accessible(),
+              src_region.device_accessible()};
+    // ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE stages host data in a runtime buffer: the caller may
+    // reuse its host memory as soon as the call returns.
+    if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE && src_region.domain == MemDomain::kHostPinned) {
+        copy.staged = new (std::nothrow) unsigned char[count];
+        if (copy.staged == nullptr) {
+            return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                        "cannot stage %zu bytes of host data for "
+                        "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE",
+                        count);
         }
-        std::memmove(copy.dst, copy.src, copy.count);
-        return cpu::TaskStatus::Done();
-    }));
+        std::memcpy(copy.staged, src, count);
+        copy.src = copy.staged;
+        copy.check_src = false;
+    }
+    // Called when skipped or discarded too, so that a staging buffer is always freed.
+    stream->Submit(cpu::MakeTask(
+        [copy](cpu::TaskContext& ctx) {
+            std::unique_ptr<unsigned char[]> staged(copy.staged);
+            if (ctx.cancelled()) return cpu::TaskStatus::Done();
+            bool dst_live = StillLive({copy.dst, copy.count, copy.check_dst});
+            if (!dst_live || !StillLive({copy.src, copy.count, copy.check_src})) {
+                copy.stream->NoteFailure(
+                    "aclrtMemcpyAsync of %llu bytes from %p to %p: %s was freed before the copy "
+                    "ran",
+                    static_cast<unsigned long long>(copy.count), copy.src, copy.dst,
+                    dst_live ? "the source" : "the destination");
+                return cpu::TaskStatus::Failed(kAsyncCopyFailed);
+            }
+            std::memmove(copy.dst, copy.src, copy.count);
+            return cpu::TaskStatus::Done();
+        },
+        0, copy.staged != nullptr ? cpu::Task::kCallWhenCancelled : cpu::Task::kNoFlags));
     return ACL_SUCCESS;
 }
 

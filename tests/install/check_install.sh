@@ -32,4 +32,5 @@ cc "$source_dir/app.c" $(pkg-config --cflags --libs openacl) -o "$work/app_pc"
 cmake -S "$source_dir" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
 cmake --build "$work/cmake" > /dev/null
 "$work/cmake/app"
+[ -f "$work/cmake/user_kernels.so" ] || { echo "openacl_add_kernel_binary built nothing"; exit 1; }
 echo "install tree OK"

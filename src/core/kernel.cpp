@@ -1,0 +1,408 @@
+#include "core/kernel.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "backend/cpu/sync.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/handle_table.h"
+#include "core/memory.h"
+#include "core/stream.h"
+
+namespace openacl {
+namespace {
+
+HandleTable<KernelBinary>& Binaries() {
+    static auto* table = new HandleTable<KernelBinary>;
+    return *table;
+}
+
+// Function handles live here until their binary is unloaded.
+HandleTable<KernelFunction>& Functions() {
+    static auto* table = new HandleTable<KernelFunction>;
+    return *table;
+}
+
+HandleTable<BinaryImage>& Images() {
+    static auto* table = new HandleTable<BinaryImage>;
+    return *table;
+}
+
+constexpr const char* kBuildHint =
+    "build kernels with the CMake function openacl_add_kernel_binary (openacl/kernel.h)";
+
+// dlopen()s a file and checks it is an openacl kernel binary for this backend.
+aclError OpenModule(const std::string& path, const std::string& origin, aclrtBinHandle* out) {
+    void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (module == nullptr) {
+        const char* why = dlerror();
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s is not a loadable kernel binary (%s): %s",
+                    origin.c_str(), why ? why : "unknown reason", kBuildHint);
+    }
+    auto* table =
+        static_cast<const openaclKernelTable*>(dlsym(module, OPENACL_KERNEL_TABLE_SYMBOL));
+    const char* problem = nullptr;
+    char text[160];
+    if (table == nullptr) {
+        problem = "it has no openacl kernel table";
+    } else if (table->magic != OPENACL_KERNEL_BINARY_MAGIC) {
+        problem = "its kernel table is damaged";
+    } else if (table->version != OPENACL_KERNEL_BINARY_VERSION) {
+        std::snprintf(text, sizeof text, "its kernel table has version %u, this openacl reads %u",
+                      table->version, OPENACL_KERNEL_BINARY_VERSION);
+        problem = text;
+    } else if (table->backend == nullptr || std::strcmp(table->backend, "cpu") != 0) {
+        std::snprintf(text, sizeof text, "it was built for the %s backend, not the CPU backend",
+                      table->backend ? table->backend : "(unnamed)");
+        problem = text;
+    }
+    if (problem != nullptr) {
+        dlclose(module);
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s is not an openacl CPU kernel binary: %s; %s",
+                    origin.c_str(), problem, kBuildHint);
+    }
+    *out = Binaries().Insert(std::make_unique<KernelBinary>(module, table, origin));
+    return ACL_SUCCESS;
+}
+
+bool LooksLikeElf(const void* data, size_t length) {
+    return length >= 4 && std::memcmp(data,
+                                      "\x7f"
+                                      "ELF",
+                                      4) == 0;
+}
+
+// The launch task's payload: everything a launch needs when its stream reaches it.
+struct Launch {
+    const openaclKernelEntry* entry;
+    KernelBinary* binary;  // retained until the task has run or was discarded
+    const void* args;
+    Stream* stream;
+    uint32_t num_blocks;
+    uint32_t timeout_ms;  // 0: none
+    bool owns_args;       // host arguments copied for this launch, freed by the task
+    bool check_args;      // arguments in device memory: still allocated when the launch runs?
+};
+static_assert(sizeof(Launch) <= cpu::Task::kPayloadSize);
+
+cpu::TaskStatus RunLaunch(const Launch& launch) {
+    size_t needed = size_t{launch.entry->paramCount} * OPENACL_KERNEL_ARG_SLOT;
+    if (launch.check_args) {
+        MemRegion region = ClassifyPointer(launch.args);
+        if (!region.device_accessible() ||
+            needed > region.usable - (reinterpret_cast<uintptr_t>(launch.args) - region.base)) {
+            launch.stream->NoteFailure(
+                "kernel %s: its argument block at %p was freed before the launch ran",
+                launch.entry->name, launch.args);
+            return cpu::TaskStatus::Failed(ACL_ERROR_RT_AICORE_EXCEPTION);
+        }
+    }
+    int64_t start = cpu::NowNs();
+    char error[256] = {};
+    for (uint32_t block = 0; block < launch.num_blocks; ++block) {
+        if (launch.entry->run(launch.args, block, launch.num_blocks, error, sizeof error) != 0) {
+            launch.stream->NoteFailure("kernel %s failed in block %u of %u: %s", launch.entry->name,
+                                       block, launch.num_blocks, error);
+            return cpu::TaskStatus::Failed(ACL_ERROR_RT_AICORE_EXCEPTION);
+        }
+    }
+    int64_t elapsed_ms = (cpu::NowNs() - start) / 1000000;
+    if (launch.timeout_ms != 0 && elapsed_ms > launch.timeout_ms) {
+        launch.stream->NoteFailure("kernel %s ran for %" PRId64 " ms, past its %u ms timeout",
+                                   launch.entry->name, elapsed_ms, launch.timeout_ms);
+        return cpu::TaskStatus::Failed(ACL_ERROR_RT_AICORE_TIMEOUT);
+    }
+    return cpu::TaskStatus::Done();
+}
+
+void Submit(const Launch& launch) {
+    launch.binary->Retain();
+    launch.stream->Submit(cpu::MakeTask(
+        [launch](cpu::TaskContext& ctx) {
+            cpu::TaskStatus status = ctx.cancelled() ? cpu::TaskStatus::Done() : RunLaunch(launch);
+            if (launch.owns_args) std::free(const_cast<void*>(launch.args));
+            launch.binary->Release();
+            return status;
+        },
+        0, cpu::Task::kCallWhenCancelled));
+}
+
+aclError CheckLaunch(KernelFunction* function, const LaunchOptions& options, size_t args_size) {
+    if (options.num_blocks == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "numBlocks is 0: a launch needs at least one block");
+    }
+    if (args_size < function->args_size()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "kernel %s takes %u parameters (%zu bytes of arguments, one %u-byte slot "
+                    "each) but argsSize is %zu",
+                    function->name(), function->entry()->paramCount, function->args_size(),
+                    OPENACL_KERNEL_ARG_SLOT, args_size);
+    }
+    return ACL_SUCCESS;
+}
+
+uint32_t TimeoutMs(const LaunchOptions& options) {
+    if (options.timeout_us == 0) return 0;
+    uint64_t ms = (options.timeout_us + 999) / 1000;
+    return ms > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(ms);
+}
+
+}  // namespace
+
+KernelBinary::KernelBinary(void* module, const openaclKernelTable* table, std::string origin)
+    : module_(module), table_(table), origin_(std::move(origin)) {}
+
+KernelBinary::~KernelBinary() {
+    if (module_ != nullptr) dlclose(module_);
+}
+
+void KernelBinary::Release() {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+}
+
+KernelFunction* KernelBinary::Function(const char* name) {
+    std::lock_guard lock(functions_mutex_);
+    for (KernelFunction* function : functions_) {
+        if (std::strcmp(function->name(), name) == 0) return function;
+    }
+    for (uint32_t i = 0; i < table_->kernelCount; ++i) {
+        if (std::strcmp(table_->kernels[i].name, name) == 0) {
+            functions_.push_back(
+                Functions().Insert(std::make_unique<KernelFunction>(this, &table_->kernels[i])));
+            return functions_.back();
+        }
+    }
+    return nullptr;
+}
+
+std::vector<KernelFunction*> KernelBinary::TakeFunctions() {
+    std::lock_guard lock(functions_mutex_);
+    std::vector<KernelFunction*> taken;
+    taken.swap(functions_);
+    return taken;
+}
+
+std::string KernelBinary::KernelNames() const {
+    std::string names;
+    for (uint32_t i = 0; i < table_->kernelCount; ++i) {
+        if (!names.empty()) names += ", ";
+        names += table_->kernels[i].name;
+    }
+    return names;
+}
+
+aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out) {
+    if (access(path, R_OK) != 0) {
+        return Fail(ACL_ERROR_INVALID_FILE, "cannot read kernel binary %s: %s", path,
+                    std::strerror(errno));
+    }
+    char magic[4] = {};
+    std::ifstream(path, std::ios::binary).read(magic, sizeof magic);
+    if (!LooksLikeElf(magic, sizeof magic)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s is not a kernel binary (not an ELF shared object): %s", path, kBuildHint);
+    }
+    return OpenModule(path, path, out);
+}
+
+aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandle* out) {
+    if (!LooksLikeElf(data, length)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "the %zu bytes at %p are not a kernel binary (not an ELF shared object): %s",
+                    length, data, kBuildHint);
+    }
+    // dlopen needs a file: an anonymous in-memory one leaves nothing behind on disk.
+    int fd = memfd_create("openacl-kernel", MFD_CLOEXEC);
+    if (fd < 0) {
+        return Fail(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "cannot hold the kernel binary: %s",
+                    std::strerror(errno));
+    }
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (size_t done = 0; done < length;) {
+        ssize_t n = write(fd, bytes + done, length - done);
+        if (n <= 0) {
+            close(fd);
+            return Fail(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "cannot hold the kernel binary: %s",
+                        std::strerror(errno));
+        }
+        done += static_cast<size_t>(n);
+    }
+    char origin[64];
+    std::snprintf(origin, sizeof origin, "kernel binary data at %p", data);
+    aclError rc = OpenModule("/proc/self/fd/" + std::to_string(fd), origin, out);
+    close(fd);  // the mapping keeps the contents alive
+    return rc;
+}
+
+aclError UnloadKernelBinary(aclrtBinHandle handle) {
+    std::unique_ptr<KernelBinary> binary = Binaries().Remove(handle);
+    if (binary == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "binHandle %p is not a loaded kernel binary (already unloaded?)", handle);
+    }
+    for (KernelFunction* function : binary->TakeFunctions())
+        Functions().Remove(function);
+    binary.release()->Release();  // queued launches may still hold it
+    return ACL_SUCCESS;
+}
+
+KernelBinary* ResolveKernelBinary(aclrtBinHandle handle, aclError* rc) {
+    KernelBinary* binary = handle ? Binaries().Find(handle) : nullptr;
+    if (binary == nullptr) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM, "binHandle %p is not a loaded kernel binary", handle);
+    }
+    return binary;
+}
+
+KernelFunction* ResolveKernelFunction(aclrtFuncHandle handle, aclError* rc) {
+    KernelFunction* function = handle ? Functions().Find(handle) : nullptr;
+    if (function == nullptr) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM,
+                   "funcHandle %p is not a kernel function (from aclrtBinaryGetFunction of a "
+                   "loaded binary)",
+                   handle);
+    }
+    return function;
+}
+
+aclError GetKernelFunction(KernelBinary* binary, const char* name, aclrtFuncHandle* out) {
+    KernelFunction* function = binary->Function(name);
+    if (function == nullptr) {
+        return Fail(ACL_ERROR_RT_SYMBOL_NOT_FOUND, "%s has no kernel named \"%s\" (it has: %s)",
+                    binary->origin().c_str(), name, binary->KernelNames().c_str());
+    }
+    *out = function;
+    return ACL_SUCCESS;
+}
+
+aclError CreateBinaryImage(const void* data, size_t length, aclrtBinary* out) {
+    auto image = std::make_unique<BinaryImage>();
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    image->bytes.assign(bytes, bytes + length);
+    *out = Images().Insert(std::move(image));
+    return ACL_SUCCESS;
+}
+
+aclError DestroyBinaryImage(aclrtBinary handle) {
+    if (Images().Remove(handle) == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "binary %p is not a live aclrtBinary", handle);
+    }
+    return ACL_SUCCESS;
+}
+
+BinaryImage* ResolveBinaryImage(aclrtBinary handle, aclError* rc) {
+    BinaryImage* image = handle ? Images().Find(handle) : nullptr;
+    if (image == nullptr) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM, "binary %p is not a live aclrtBinary", handle);
+    }
+    return image;
+}
+
+aclError ApplyLaunchConfig(const aclrtLaunchKernelCfg* cfg, LaunchOptions* options) {
+    if (cfg == nullptr) return ACL_SUCCESS;
+    if (cfg->numAttrs > 0 && cfg->attrs == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "cfg->attrs is null but cfg->numAttrs is %zu",
+                    cfg->numAttrs);
+    }
+    bool seconds = false, micros = false;
+    for (size_t i = 0; i < cfg->numAttrs; ++i) {
+        const aclrtLaunchKernelAttr& attr = cfg->attrs[i];
+        switch (attr.id) {
+            case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+                seconds = true;
+                options->timeout_us = uint64_t{attr.value.timeout} * 1000000;
+                break;
+            case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+                micros = true;
+                options->timeout_us = (uint64_t{attr.value.timeoutUs.timeoutHigh} << 32) |
+                                      attr.value.timeoutUs.timeoutLow;
+                break;
+            case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+            case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+            case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+            case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+            case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+            case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+            case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+                break;  // scheduling hints for Ascend cores: nothing to do on a CPU
+            default:
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "cfg->attrs[%zu].id %d is not an aclrtLaunchKernelAttrId", i,
+                            static_cast<int>(attr.id));
+        }
+    }
+    if (seconds && micros) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US "
+                    "are mutually exclusive");
+    }
+    return ACL_SUCCESS;
+}
+
+aclError LaunchKernelDeviceArgs(KernelFunction* function, const LaunchOptions& options,
+                                const void* args, size_t args_size, Stream* stream) {
+    if (args == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "argsData is null");
+    if (aclError rc = CheckLaunch(function, options, args_size)) return rc;
+    MemRegion region = ClassifyPointer(args);
+    if (region.domain != MemDomain::kDevice) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "argsData %p is %s, but it must be device memory (aclrtMalloc) holding the "
+                    "packed arguments; for host memory use aclrtLaunchKernelWithHostArgs",
+                    args, DomainName(region.domain));
+    }
+    uint64_t left = region.usable - (reinterpret_cast<uintptr_t>(args) - region.base);
+    if (args_size > left) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "argsSize %zu runs past the end of the device allocation at %p (%" PRIu64
+                    " bytes left)",
+                    args_size, args, left);
+    }
+    Submit(Launch{function->entry(), function->binary(), args, stream, options.num_blocks,
+                  TimeoutMs(options), false, true});
+    return ACL_SUCCESS;
+}
+
+aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& options,
+                              const void* args, size_t args_size,
+                              const aclrtPlaceHolderInfo* placeholders, size_t placeholder_count,
+                              Stream* stream) {
+    if (args == nullptr && args_size != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "hostArgs is null but argsSize is %zu", args_size);
+    }
+    if (placeholder_count > 0 && placeholders == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "placeHolderArray is null but placeHolderNum is %zu",
+                    placeholder_count);
+    }
+    if (aclError rc = CheckLaunch(function, options, args_size)) return rc;
+    // The launch owns a copy, so the caller may reuse its buffer as soon as this returns.
+    auto* copy = static_cast<unsigned char*>(std::malloc(args_size == 0 ? 1 : args_size));
+    if (copy == nullptr) return Fail(ACL_ERROR_BAD_ALLOC, "out of host memory for the arguments");
+    if (args_size != 0) std::memcpy(copy, args, args_size);
+    for (size_t i = 0; i < placeholder_count; ++i) {
+        const aclrtPlaceHolderInfo& p = placeholders[i];
+        if (uint64_t{p.addrOffset} + sizeof(void*) > args_size || p.dataOffset >= args_size) {
+            std::free(copy);
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "placeholder %zu (addrOffset %u, dataOffset %u) lies outside the %zu "
+                        "bytes of arguments",
+                        i, p.addrOffset, p.dataOffset, args_size);
+        }
+        void* target = copy + p.dataOffset;
+        std::memcpy(copy + p.addrOffset, &target, sizeof target);
+    }
+    Submit(Launch{function->entry(), function->binary(), copy, stream, options.num_blocks,
+                  TimeoutMs(options), true, false});
+    return ACL_SUCCESS;
+}
+
+}  // namespace openacl

@@ -1,0 +1,97 @@
+// Kernel binaries and launches. A kernel binary is a shared object built by
+// openacl_add_kernel_binary; it exports a table of its kernels (openacl/kernel_binary.h). A
+// launch is one task on its stream that runs numBlocks blocks and completes when all have.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "openacl/kernel_binary.h"
+
+namespace openacl {
+
+class Stream;
+class KernelFunction;
+
+// aclrtCreateBinary: a kernel image held in host memory until it is loaded.
+struct BinaryImage {
+    std::vector<unsigned char> bytes;
+};
+
+// A loaded kernel binary (aclrtBinHandle). Reference counted: queued launches keep the code
+// loaded after aclrtBinaryUnLoad until they have run.
+class KernelBinary {
+ public:
+    KernelBinary(void* module, const openaclKernelTable* table, std::string origin);
+    ~KernelBinary();
+    void Retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+    void Release();
+
+    const std::string& origin() const { return origin_; }
+    const openaclKernelTable* table() const { return table_; }
+    // The function handle of a kernel, made once per kernel; nullptr if there is none.
+    KernelFunction* Function(const char* name);
+    std::string KernelNames() const;
+    // Hands the function handles over for unregistering (aclrtBinaryUnLoad).
+    std::vector<KernelFunction*> TakeFunctions();
+
+ private:
+    void* module_;
+    const openaclKernelTable* table_;
+    std::string origin_;
+    std::atomic<uint32_t> refs_{1};
+    std::mutex functions_mutex_;
+    std::vector<KernelFunction*> functions_;  // owned by the function handle table
+};
+
+// aclrtFuncHandle.
+class KernelFunction {
+ public:
+    KernelFunction(KernelBinary* binary, const openaclKernelEntry* entry)
+        : binary_(binary), entry_(entry) {}
+    KernelBinary* binary() const { return binary_; }
+    const openaclKernelEntry* entry() const { return entry_; }
+    const char* name() const { return entry_->name; }
+    size_t args_size() const { return size_t{entry_->paramCount} * OPENACL_KERNEL_ARG_SLOT; }
+
+ private:
+    KernelBinary* binary_;
+    const openaclKernelEntry* entry_;
+};
+
+// Loading and lookup (argument checks done by the caller).
+aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out);
+aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandle* out);
+aclError UnloadKernelBinary(aclrtBinHandle handle);
+KernelBinary* ResolveKernelBinary(aclrtBinHandle handle, aclError* rc);
+KernelFunction* ResolveKernelFunction(aclrtFuncHandle handle, aclError* rc);
+aclError GetKernelFunction(KernelBinary* binary, const char* name, aclrtFuncHandle* out);
+aclError CreateBinaryImage(const void* data, size_t length, aclrtBinary* out);
+aclError DestroyBinaryImage(aclrtBinary handle);
+BinaryImage* ResolveBinaryImage(aclrtBinary handle, aclError* rc);
+
+// What a launch needs besides its function and stream.
+struct LaunchOptions {
+    uint32_t num_blocks = 0;
+    uint64_t timeout_us = 0;  // 0: none
+};
+
+// Launches with the argument block in device memory (aclrtLaunchKernel, aclrtLaunchKernelV2):
+// the arguments are read when the launch runs, as on hardware.
+aclError LaunchKernelDeviceArgs(KernelFunction* function, const LaunchOptions& options,
+                                const void* args, size_t args_size, Stream* stream);
+// Launches with arguments from host memory, copied now (aclrtLaunchKernelWithHostArgs,
+// aclrtLaunchKernelWithConfig). Placeholders point argument slots at data inside the block.
+aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& options,
+                              const void* args, size_t args_size,
+                              const aclrtPlaceHolderInfo* placeholders, size_t placeholder_count,
+                              Stream* stream);
+// Reads the launch attributes of a config (timeout; others have no meaning on a CPU).
+aclError ApplyLaunchConfig(const aclrtLaunchKernelCfg* cfg, LaunchOptions* options);
+
+}  // namespace openacl
