@@ -146,32 +146,41 @@ aclError SynchronizeDevice(int32_t timeout_ms) {
     aclError rc = ACL_SUCCESS;
     Context* ctx = RequireContext(&rc);
     if (ctx == nullptr) return rc;
-    std::vector<Stream*> streams;
+    // The queues, not the Stream objects: another thread may destroy a stream while this one
+    // waits without the lock (queues outlive their streams; see cpu::Executor).
+    struct Target {
+        const void* handle;
+        cpu::Executor* executor;
+        cpu::Queue* queue;
+    };
+    std::vector<Target> targets;
     {
         std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+        auto add = [&](Stream* s) { targets.push_back({s, s->executor(), s->queue()}); };
         for (Context* c : ctx->device()->contexts) {
-            if (c->default_stream != nullptr) streams.push_back(c->default_stream);
-            streams.insert(streams.end(), c->streams.begin(), c->streams.end());
+            if (c->default_stream != nullptr) add(c->default_stream);
+            for (Stream* s : c->streams)
+                add(s);
         }
     }
     // Every stream in turn, within what is left of the timeout; the first failure is reported
     // with its stream's explanation.
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     aclError first = ACL_SUCCESS;
-    for (Stream* stream : streams) {
+    for (const Target& target : targets) {
         auto left =
             timeout_ms < 0
                 ? cpu::kWaitForever
                 : std::max(std::chrono::nanoseconds(0),
                            std::chrono::nanoseconds(deadline - std::chrono::steady_clock::now()));
-        cpu::WaitStatus status = stream->executor()->WaitFor(stream->queue(), left);
+        cpu::WaitStatus status = target.executor->WaitFor(target.queue, left);
         if (status.timed_out()) {
             return Fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                         "device %d still has unfinished tasks after %d ms", ctx->device()->id(),
                         timeout_ms);
         }
         if (status.failed() && first == ACL_SUCCESS) {
-            first = StreamWaitResult(stream, status, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+            first = StreamFailureByHandle(target.handle, status);
         }
     }
     return first;

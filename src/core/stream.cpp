@@ -130,4 +130,15 @@ aclError StreamWaitResult(Stream* stream, cpu::WaitStatus status, aclError timeo
                 note.empty() ? "(no details)" : note.c_str());
 }
 
+aclError StreamFailureByHandle(const void* handle, cpu::WaitStatus status) {
+    std::string note;
+    {
+        // Streams are detached under this lock, so one found here stays alive while it is held.
+        std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+        if (Stream* stream = Streams().Find(handle)) note = stream->TakeFailureNote();
+    }
+    return Fail(status.code, "a task on stream %p failed: %s", handle,
+                note.empty() ? "(no details)" : note.c_str());
+}
+
 }  // namespace openacl

@@ -77,5 +77,9 @@ Stream* ResolveStream(aclrtStream handle, aclError* rc);
 
 // Turns the outcome of a wait on a stream into an aclError with an explanation.
 aclError StreamWaitResult(Stream* stream, cpu::WaitStatus status, aclError timeout_code);
+// The same for a failed wait on a stream that may have been destroyed during the wait (a
+// device synchronisation holds no lock while it waits): the stream's explanation is used only
+// if the handle is still live.
+aclError StreamFailureByHandle(const void* handle, cpu::WaitStatus status);
 
 }  // namespace openacl

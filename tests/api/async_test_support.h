@@ -60,8 +60,7 @@ class Gate {
     // Waits until `count` host functions have reached the gate.
     bool WaitEntered(int count = 1, std::chrono::milliseconds timeout = 2000ms) {
         std::unique_lock lock(state_->mutex);
-        return state_->changed.wait_for(lock, timeout,
-                                        [&] { return state_->entered >= count; });
+        return state_->changed.wait_for(lock, timeout, [&] { return state_->entered >= count; });
     }
     // Waits until `count` host functions have passed the gate.
     bool WaitLeft(int count = 1, std::chrono::milliseconds timeout = 2000ms) {

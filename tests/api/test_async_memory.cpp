@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,10 @@ struct KindCase {
     bool dst_on_device;
     bool src_on_device;
 };
+
+void PrintTo(const KindCase& c, std::ostream* os) {
+    *os << c.name;
+}
 
 class MemcpyAsyncKinds : public DeviceTest, public ::testing::WithParamInterface<KindCase> {};
 
@@ -199,9 +204,9 @@ TEST_F(MemcpyAsync, CountZeroIsANoOp) {
     std::vector<unsigned char> pageable(64);
     Gate second;
     ASSERT_EQ(second.Block(stream), ACL_SUCCESS);
-    EXPECT_EQ(aclrtMemcpyAsync(pageable.data(), 64, device.get(), 0, ACL_MEMCPY_DEVICE_TO_HOST,
-                               stream),
-              ACL_SUCCESS);
+    EXPECT_EQ(
+        aclrtMemcpyAsync(pageable.data(), 64, device.get(), 0, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+        ACL_SUCCESS);
     EXPECT_EQ(second.left(), 0);
     second.Open();
 }
@@ -305,13 +310,13 @@ TEST_F(MemcpyAsyncChecks, RangePastTheEndOfAnAllocationIsRefusedAndNothingIsQueu
     WriteDevice(device.get(), std::vector<unsigned char>(64, 1));
     Gate gate;
     ASSERT_EQ(gate.Block(stream), ACL_SUCCESS);
-    EXPECT_EQ(aclrtMemcpyAsync(device.get(), 4096, host.get(), 4096, ACL_MEMCPY_HOST_TO_DEVICE,
-                               stream),
-              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(
+        aclrtMemcpyAsync(device.get(), 4096, host.get(), 4096, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+        ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("runs past the end of its allocation");
-    EXPECT_EQ(aclrtMemcpyAsync(host.get(), 4096, device.get(), 4096, ACL_MEMCPY_DEVICE_TO_HOST,
-                               stream),
-              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(
+        aclrtMemcpyAsync(host.get(), 4096, device.get(), 4096, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+        ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("src range of 4096 bytes");
     gate.Open();
     EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
@@ -322,13 +327,13 @@ TEST_F(MemcpyAsyncChecks, HostMemoryWhereTheKindSaysDeviceIsRefused) {
     ScopedStream stream;
     std::vector<unsigned char> pageable(64, 0);
     PinnedBuffer host(64);
-    EXPECT_EQ(aclrtMemcpyAsync(pageable.data(), 64, host.get(), 64, ACL_MEMCPY_HOST_TO_DEVICE,
-                               stream),
-              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(
+        aclrtMemcpyAsync(pageable.data(), 64, host.get(), 64, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+        ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("is not device-accessible memory");
-    EXPECT_EQ(aclrtMemcpyAsync(host.get(), 64, pageable.data(), 64, ACL_MEMCPY_DEVICE_TO_HOST,
-                               stream),
-              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(
+        aclrtMemcpyAsync(host.get(), 64, pageable.data(), 64, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+        ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("src");
     EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
 }
@@ -356,8 +361,8 @@ TEST_F(MemcpyAsyncChecks, NullPointersAndUnknownKindsAreInvalidParam) {
     EXPECT_EQ(aclrtMemcpyAsync(device.get(), 64, nullptr, 64, ACL_MEMCPY_HOST_TO_DEVICE, stream),
               ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("src is null");
-    EXPECT_EQ(aclrtMemcpyAsync(device.get(), 64, host.get(), 64,
-                               static_cast<aclrtMemcpyKind>(99), stream),
+    EXPECT_EQ(aclrtMemcpyAsync(device.get(), 64, host.get(), 64, static_cast<aclrtMemcpyKind>(99),
+                               stream),
               ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("kind 99 is not an aclrtMemcpyKind");
     EXPECT_EQ(aclrtMemsetAsync(nullptr, 64, 0, 64, stream), ACL_ERROR_INVALID_PARAM);
@@ -492,22 +497,21 @@ TEST_F(Memcpy2dAsync, DocumentedLimitsAreEnforced) {
                                  ACL_MEMCPY_DEVICE_TO_DEVICE, stream),
               ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("exceed the limits");
-    EXPECT_EQ(aclrtMemcpy2dAsync(a.get(), 8, b.get(), 8, 1, 5242881, ACL_MEMCPY_DEVICE_TO_DEVICE,
-                                 stream),
-              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(
+        aclrtMemcpy2dAsync(a.get(), 8, b.get(), 8, 1, 5242881, ACL_MEMCPY_DEVICE_TO_DEVICE, stream),
+        ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("exceed the limits");
-    EXPECT_EQ(aclrtMemcpy2dAsync(a.get(), 8, b.get(), 16, 9, 2, ACL_MEMCPY_DEVICE_TO_DEVICE,
-                                 stream),
-              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(
+        aclrtMemcpy2dAsync(a.get(), 8, b.get(), 16, 9, 2, ACL_MEMCPY_DEVICE_TO_DEVICE, stream),
+        ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("must not exceed dpitch");
-    EXPECT_EQ(aclrtMemcpy2dAsync(a.get(), 8, b.get(), 8, 0, 2, ACL_MEMCPY_DEVICE_TO_DEVICE,
-                                 stream),
+    EXPECT_EQ(aclrtMemcpy2dAsync(a.get(), 8, b.get(), 8, 0, 2, ACL_MEMCPY_DEVICE_TO_DEVICE, stream),
               ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("must be > 0");
     // 16 rows at pitch 8 span 128 bytes: past the end of a 64-byte allocation.
-    EXPECT_EQ(aclrtMemcpy2dAsync(a.get(), 8, b.get(), 8, 8, 16, ACL_MEMCPY_DEVICE_TO_DEVICE,
-                                 stream),
-              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(
+        aclrtMemcpy2dAsync(a.get(), 8, b.get(), 8, 8, 16, ACL_MEMCPY_DEVICE_TO_DEVICE, stream),
+        ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("runs past the end of its allocation");
     EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
 }
@@ -532,9 +536,9 @@ TEST_F(Memcpy2dAsync, FreedDestinationFailsTheNextSynchronize) {
     DeviceBuffer src(64), dst(64);
     Gate gate;
     ASSERT_EQ(gate.Block(stream), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemcpy2dAsync(dst.get(), 8, src.get(), 8, 8, 8, ACL_MEMCPY_DEVICE_TO_DEVICE,
-                                 stream),
-              ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtMemcpy2dAsync(dst.get(), 8, src.get(), 8, 8, 8, ACL_MEMCPY_DEVICE_TO_DEVICE, stream),
+        ACL_SUCCESS);
     ASSERT_EQ(dst.Free(), ACL_SUCCESS);
     gate.Open();
     EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_COPY_DATA);
