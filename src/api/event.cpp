@@ -25,7 +25,7 @@ aclError CreateWithFlag(aclrtEvent* event, uint32_t flag, bool reusable) {
         return Fail(ACL_ERROR_INVALID_PARAM, "flag 0x%x is not a combination of ACL_EVENT_* flags",
                     flag);
     }
-    return openacl::CreateEvent(flag, reusable, event);
+    return openacl::CreateEvent(flag, reusable, false, event);
 }
 
 // Plain aclrtCreateEvent events can do everything: wait, reset and timing.
@@ -51,7 +51,7 @@ aclError Record(aclrtEvent event, aclrtStream stream) {
 aclError aclrtCreateEvent(aclrtEvent* event) {
     OPENACL_API();
     if (event == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "event is null");
-    return openacl::CreateEvent(kPlainEventFlags, false, event);
+    return openacl::CreateEvent(kPlainEventFlags, false, true, event);
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
@@ -93,10 +93,10 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
     if (openacl::ResolveStream(stream, &rc) == nullptr) return rc;
-    if (resolved->reusable() || !(resolved->flags() & ACL_EVENT_SYNC)) {
+    if (resolved->plain() || resolved->reusable() || !(resolved->flags() & ACL_EVENT_SYNC)) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "event %p cannot be reset: only events created with ACL_EVENT_SYNC by "
-                    "aclrtCreateEvent or aclrtCreateEventWithFlag can",
+                    "event %p cannot be reset: only events created by aclrtCreateEventWithFlag "
+                    "with ACL_EVENT_SYNC can",
                     event);
     }
     resolved->Reset();
@@ -120,6 +120,12 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
+    if (resolved->reusable()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p comes from aclrtCreateEventExWithFlag: query it with "
+                    "aclrtQueryEventStatus",
+                    event);
+    }
     // Note the inverted values of this older enum: COMPLETE is 0.
     *status = resolved->Query() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
     return ACL_SUCCESS;
@@ -131,6 +137,12 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* statu
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
+    if (resolved->reusable()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p comes from aclrtCreateEventExWithFlag: query it with "
+                    "aclrtQueryEventStatus",
+                    event);
+    }
     // A wait on the event is released exactly when its recorded work has completed.
     *status = resolved->Query() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
     return ACL_SUCCESS;

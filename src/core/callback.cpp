@@ -34,6 +34,7 @@ struct Channel {
     std::vector<Item> pending;
     std::atomic<uint64_t> queued{0};  // items in `pending`: lets the thread spin without the lock
     int32_t device = -1;              // a thread serves streams of one device only
+    uint32_t streams = 0;             // streams subscribed to this thread (Subscriptions::mutex)
 };
 
 struct Subscriptions {
@@ -96,6 +97,7 @@ aclError SubscribeReport(uint64_t thread_id, Stream* stream) {
         }
     }
     channel.device = device;
+    ++channel.streams;
     subs.stream_thread[stream] = thread_id;
     return ACL_SUCCESS;
 }
@@ -109,6 +111,7 @@ aclError UnsubscribeReport(uint64_t thread_id, Stream* stream) {
                     "thread %llu is not subscribed to stream %p (aclrtSubscribeReport)",
                     static_cast<unsigned long long>(thread_id), static_cast<void*>(stream));
     }
+    --subs.channels[thread_id]->streams;
     subs.stream_thread.erase(it);
     return ACL_SUCCESS;
 }
@@ -116,7 +119,10 @@ aclError UnsubscribeReport(uint64_t thread_id, Stream* stream) {
 void ForgetStreamSubscriptions(Stream* stream) {
     Subscriptions& subs = Subs();
     std::lock_guard lock(subs.mutex);
-    subs.stream_thread.erase(stream);
+    auto it = subs.stream_thread.find(stream);
+    if (it == subs.stream_thread.end()) return;
+    --subs.channels[it->second]->streams;
+    subs.stream_thread.erase(it);
 }
 
 aclError LaunchCallback(aclrtCallback fn, void* user_data, aclrtCallbackBlockType block,
@@ -149,7 +155,7 @@ aclError ProcessReport(int32_t timeout_ms) {
         Subscriptions& subs = Subs();
         std::lock_guard lock(subs.mutex);
         auto it = subs.channels.find(SelfId());
-        if (it != subs.channels.end()) channel = it->second.get();
+        if (it != subs.channels.end() && it->second->streams > 0) channel = it->second.get();
     }
     if (channel == nullptr) {
         return Fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,

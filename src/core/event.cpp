@@ -80,7 +80,7 @@ std::optional<int64_t> Event::TimestampNs() {
     return stamp;
 }
 
-aclError CreateEvent(uint32_t flags, bool reusable, aclrtEvent* out) {
+aclError CreateEvent(uint32_t flags, bool reusable, bool plain, aclrtEvent* out) {
     aclError rc = ACL_SUCCESS;
     Context* ctx = RequireContext(&rc);
     if (ctx == nullptr) return rc;
@@ -91,7 +91,7 @@ aclError CreateEvent(uint32_t flags, bool reusable, aclrtEvent* out) {
                     kMaxEventsPerDevice);
     }
     int32_t id = g_next_event_id.fetch_add(1, std::memory_order_relaxed);
-    *out = Events().Insert(std::make_unique<Event>(ctx, flags, reusable, id));
+    *out = Events().Insert(std::make_unique<Event>(ctx, flags, reusable, plain, id));
     g_live_events.fetch_add(1, std::memory_order_relaxed);
     return ACL_SUCCESS;
 }

@@ -15,10 +15,11 @@ class Stream;
 
 class Event {
  public:
-    Event(Context* context, uint32_t flags, bool reusable, int32_t id)
+    Event(Context* context, uint32_t flags, bool reusable, bool plain, int32_t id)
         : context_(context),
           flags_(flags),
           reusable_(reusable),
+          plain_(plain),
           id_(id),
           impl_(cpu::Event::Create()) {}
     ~Event() { impl_->Release(); }
@@ -28,6 +29,7 @@ class Event {
     Context* context() const { return context_; }
     uint32_t flags() const { return flags_; }
     bool reusable() const { return reusable_; }  // aclrtCreateEventExWithFlag
+    bool plain() const { return plain_; }        // aclrtCreateEvent
     int32_t id() const { return id_; }
 
     void Record(Stream* stream);
@@ -47,6 +49,7 @@ class Event {
     Context* context_;
     uint32_t flags_;
     bool reusable_;
+    bool plain_;
     int32_t id_;
     cpu::SpinLock lock_;
     cpu::Event* impl_;
@@ -55,7 +58,7 @@ class Event {
 // Most events a device holds at once (as on Atlas A2 hardware).
 constexpr uint32_t kMaxEventsPerDevice = 65536;
 
-aclError CreateEvent(uint32_t flags, bool reusable, aclrtEvent* out);
+aclError CreateEvent(uint32_t flags, bool reusable, bool plain, aclrtEvent* out);
 aclError DestroyEvent(aclrtEvent handle);
 // The live event behind a handle, or nullptr after recording ACL_ERROR_INVALID_PARAM.
 Event* ResolveEvent(aclrtEvent handle, aclError* rc);

@@ -269,6 +269,14 @@ TEST_F(CallbackWithoutReporter, ProcessReportOnAnUnsubscribedThreadIsThreadSubsc
     EXPECT_THAT_MESSAGE_CONTAINS("is not subscribed to any stream");
 }
 
+TEST_F(CallbackWithoutReporter, AThreadWhoseStreamsWereAllUnsubscribedIsNoLongerSubscribed) {
+    ScopedStream stream;
+    ASSERT_EQ(aclrtSubscribeReport(ThreadId(pthread_self()), stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtUnSubscribeReport(ThreadId(pthread_self()), stream), ACL_SUCCESS);
+    EXPECT_EQ(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    EXPECT_THAT_MESSAGE_CONTAINS("is not subscribed to any stream");
+}
+
 TEST_F(CallbackWithoutReporter, ProcessReportWithNothingPendingTimesOut) {
     ScopedStream stream;
     ASSERT_EQ(aclrtSubscribeReport(ThreadId(pthread_self()), stream), ACL_SUCCESS);

@@ -501,7 +501,30 @@ TEST_F(EventReset, ReusableEventsCannotBeReset) {
 TEST_F(EventReset, EventsWithoutTheSyncFlagCannotBeReset) {
     ScopedEvent event(ACL_EVENT_TIME_LINE);
     EXPECT_EQ(aclrtResetEvent(event, nullptr), ACL_ERROR_INVALID_PARAM);
-    EXPECT_THAT_MESSAGE_CONTAINS("only events created with ACL_EVENT_SYNC");
+    EXPECT_THAT_MESSAGE_CONTAINS(
+        "only events created by aclrtCreateEventWithFlag with ACL_EVENT_SYNC");
+}
+
+TEST_F(EventReset, EventsFromPlainCreateEventCannotBeReset) {
+    aclrtEvent event = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetEvent(event, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("cannot be reset");
+    EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+}
+
+TEST_F(EventReset, ReusableEventsAreQueriedOnlyWithQueryEventStatus) {
+    aclrtEvent event = nullptr;
+    ASSERT_EQ(aclrtCreateEventExWithFlag(&event, ACL_EVENT_SYNC), ACL_SUCCESS);
+    aclrtEventStatus old_status;
+    EXPECT_EQ(aclrtQueryEvent(event, &old_status), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("aclrtQueryEventStatus");
+    aclrtEventWaitStatus wait_status;
+    EXPECT_EQ(aclrtQueryEventWaitStatus(event, &wait_status), ACL_ERROR_INVALID_PARAM);
+    aclrtEventRecordedStatus status;
+    EXPECT_EQ(aclrtQueryEventStatus(event, &status), ACL_SUCCESS);
+    EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE) << "never recorded: complete";
+    EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 TEST_F(EventReset, ResetOnAStreamOfAnotherContextIsStreamContext) {
