@@ -3,11 +3,15 @@
 //   Submit + Wait round trip           <= 2 us
 //   two queues of 1 ms tasks vs. one   <= 1.1x the time
 //   8 idle queues                      < 1% of a core
+//   Submit + Wait of a task running ParallelFor(1, empty block)   <= 2 us
+//   64 compute-bound blocks on all workers vs. serially           >= 90% of perfect scaling
 // Run with --benchmark_repetitions=5 --benchmark_report_aggregates_only=true for medians.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 #include <vector>
 
@@ -188,6 +192,124 @@ void BM_IdleCpuOf8Queues(benchmark::State& state) {
     state.counters["cpu_percent"] = percent;
 }
 BENCHMARK(BM_IdleCpuOf8Queues)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// ---- ParallelFor ----------------------------------------------------------------------------
+
+// A kernel launch of one empty block: the task, ParallelFor and the round trip around them.
+void BM_ParallelFor1RoundTrip(benchmark::State& state) {
+    Executor ex;
+    Queue* q = ex.CreateQueue();
+    const Task launch =
+        MakeTask([ex = &ex] { benchmark::DoNotOptimize(ex->ParallelFor(1, [](uint32_t) {})); });
+    for (auto _ : state) {
+        ex.Submit(q, launch);
+        ex.Wait(q);
+    }
+}
+BENCHMARK(BM_ParallelFor1RoundTrip);
+
+// The same with one empty block per worker, one per grab: what dealing blocks out costs
+// (posting the job, a helper joining, the caller waiting for it).
+void BM_ParallelForOneBlockPerWorkerRoundTrip(benchmark::State& state) {
+    Executor ex;
+    Queue* q = ex.CreateQueue();
+    const Task launch = MakeTask([ex = &ex] {
+        ParallelOptions o;
+        o.grain = 1;
+        benchmark::DoNotOptimize(ex->ParallelFor(
+            ex->worker_count(), [](uint32_t) {}, o));
+    });
+    for (auto _ : state) {
+        ex.Submit(q, launch);
+        ex.Wait(q);
+    }
+    state.counters["workers"] = ex.worker_count();
+}
+BENCHMARK(BM_ParallelForOneBlockPerWorkerRoundTrip);
+
+// A compute-bound block: `rounds` dependent multiply-xorshift steps, all in registers.
+uint64_t ComputeBlock(uint64_t seed, uint64_t rounds) {
+    uint64_t x = seed | 1;
+    for (uint64_t i = 0; i < rounds; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x *= 0x9E3779B97F4A7C15ull;
+    }
+    return x;
+}
+
+// Rounds that take about `ns` on this machine.
+uint64_t CalibrateRounds(int64_t ns) {
+    uint64_t rounds = 1 << 16;
+    for (;;) {
+        const int64_t t0 = NowNs();
+        benchmark::DoNotOptimize(ComputeBlock(1, rounds));
+        const int64_t t = NowNs() - t0;
+        if (t > 2'000'000) return std::max<uint64_t>(1, rounds * static_cast<uint64_t>(ns) / t);
+        rounds *= 2;
+    }
+}
+
+// 64 compute-bound blocks of ~100 us: on all workers (one block per grab) vs. the same launch
+// run serially on one worker (grain 64). efficiency_pct = speedup / workers; the same split on
+// plain threads shows what the machine itself allows.
+void BM_ParallelFor64ComputeBlocksScaling(benchmark::State& state) {
+    constexpr uint32_t kBlocks = 64;
+    Executor ex;
+    Queue* q = ex.CreateQueue();
+    const unsigned workers = ex.worker_count();
+    const uint64_t rounds = CalibrateRounds(100'000);
+    std::vector<uint64_t> out(kBlocks * 8);  // a cache line per block
+    auto run = [&](uint32_t grain) {
+        const int64_t t0 = NowNs();
+        ex.Submit(q, MakeTask([ex = &ex, out = out.data(), rounds, grain] {
+                      ParallelOptions o;
+                      o.grain = grain;
+                      ex->ParallelFor(
+                          kBlocks,
+                          [out, rounds](uint32_t i) { out[i * 8] = ComputeBlock(i, rounds); }, o);
+                  }));
+        ex.Wait(q);
+        return static_cast<double>(NowNs() - t0) * 1e-9;
+    };
+    auto plain = [&](unsigned threads) {
+        const int64_t t0 = NowNs();
+        std::vector<std::thread> ts;
+        for (unsigned t = 0; t < threads; ++t) {
+            ts.emplace_back([&, t] {
+                for (uint32_t i = t; i < kBlocks; i += threads)
+                    out[i * 8] = ComputeBlock(i, rounds);
+            });
+        }
+        for (auto& t : ts)
+            t.join();
+        return static_cast<double>(NowNs() - t0) * 1e-9;
+    };
+    run(1);  // warm-up
+    std::vector<double> serial, parallel, plain1, plainn;
+    for (auto _ : state) {
+        serial.push_back(run(kBlocks));
+        parallel.push_back(run(1));
+        state.PauseTiming();
+        plain1.push_back(plain(1));
+        plainn.push_back(plain(workers));
+        state.ResumeTiming();
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    const double speedup = median(serial) / median(parallel);
+    state.counters["workers"] = workers;
+    state.counters["serial_ms"] = median(serial) * 1e3;
+    state.counters["parallel_ms"] = median(parallel) * 1e3;
+    state.counters["speedup"] = speedup;
+    state.counters["efficiency_pct"] = 100.0 * speedup / workers;
+    state.counters["plain_threads_speedup"] = median(plain1) / median(plainn);
+    benchmark::DoNotOptimize(out.data());
+}
+BENCHMARK(BM_ParallelFor64ComputeBlocksScaling)->Iterations(30)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace openacl::cpu

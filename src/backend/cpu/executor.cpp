@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "backend/cpu/parallel_job.h"
 #include "backend/cpu/queue.h"
 #include "backend/cpu/sync.h"
 
@@ -13,10 +14,12 @@ namespace openacl::cpu {
 Executor::Executor(const ExecutorOptions& options)
     : options_(options),
       spin_ns_(std::chrono::duration_cast<std::chrono::nanoseconds>(options.spin).count()),
+      worker_count_(
+          std::max(options.workers ? options.workers : std::thread::hardware_concurrency(), 1u)),
       ready_(std::max<uint32_t>(options.max_queues, 2)) {
-    unsigned n = options.workers ? options.workers : std::thread::hardware_concurrency();
-    n = std::max(n, 1u);
+    const unsigned n = worker_count_;
     parkers_.reset(new Parker[n]);
+    jobs_.reset(new ParallelJob[n]);
     workers_.reserve(n);
     for (unsigned i = 0; i < n; ++i)
         workers_.emplace_back([this, i] { WorkerMain(parkers_[i]); });

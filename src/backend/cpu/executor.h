@@ -2,7 +2,8 @@
 // knowledge of ACL itself. One Executor per device owns a few worker threads that run Queues
 // (streams). Each queue runs its tasks strictly in submission order; different queues run
 // concurrently. Suspended tasks (event waits, blocking host callbacks) park their queue without
-// holding a worker.
+// holding a worker. A running task may spread independent blocks of work (a kernel launch's
+// blocks) over the idle workers with ParallelFor; it stays one task of its queue.
 //
 // Sequence numbers: every submitted task gets the next number of its queue (1, 2, ...);
 // `completed` is the number of the last finished task. "Point (q, seq) reached" means
@@ -21,14 +22,17 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
+#include "backend/cpu/parallel_for.h"
 #include "backend/cpu/ready_ring.h"
 #include "backend/cpu/task.h"
 
 namespace openacl::cpu {
 
 class Queue;
+struct ParallelJob;
 
 // Outcome of a host-side wait.
 struct WaitStatus {
@@ -89,7 +93,7 @@ class Executor {
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;
 
-    unsigned worker_count() const { return static_cast<unsigned>(workers_.size()); }
+    unsigned worker_count() const { return worker_count_; }
 
     // ---- Queues -------------------------------------------------------------------------
     // nullptr when max_queues queues are alive.
@@ -143,6 +147,58 @@ class Executor {
     static uint64_t Submitted(const Queue* q);
     static uint64_t Completed(const Queue* q);
 
+    // ---- Parallel work inside a task (parallel_for.cpp) -----------------------------------
+    // The executor whose worker is the calling thread; nullptr on any other thread.
+    static Executor* Current();
+
+    // Runs fn(ctx, i, arg) once for every i in [0, n) and returns when all calls have
+    // returned (n == 0: returns Done at once). Must be called from a task running on this
+    // executor (otherwise kRejected, nothing runs); the task's queue stays busy meanwhile, so
+    // the call is ordered with the queue's other tasks like any task.
+    //
+    // Blocks are dealt dynamically, `grain` at a time, to the calling worker and to every
+    // worker of this executor that is idle now or becomes idle before the blocks run out:
+    // spinning workers join at once, sleeping ones are woken. Workers busy with other queues
+    // do not help, and helpers go back to queues that become ready, so at worst the caller
+    // runs every block itself; several queues may run ParallelFor at once. Allocates nothing.
+    // Called from inside a block (nested), it runs its blocks inline on the calling thread.
+    //
+    // The first block to fail (non-zero return) or the timeout stops the launch: blocks not yet
+    // started are skipped, the running ones finish (see BlockContext::cancelled), and the
+    // result names the failing block. "First" is in time, not necessarily the lowest index.
+    ParallelStatus ParallelFor(uint32_t n, BlockFn fn, void* arg,
+                               const ParallelOptions& options = {});
+
+    // The same with any callable f(const BlockContext&, uint32_t block) or f(uint32_t block),
+    // returning int32_t (0: success) or void. f is called by reference from several threads.
+    template <class F>
+    ParallelStatus ParallelFor(uint32_t n, F&& f, const ParallelOptions& options = {}) {
+        using Fn = std::remove_reference_t<F>;
+        static_assert(std::is_invocable_v<Fn&, const BlockContext&, uint32_t> ||
+                          std::is_invocable_v<Fn&, uint32_t>,
+                      "blocks take (const BlockContext&, uint32_t) or (uint32_t)");
+        BlockFn call = [](const BlockContext& ctx, uint32_t block, void* arg) -> int32_t {
+            Fn& fn = *static_cast<Fn*>(arg);
+            if constexpr (std::is_invocable_v<Fn&, const BlockContext&, uint32_t>) {
+                if constexpr (std::is_void_v<
+                                  std::invoke_result_t<Fn&, const BlockContext&, uint32_t>>) {
+                    fn(ctx, block);
+                    return 0;
+                } else {
+                    return static_cast<int32_t>(fn(ctx, block));
+                }
+            } else {
+                if constexpr (std::is_void_v<std::invoke_result_t<Fn&, uint32_t>>) {
+                    fn(block);
+                    return 0;
+                } else {
+                    return static_cast<int32_t>(fn(block));
+                }
+            }
+        };
+        return ParallelFor(n, call, const_cast<void*>(static_cast<const void*>(&f)), options);
+    }
+
  private:
     // Worker parking. Each worker sleeps on its own word so that a waker can choose whom to
     // wake (see WakeOne); sleepers_ counts them for the cheap "anyone asleep?" check.
@@ -169,11 +225,27 @@ class Executor {
     static WaitStatus TakeError(Queue& q);
     void Retire(Queue* q);
 
+    // Parallel work (parallel_for.cpp).
+    struct WorkerSelf {
+        Executor* exec = nullptr;
+        unsigned index = 0;
+        bool in_parallel = false;  // inside a ParallelFor or a block: nested calls run inline
+    };
+    static thread_local WorkerSelf self_;
+    bool JobsOpen() const { return jobs_open_.load(std::memory_order_relaxed) != 0; }
+    bool HelpJobs(bool& spinning);
+    uint32_t RunBlocks(ParallelJob& job, unsigned worker, bool helper);
+    void WaitForHelpers(ParallelJob& job);
+    void CloseJob(ParallelJob& job);
+
     const ExecutorOptions options_;
     const int64_t spin_ns_;
+    const unsigned worker_count_;  // fixed before the workers start, so they may read it
     ReadyRing ready_;
 
-    std::unique_ptr<Parker[]> parkers_;  // one per worker
+    std::unique_ptr<Parker[]> parkers_;               // one per worker
+    std::unique_ptr<ParallelJob[]> jobs_;             // one per worker: its task's ParallelFor
+    alignas(64) std::atomic<uint32_t> jobs_open_{0};  // jobs that may still take helpers
     alignas(64) std::atomic<uint32_t> sleepers_{0};
     std::atomic<uint32_t> spinners_{0};
     std::atomic<bool> stopping_{false};

@@ -19,20 +19,25 @@ constexpr unsigned kTurnBudget = 64;
 // ---- Workers ------------------------------------------------------------------------------
 
 void Executor::WorkerMain(Parker& me) {
+    self_ = {this, static_cast<unsigned>(&me - parkers_.get()), false};
     bool spinning = false;  // this worker holds the spinner role (see RunQueue)
     for (;;) {
+        // Ready queues first: a ParallelFor always has its own worker, a queue has none.
         Queue* q = ready_.TryPop();
         if (q != nullptr) {
             if (spinning) StopSpinning(spinning, true);
-        } else if (!stopping_.load(std::memory_order_acquire)) {
-            q = SpinForWork(spinning);
-        }
-        if (q != nullptr) {
             RunQueue(*q, spinning);
-        } else if (stopping_.load(std::memory_order_acquire)) {
+            continue;
+        }
+        if (JobsOpen() && HelpJobs(spinning)) continue;
+        if (stopping_.load(std::memory_order_acquire)) {
             if (spinning) StopSpinning(spinning, false);
             return;
-        } else {
+        }
+        q = SpinForWork(spinning);
+        if (q != nullptr) {
+            RunQueue(*q, spinning);
+        } else if (!JobsOpen()) {
             Park(me);
         }
     }
@@ -56,7 +61,8 @@ void Executor::StopSpinning(bool& spinning, bool found_work) {
 }
 
 // Busy-polls the ready ring for up to the spin budget, so back-to-back submissions do not pay
-// a kernel wake-up on either side.
+// a kernel wake-up on either side. Returns nullptr with no queue found, also as soon as a
+// ParallelFor opens (the caller then helps it).
 Queue* Executor::SpinForWork(bool& spinning) {
     if (!spinning && !(spinning = TryStartSpinning())) return nullptr;
     Queue* q = nullptr;
@@ -64,6 +70,10 @@ Queue* Executor::SpinForWork(bool& spinning) {
     for (unsigned i = 1;; ++i) {
         q = ready_.TryPop();
         if (q != nullptr || stopping_.load(std::memory_order_relaxed)) break;
+        if (JobsOpen()) {
+            StopSpinning(spinning, true);
+            return nullptr;
+        }
         CpuRelax();
         if (i % 64 == 0 && NowNs() - start >= spin_ns_) break;
     }
@@ -76,9 +86,9 @@ void Executor::Park(Parker& me) {
     me.cpu.store(CurrentCpu(), std::memory_order_relaxed);
     me.parked.store(1);  // before the count: a waker that sees the count finds us
     sleepers_.fetch_add(1);
-    // Re-check after announcing ourselves: a submitter either sees us in sleepers_ (and wakes
-    // someone) or published its queue where we see it here.
-    if (!ready_.LooksNonEmpty()) {
+    // Re-check after announcing ourselves: a submitter (or a ParallelFor) either sees us in
+    // sleepers_ (and wakes someone) or published its queue (or job) where we see it here.
+    if (!ready_.LooksNonEmpty() && jobs_open_.load() == 0) {
         while (me.word.load() == 0 && !stopping_.load())
             ParkWhile(me.word, 0, -1);
     }

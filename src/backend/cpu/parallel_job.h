@@ -66,10 +66,9 @@ struct ParallelJob {
         state.fetch_or(kOpen);  // seq_cst: ordered before the owner's look at the sleepers
     }
 
-    // True when the caller is in (and must Leave). Returns the helper count before it joined.
-    bool TryJoin(uint32_t& helpers_before) {
+    // True when the caller is in (and must Leave).
+    bool TryJoin() {
         const uint32_t v = state.fetch_add(1, std::memory_order_acquire);
-        helpers_before = v & kCountMask;
         if (v & kOpen) return true;
         Leave();
         return false;
