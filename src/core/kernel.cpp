@@ -4,13 +4,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 
+#include "backend/cpu/executor.h"
+#include "backend/cpu/parallel_for.h"
 #include "backend/cpu/sync.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -107,20 +111,41 @@ cpu::TaskStatus RunLaunch(const Launch& launch) {
             return cpu::TaskStatus::Failed(ACL_ERROR_RT_AICORE_EXCEPTION);
         }
     }
-    int64_t start = cpu::NowNs();
-    char error[256] = {};
-    for (uint32_t block = 0; block < launch.num_blocks; ++block) {
-        if (launch.entry->run(launch.args, block, launch.num_blocks, error, sizeof error) != 0) {
-            launch.stream->NoteFailure("kernel %s failed in block %u of %u: %s", launch.entry->name,
-                                       block, launch.num_blocks, error);
-            return cpu::TaskStatus::Failed(ACL_ERROR_RT_AICORE_EXCEPTION);
-        }
+    // The blocks are spread over every idle worker of the device; the first failing block
+    // leaves its message here and cancels the blocks not yet started.
+    struct Blocks {
+        const Launch* launch;
+        std::atomic<bool> failed{false};
+        char error[256] = {};
+    } blocks{&launch};
+    auto run_block = [](const cpu::BlockContext& ctx, uint32_t block, void* arg) -> int32_t {
+        auto* state = static_cast<Blocks*>(arg);
+        char error[256] = {};
+        const Launch& l = *state->launch;
+        if (l.entry->run(l.args, block, ctx.num_blocks(), error, sizeof error) == 0) return 0;
+        if (!state->failed.exchange(true)) std::memcpy(state->error, error, sizeof error);
+        return ACL_ERROR_RT_AICORE_EXCEPTION;
+    };
+    cpu::ParallelOptions options;
+    options.timeout = std::chrono::milliseconds(launch.timeout_ms);
+    cpu::Executor* executor = cpu::Executor::Current();
+    cpu::ParallelStatus status =
+        executor->ParallelFor(launch.num_blocks, run_block, &blocks, options);
+    if (status.failed()) {
+        launch.stream->NoteFailure("kernel %s failed in block %u of %u: %s", launch.entry->name,
+                                   status.block, launch.num_blocks, blocks.error);
+        return cpu::TaskStatus::Failed(status.code);
     }
-    int64_t elapsed_ms = (cpu::NowNs() - start) / 1000000;
-    if (launch.timeout_ms != 0 && elapsed_ms > launch.timeout_ms) {
-        launch.stream->NoteFailure("kernel %s ran for %" PRId64 " ms, past its %u ms timeout",
-                                   launch.entry->name, elapsed_ms, launch.timeout_ms);
+    if (status.timed_out()) {
+        launch.stream->NoteFailure(
+            "kernel %s did not finish within its %u ms timeout (%u of %u blocks had run)",
+            launch.entry->name, launch.timeout_ms, status.blocks_run, launch.num_blocks);
         return cpu::TaskStatus::Failed(ACL_ERROR_RT_AICORE_TIMEOUT);
+    }
+    if (status.rejected()) {
+        launch.stream->NoteFailure("kernel %s: internal error: launched off the device's workers",
+                                   launch.entry->name);
+        return cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE);
     }
     return cpu::TaskStatus::Done();
 }
