@@ -142,6 +142,43 @@ int main() {
     reporter.join();
     Check(aclrtDestroyEvent(copied), "aclrtDestroyEvent");
 
+    Section("4.3 again: a kernel on the stream, its blocks spread over every core");
+    aclrtBinHandle kernels = nullptr;
+    Check(aclrtBinaryLoadFromFile(OPENACL_EXAMPLE_KERNELS, nullptr, &kernels),
+          "aclrtBinaryLoadFromFile: the example kernels (examples/kernels)");
+    aclrtFuncHandle vector_add = nullptr;
+    Check(aclrtBinaryGetFunction(kernels, "vector_add", &vector_add),
+          "aclrtBinaryGetFunction(\"vector_add\")");
+    // z = x + y over the first n floats of A (x), B (y) and B again (z): arguments are one
+    // 8-byte slot each, in device memory, as aclrtLaunchKernel documents.
+    const uint64_t n = size / sizeof(float);
+    auto* x = static_cast<float*>(host_in);
+    for (uint64_t i = 0; i < n; ++i)
+        x[i] = static_cast<float>(i);
+    Check(aclrtMemcpy(dev_a, size, host_in, size, ACL_MEMCPY_HOST_TO_DEVICE), "x -> device A");
+    Check(aclrtMemcpy(dev_b, size, host_in, size, ACL_MEMCPY_HOST_TO_DEVICE), "y -> device B");
+    const uint64_t slots[4] = {reinterpret_cast<uint64_t>(dev_a), reinterpret_cast<uint64_t>(dev_b),
+                               reinterpret_cast<uint64_t>(dev_b), n};
+    void* args = nullptr;
+    Check(aclrtMalloc(&args, sizeof slots, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc: arguments");
+    Check(aclrtMemcpy(args, sizeof slots, slots, sizeof slots, ACL_MEMCPY_HOST_TO_DEVICE),
+          "arguments -> device");
+    Check(aclrtLaunchKernel(vector_add, 64, args, sizeof slots, stream),
+          "aclrtLaunchKernel(vector_add, 64 blocks): queued on the stream");
+    Check(aclrtMemcpyAsync(host_out, size, dev_b, size, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+          "aclrtMemcpyAsync: the result back, after the kernel");
+    Check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
+    const auto* z = static_cast<const float*>(host_out);
+    for (uint64_t i = 0; i < n; ++i) {
+        if (z[i] != 2.0f * x[i]) {
+            std::printf("  FAILED: z[%llu] = %f\n", static_cast<unsigned long long>(i), z[i]);
+            return 1;
+        }
+    }
+    std::printf("       all %llu sums are right\n", static_cast<unsigned long long>(n));
+    Check(aclrtFree(args), "aclrtFree arguments");
+    Check(aclrtBinaryUnLoad(kernels), "aclrtBinaryUnLoad");
+
     Section("Clean up in reverse order");
     Check(aclrtFree(dev_b), "aclrtFree B");
     Check(aclrtFree(dev_a), "aclrtFree A");
