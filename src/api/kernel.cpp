@@ -2,6 +2,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
@@ -42,7 +43,11 @@ aclError CheckLoadOptions(const aclrtBinaryLoadOptions* options) {
 // aclrtKernelArgs*: arguments built in host memory, one 8-byte slot per parameter, with
 // placeholder slots that point at extra data carried along with the launch.
 struct ArgsBuilder {
+    // The kernel the arguments are for. Its handle may be unloaded, and even reused for another
+    // kernel, while the builder lives: compare the serial too, and never dereference it here.
     KernelFunction* function;
+    uint64_t function_serial;
+    std::string kernel_name;
     std::vector<uint64_t> slots;
     struct Placeholder {
         size_t slot;
@@ -213,6 +218,8 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHa
     if (function == nullptr) return rc;
     auto builder = std::make_unique<ArgsBuilder>();
     builder->function = function;
+    builder->function_serial = function->serial();
+    builder->kernel_name = function->name();
     *argsHandle = Builders().Insert(std::move(builder));
     return ACL_SUCCESS;
 }
@@ -323,9 +330,11 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
     if (function == nullptr) return rc;
     ArgsBuilder* builder = ResolveBuilder(argsHandle, &rc);
     if (builder == nullptr) return rc;
-    if (builder->function != function) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "argsHandle %p was built for kernel %s, not %s",
-                    argsHandle, builder->function->name(), function->name());
+    if (builder->function != function || builder->function_serial != function->serial()) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "argsHandle %p was built for kernel %s%s, not %s",
+                    argsHandle, builder->kernel_name.c_str(),
+                    builder->function == function ? " (of a binary since unloaded)" : "",
+                    function->name());
     }
     if (!builder->finalized) {
         return Fail(ACL_ERROR_INVALID_PARAM,

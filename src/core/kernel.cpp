@@ -45,11 +45,31 @@ HandleTable<BinaryImage>& Images() {
 constexpr const char* kBuildHint =
     "build kernels with the CMake function openacl_add_kernel_binary (openacl/kernel.h)";
 
-// dlopen()s a file and checks it is an openacl kernel binary for this backend.
-aclError OpenModule(const std::string& path, const std::string& origin, aclrtBinHandle* out) {
+std::string MemfdPath(int fd) {
+    return "/proc/self/fd/" + std::to_string(fd);
+}
+
+// Closes the in-memory file a module was loaded from, once the module has been dlclose()d.
+// dlopen() finds loaded modules by name first, so while one loaded through /proc/self/fd/N
+// stays resident (dlclose does not unload a module with STB_GNU_UNIQUE symbols), fd N must stay
+// open: a later binary opened through the same name would get the old module instead.
+void ReleaseMemfd(int fd) {
+    if (fd < 0) return;
+    if (void* resident = dlopen(MemfdPath(fd).c_str(), RTLD_LAZY | RTLD_NOLOAD)) {
+        dlclose(resident);
+        return;  // keep fd: its name stays taken for as long as the process lives
+    }
+    close(fd);
+}
+
+// dlopen()s a file and checks it is an openacl kernel binary for this backend. Takes `memfd`
+// (the file of a binary loaded from data, -1 for none).
+aclError OpenModule(const std::string& path, const std::string& origin, int memfd,
+                    aclrtBinHandle* out) {
     void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (module == nullptr) {
         const char* why = dlerror();
+        ReleaseMemfd(memfd);
         return Fail(ACL_ERROR_INVALID_PARAM, "%s is not a loadable kernel binary (%s): %s",
                     origin.c_str(), why ? why : "unknown reason", kBuildHint);
     }
@@ -72,10 +92,11 @@ aclError OpenModule(const std::string& path, const std::string& origin, aclrtBin
     }
     if (problem != nullptr) {
         dlclose(module);
+        ReleaseMemfd(memfd);
         return Fail(ACL_ERROR_INVALID_PARAM, "%s is not an openacl CPU kernel binary: %s; %s",
                     origin.c_str(), problem, kBuildHint);
     }
-    *out = Binaries().Insert(std::make_unique<KernelBinary>(module, table, origin));
+    *out = Binaries().Insert(std::make_unique<KernelBinary>(module, table, origin, memfd));
     return ACL_SUCCESS;
 }
 
@@ -184,11 +205,13 @@ uint32_t TimeoutMs(const LaunchOptions& options) {
 
 }  // namespace
 
-KernelBinary::KernelBinary(void* module, const openaclKernelTable* table, std::string origin)
-    : module_(module), table_(table), origin_(std::move(origin)) {}
+KernelBinary::KernelBinary(void* module, const openaclKernelTable* table, std::string origin,
+                           int memfd)
+    : module_(module), memfd_(memfd), table_(table), origin_(std::move(origin)) {}
 
 KernelBinary::~KernelBinary() {
     if (module_ != nullptr) dlclose(module_);
+    ReleaseMemfd(memfd_);
 }
 
 void KernelBinary::Release() {
@@ -237,7 +260,7 @@ aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s is not a kernel binary (not an ELF shared object): %s", path, kBuildHint);
     }
-    return OpenModule(path, path, out);
+    return OpenModule(path, path, -1, out);
 }
 
 aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandle* out) {
@@ -264,9 +287,7 @@ aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandl
     }
     char origin[64];
     std::snprintf(origin, sizeof origin, "kernel binary data at %p", data);
-    aclError rc = OpenModule("/proc/self/fd/" + std::to_string(fd), origin, out);
-    close(fd);  // the mapping keeps the contents alive
-    return rc;
+    return OpenModule(MemfdPath(fd), origin, fd, out);
 }
 
 aclError UnloadKernelBinary(aclrtBinHandle handle) {

@@ -27,7 +27,9 @@ struct BinaryImage {
 // loaded after aclrtBinaryUnLoad until they have run.
 class KernelBinary {
  public:
-    KernelBinary(void* module, const openaclKernelTable* table, std::string origin);
+    // memfd: the in-memory file a binary loaded from data was opened through (-1: none); the
+    // binary owns it, so its /proc/self/fd name is not reused while the module is loaded.
+    KernelBinary(void* module, const openaclKernelTable* table, std::string origin, int memfd = -1);
     ~KernelBinary();
     void Retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
     void Release();
@@ -42,6 +44,7 @@ class KernelBinary {
 
  private:
     void* module_;
+    int memfd_;
     const openaclKernelTable* table_;
     std::string origin_;
     std::atomic<uint32_t> refs_{1};
@@ -53,8 +56,11 @@ class KernelBinary {
 class KernelFunction {
  public:
     KernelFunction(KernelBinary* binary, const openaclKernelEntry* entry)
-        : binary_(binary), entry_(entry) {}
+        : binary_(binary), entry_(entry), serial_(next_serial_.fetch_add(1) + 1) {}
     KernelBinary* binary() const { return binary_; }
+    // Unique for the life of the process: tells a function apart from an earlier, unloaded one
+    // that had the same address (handles are addresses).
+    uint64_t serial() const { return serial_; }
     const openaclKernelEntry* entry() const { return entry_; }
     const char* name() const { return entry_->name; }
     size_t args_size() const { return size_t{entry_->paramCount} * OPENACL_KERNEL_ARG_SLOT; }
@@ -62,6 +68,8 @@ class KernelFunction {
  private:
     KernelBinary* binary_;
     const openaclKernelEntry* entry_;
+    uint64_t serial_;
+    static inline std::atomic<uint64_t> next_serial_{0};
 };
 
 // Loading and lookup (argument checks done by the caller).

@@ -1,0 +1,19 @@
+// What the test kernels (test_kernels.cpp) and the kernel tests (tests/api/test_kernel.cpp)
+// both need to know.
+#pragma once
+
+#include <cstdint>
+
+namespace test_kernels {
+
+// What args_probe writes: its scalar parameters as the kernel saw them, the address its
+// placeholder parameter pointed at, and the first bytes found there.
+struct Probe {
+    uint32_t a;
+    float b;
+    double c;
+    uint64_t placeholder_address;
+    unsigned char placeholder_bytes[32];
+};
+
+}  // namespace test_kernels
