@@ -1,7 +1,7 @@
 // The asynchronous engine through the public AscendCL API, next to plain memcpy. bench_pocl runs
 // the equivalent OpenCL calls on PoCL; bench/run.sh runs both and prints the ratios.
 //
-// Targets (medians, 2-core machine):
+// Targets (medians, 2-core machine; docs/PERFORMANCE.md has the method and the results):
 //   aclrtLaunchHostFunc(empty) / aclrtRecordEvent enqueue          <= 0.3 us
 //   aclrtLaunchHostFunc(empty) + aclrtSynchronizeStream           <= 2 us
 //   aclrtLaunchCallback -> aclrtProcessReport -> callback runs    <= 5 us
@@ -69,32 +69,42 @@ BENCHMARK(BM_LaunchHostFuncEnqueue)
     ->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMicrosecond);
 
-// The same with the stream's worker held by a host function that waits for the batch to be
-// enqueued: pure enqueue cost, no worker touching the stream concurrently.
-void BM_LaunchHostFuncEnqueueBusyStream(benchmark::State& state) {
+// Holds stream s at a blocking callback (no worker is held: the stream is parked) until
+// Release() runs it on the calling thread, which must be subscribed to s.
+void NoopCallback(void*) {}
+
+class ParkedStream {
+ public:
+    explicit ParkedStream(aclrtStream s) : s_(s) {
+        CHECK_ACL(aclrtLaunchCallback(NoopCallback, nullptr, ACL_CALLBACK_BLOCK, s_));
+    }
+    void Release() {
+        CHECK_ACL(aclrtProcessReport(-1));
+        CHECK_ACL(aclrtSynchronizeStream(s_));
+    }
+
+ private:
+    aclrtStream s_;
+};
+
+// Pure enqueue cost: the stream is parked at a blocking callback while the batch is enqueued,
+// so no worker touches it concurrently.
+void BM_LaunchHostFuncEnqueueParkedStream(benchmark::State& state) {
     aclrtStream s = NewStream();
-    std::atomic<int> gate{0};
-    auto hold = [](void* arg) {
-        auto* g = static_cast<std::atomic<int>*>(arg);
-        g->store(1);
-        while (g->load() != 2) {
-        }
-    };
+    const auto self = static_cast<uint64_t>(pthread_self());
+    CHECK_ACL(aclrtSubscribeReport(self, s));
     for (auto _ : state) {
-        gate.store(0);
-        CHECK_ACL(aclrtLaunchHostFunc(s, hold, &gate));
-        while (gate.load() != 1) {
-        }
+        ParkedStream parked(s);
         const int64_t t0 = NowNs();
         for (int i = 0; i < kBatch; ++i)
             aclrtLaunchHostFunc(s, EmptyHostFunc, nullptr);
         state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9 / kBatch);
-        gate.store(2);
-        CHECK_ACL(aclrtSynchronizeStream(s));
+        parked.Release();
     }
+    CHECK_ACL(aclrtUnSubscribeReport(self, s));
     CHECK_ACL(aclrtDestroyStream(s));
 }
-BENCHMARK(BM_LaunchHostFuncEnqueueBusyStream)
+BENCHMARK(BM_LaunchHostFuncEnqueueParkedStream)
     ->UseManualTime()
     ->Iterations(2000)
     ->Repetitions(kReps)
@@ -122,13 +132,51 @@ BENCHMARK(BM_RecordEventEnqueue)
     ->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMicrosecond);
 
+// The same on a parked stream (see BM_LaunchHostFuncEnqueueParkedStream).
+void BM_RecordEventEnqueueParkedStream(benchmark::State& state) {
+    aclrtStream s = NewStream();
+    aclrtEvent ev = nullptr;
+    CHECK_ACL(aclrtCreateEvent(&ev));
+    const auto self = static_cast<uint64_t>(pthread_self());
+    CHECK_ACL(aclrtSubscribeReport(self, s));
+    for (auto _ : state) {
+        ParkedStream parked(s);
+        const int64_t t0 = NowNs();
+        for (int i = 0; i < kBatch; ++i)
+            aclrtRecordEvent(ev, s);
+        state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9 / kBatch);
+        parked.Release();
+    }
+    CHECK_ACL(aclrtUnSubscribeReport(self, s));
+    CHECK_ACL(aclrtDestroyEvent(ev));
+    CHECK_ACL(aclrtDestroyStream(s));
+}
+BENCHMARK(BM_RecordEventEnqueueParkedStream)
+    ->UseManualTime()
+    ->Iterations(2000)
+    ->Repetitions(kReps)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+
 // ---- Round trip -----------------------------------------------------------------------------
+
+void CountingHostFunc(void* arg) {
+    ++*static_cast<int64_t*>(arg);
+}
 
 void BM_LaunchHostFuncSynchronize(benchmark::State& state) {
     aclrtStream s = NewStream();
+    int64_t ran = 0;  // written by the worker, read after a synchronize
+    int64_t errors = 0;
     for (auto _ : state) {
-        aclrtLaunchHostFunc(s, EmptyHostFunc, nullptr);
-        aclrtSynchronizeStream(s);
+        errors += aclrtLaunchHostFunc(s, CountingHostFunc, &ran) != ACL_SUCCESS;
+        errors += aclrtSynchronizeStream(s) != ACL_SUCCESS;
+    }
+    if (errors != 0 || ran != static_cast<int64_t>(state.iterations())) {
+        std::fprintf(stderr, "BM_LaunchHostFuncSynchronize: %lld errors, %lld of %lld ran\n",
+                     static_cast<long long>(errors), static_cast<long long>(ran),
+                     static_cast<long long>(state.iterations()));
+        std::abort();
     }
     CHECK_ACL(aclrtDestroyStream(s));
 }
@@ -156,6 +204,40 @@ void ProbeCallback(void* arg) {
 void StopCallback(void* arg) {
     static_cast<CallbackProbe*>(arg)->stop = true;
 }
+
+struct HostFuncProbe {
+    std::atomic<uint32_t> done{0};
+    int64_t ran_ns = 0;
+};
+
+void ProbeHostFunc(void* arg) {
+    auto* probe = static_cast<HostFuncProbe*>(arg);
+    probe->ran_ns = NowNs();
+    probe->done.store(1, std::memory_order_release);
+    probe->done.notify_one();
+}
+
+// Launch latency: from aclrtLaunchHostFunc until the function starts on the stream's worker,
+// while the launching thread sleeps (futex) between launches. The first hop of a callback.
+void BM_LaunchHostFuncToRun(benchmark::State& state) {
+    aclrtStream s = NewStream();
+    HostFuncProbe probe;
+    for (auto _ : state) {
+        probe.done.store(0);
+        const int64_t t0 = NowNs();
+        CHECK_ACL(aclrtLaunchHostFunc(s, ProbeHostFunc, &probe));
+        probe.done.wait(0, std::memory_order_acquire);
+        state.SetIterationTime(static_cast<double>(probe.ran_ns - t0) * 1e-9);
+    }
+    CHECK_ACL(aclrtSynchronizeStream(s));
+    CHECK_ACL(aclrtDestroyStream(s));
+}
+BENCHMARK(BM_LaunchHostFuncToRun)
+    ->UseManualTime()
+    ->Iterations(5000)
+    ->Repetitions(kReps)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
 
 // The documented pattern: a dedicated thread loops on aclrtProcessReport. Timed from the
 // aclrtLaunchCallback call until the callback starts running on that thread. The launching
@@ -222,8 +304,11 @@ BENCHMARK(BM_LaunchCallbackProcessReportSameThread)
     ->Unit(benchmark::kMicrosecond);
 
 // ---- 64 MiB asynchronous copies ---------------------------------------------------------------
-// Pinned host memory (aclrtMallocHost) and device memory (aclrtMalloc), all pre-faulted.
-// Each iteration: aclrtMemcpyAsync + aclrtSynchronizeStream. Compare with BM_Memcpy64MiB.
+// Pinned host memory (aclrtMallocHost) and device memory (aclrtMalloc), all pre-faulted. Each
+// iteration times aclrtMemcpyAsync + aclrtSynchronizeStream (the reported time) and, alternately
+// before and after it, a plain memcpy of the same size between two other pre-faulted buffers
+// (bench::MemcpyReference). Pairing them in every iteration keeps drifts in the machine's memory
+// bandwidth (a shared host) out of the ratio.
 
 enum Direction { kH2D, kD2H, kD2D };
 
@@ -244,12 +329,21 @@ void BM_MemcpyAsync64MiB(benchmark::State& state) {
     const aclrtMemcpyKind kind = dir == kH2D   ? ACL_MEMCPY_HOST_TO_DEVICE
                                  : dir == kD2H ? ACL_MEMCPY_DEVICE_TO_HOST
                                                : ACL_MEMCPY_DEVICE_TO_DEVICE;
+    bench::MemcpyReference reference;
+    int64_t acl_ns = 0;
+    bool reference_first = false;  // alternated, so neither side always follows the other
     for (auto _ : state) {
+        if (reference_first) reference.Run();
+        const int64_t t0 = NowNs();
         CHECK_ACL(aclrtMemcpyAsync(dst, kCopyBytes, src, kCopyBytes, kind, s));
         CHECK_ACL(aclrtSynchronizeStream(s));
+        const int64_t t = NowNs() - t0;
+        acl_ns += t;
+        state.SetIterationTime(static_cast<double>(t) * 1e-9);
+        if (!reference_first) reference.Run();
+        reference_first = !reference_first;
     }
-    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
-                            static_cast<int64_t>(kCopyBytes));
+    reference.Report(state, acl_ns);
     CHECK_ACL(aclrtFree(dev_b));
     CHECK_ACL(aclrtFree(dev_a));
     CHECK_ACL(aclrtFreeHost(host));
@@ -258,13 +352,41 @@ void BM_MemcpyAsync64MiB(benchmark::State& state) {
 BENCHMARK(BM_MemcpyAsync64MiB)
     ->ArgName("dir")  // 0: H2D, 1: D2H, 2: D2D
     ->DenseRange(kH2D, kD2D)
+    ->UseManualTime()
     ->MinTime(0.2)
     ->Repetitions(kReps)
     ->ReportAggregatesOnly(true)
-    ->Unit(benchmark::kMicrosecond)
-    ->UseRealTime();
+    ->Unit(benchmark::kMicrosecond);
 
-BENCHMARK(bench::BM_Memcpy64MiB)
+// ---- Machine reference ------------------------------------------------------------------------
+
+// Round trip of one cache line between two spinning threads (plain atomics, no openacl): the
+// floor for any hand-off between the enqueuing thread and a worker. On a VM it depends on where
+// the host places the two vCPUs at the moment, which is why cross-thread results vary by run.
+void BM_CoreToCorePingPong(benchmark::State& state) {
+    std::atomic<uint32_t> ball{0};
+    std::atomic<bool> stop{false};
+    std::thread partner([&] {
+        uint32_t seen = 0;
+        while (!stop.load(std::memory_order_relaxed)) {
+            const uint32_t v = ball.load(std::memory_order_acquire);
+            if (v != seen && (v & 1) != 0) {
+                seen = v + 1;
+                ball.store(seen, std::memory_order_release);
+            }
+        }
+    });
+    uint32_t next = 1;
+    for (auto _ : state) {
+        ball.store(next, std::memory_order_release);
+        while (ball.load(std::memory_order_acquire) != next + 1) {
+        }
+        next += 2;
+    }
+    stop.store(true);
+    partner.join();
+}
+BENCHMARK(BM_CoreToCorePingPong)
     ->MinTime(0.2)
     ->Repetitions(kReps)
     ->ReportAggregatesOnly(true)

@@ -7,8 +7,8 @@
 #   bench/run.sh                      # build dir: build-bench (override with BUILD_DIR=...)
 #
 # Results: $BUILD_DIR/bench-results/{bench_runtime,bench_pocl}.json and summary.md.
-# The numbers only mean something on an otherwise idle machine: the script prints the load
-# average before it starts.
+# The numbers only mean something on an otherwise idle machine: the script measures how busy
+# the CPUs are before it starts and warns when they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-bench}
@@ -25,24 +25,40 @@ fi
 cmake --build "$build" --target "${targets[@]}"
 mkdir -p "$out"
 
-echo "== $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg) (should be well below 1)"
+# How busy the machine is without us: the cross-thread numbers are meaningless when other
+# programs compete for the cores (see docs/PERFORMANCE.md).
+cpu_busy_percent() {
+  local a b
+  read -ra a < /proc/stat
+  sleep 2
+  read -ra b < /proc/stat
+  local idle=$(((b[4] + b[5]) - (a[4] + a[5])))
+  local total=0 i
+  for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
+  echo $((total > 0 ? 100 * (total - idle) / total : 0))
+}
+echo "== $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+busy=$(cpu_busy_percent)
+echo "== CPUs busy before the run: ${busy}%"
+if ((busy > 10)); then
+  echo "warning: the machine is busy; expect slower and noisier results" >&2
+fi
 
 status=0
 echo "== openacl"
 "$build/bench/bench_runtime" --benchmark_out="$out/bench_runtime.json" \
   --benchmark_out_format=json "$@" || status=$?
-pocl_json=""
+results=("$out/bench_runtime.json")
 if [[ " ${targets[*]} " == *" bench_pocl "* ]]; then
   echo "== PoCL"
   if "$build/bench/bench_pocl" --benchmark_out="$out/bench_pocl.json" \
     --benchmark_out_format=json "$@"; then
-    pocl_json="$out/bench_pocl.json"
+    results+=("$out/bench_pocl.json")
   else
     status=$?
   fi
 fi
 
 echo
-python3 bench/summarize.py "$out/bench_runtime.json" $pocl_json | tee "$out/summary.md"
+OPENACL_BENCH_BUSY="$busy" python3 bench/summarize.py "${results[@]}" | tee "$out/summary.md"
 exit "$status"

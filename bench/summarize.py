@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Turns the JSON output of bench_runtime and bench_pocl into a Markdown table of medians,
-ratios and targets.
+"""Turns the JSON output of bench_runtime (openacl) and bench_pocl (PoCL) into a Markdown table
+of medians, ratios and targets.
 
 usage: summarize.py RUNTIME_JSON [POCL_JSON]
 """
 import json
+import os
 import re
 import sys
 
@@ -12,7 +13,8 @@ UNIT_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 
 def load_medians(path):
-    """{(benchmark, dir argument or None): median entry} from a Google Benchmark JSON file."""
+    """({(benchmark, dir argument or None): median entry}, context) of a Google Benchmark
+    JSON file; ({}, {}) when there is none."""
     if path is None:
         return {}, {}
     try:
@@ -65,6 +67,17 @@ def verdict(ok):
     return "met" if ok else "**not met**"
 
 
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -72,9 +85,10 @@ def main(argv):
     acl, acl_ctx = load_medians(argv[1])
     pocl, pocl_ctx = load_medians(argv[2] if len(argv) > 2 else None)
 
-    rows = []  # (measurement, openacl, peer, ratio, target, verdict)
+    # (measurement, openacl, PoCL, memcpy, comparison, target, verdict)
+    rows = []
 
-    def latency(label, acl_key, pocl_key, limit, min_speedup=None):
+    def latency(label, acl_key, pocl_key, limit=None, min_speedup=None):
         a = us(acl.get((acl_key, None)))
         p = us(pocl.get((pocl_key, None))) if pocl_key else None
         speedup = p / a if a and p else None
@@ -90,78 +104,88 @@ def main(argv):
             (
                 label,
                 fmt(a, " us"),
-                fmt(p, " us"),
-                "" if speedup is None else f"PoCL / openacl = {speedup:.1f}x",
-                target or "(for information)",
+                fmt(p, " us") if pocl_key else "",
+                "",
+                "" if speedup is None else f"openacl {speedup:.1f}x faster",
+                target or "(information)",
                 verdict(ok) if limit is not None else "",
             )
         )
 
     latency(
-        "enqueue, aclrtLaunchHostFunc(empty) | PoCL empty kernel",
+        "enqueue: aclrtLaunchHostFunc(empty) (PoCL: empty kernel, global size 1)",
         "BM_LaunchHostFuncEnqueue",
         "BM_PoclEnqueueEmptyKernel",
         0.3,
     )
     latency(
-        "enqueue while the stream's worker is busy (no consumer)",
-        "BM_LaunchHostFuncEnqueueBusyStream",
-        None,
+        "enqueue: aclrtLaunchHostFunc(empty) on a parked stream (nothing drains it meanwhile)",
+        "BM_LaunchHostFuncEnqueueParkedStream",
         None,
     )
     latency(
-        "enqueue, aclrtRecordEvent | PoCL marker + clReleaseEvent",
+        "enqueue: aclrtRecordEvent (PoCL: clEnqueueMarkerWithWaitList + clReleaseEvent)",
         "BM_RecordEventEnqueue",
         "BM_PoclEnqueueMarker",
         0.3,
     )
     latency(
-        "enqueue + aclrtSynchronizeStream | empty kernel + clFinish",
+        "enqueue: aclrtRecordEvent on a parked stream (nothing drains it meanwhile)",
+        "BM_RecordEventEnqueueParkedStream",
+        None,
+    )
+    latency(
+        "enqueue + aclrtSynchronizeStream (PoCL: empty kernel + clFinish)",
         "BM_LaunchHostFuncSynchronize",
         "BM_PoclEnqueueFinish",
         2.0,
         10.0,
     )
     latency(
-        "aclrtLaunchCallback -> callback runs (report thread) | marker callback",
+        "launch to start of an empty host function on the worker",
+        "BM_LaunchHostFuncToRun",
+        None,
+    )
+    latency(
+        "aclrtLaunchCallback -> callback runs in aclrtProcessReport on a report thread "
+        "(PoCL: marker + clSetEventCallback -> callback runs)",
         "BM_LaunchCallbackToRun",
         "BM_PoclMarkerCallbackToRun",
         5.0,
     )
     latency(
-        "aclrtLaunchCallback + aclrtProcessReport on one thread",
+        "aclrtLaunchCallback + aclrtProcessReport on the launching thread",
         "BM_LaunchCallbackProcessReportSameThread",
-        None,
         None,
     )
 
-    acl_memcpy = us(acl.get(("BM_Memcpy64MiB", None)))
-    pocl_memcpy = us(pocl.get(("BM_Memcpy64MiB", None)))
-    rows.append(
-        (
-            "memcpy 64 MiB (reference)",
-            fmt(acl_memcpy, " us") + ("" if not acl_memcpy else f" ({64 / 1024 / acl_memcpy * 1e6:.2f} GiB/s)"),
-            fmt(pocl_memcpy, " us") + " (in bench_pocl)",
-            "",
-            "",
-            "",
-        )
+    latency(
+        "machine reference: cache-line round trip between two spinning threads",
+        "BM_CoreToCorePingPong",
+        None,
     )
-    for d, label, peer in [(0, "H2D", "clEnqueueWriteBuffer"), (1, "D2H", "clEnqueueReadBuffer"),
-                           (2, "D2D", "clEnqueueCopyBuffer")]:
-        a = us(acl.get(("BM_MemcpyAsync64MiB", d)))
-        p = us(pocl.get(("BM_PoclCopy64MiB", d)))
-        rel = acl_memcpy / a if a and acl_memcpy else None
-        prel = pocl_memcpy / p if p and pocl_memcpy else None
-        ratio = "" if rel is None else f"openacl = {rel:.2f}x memcpy speed"
+
+    for d, label, peer in [
+        (0, "H2D", "clEnqueueWriteBuffer"),
+        (1, "D2H", "clEnqueueReadBuffer"),
+        (2, "D2D", "clEnqueueCopyBuffer"),
+    ]:
+        a_entry = acl.get(("BM_MemcpyAsync64MiB", d))
+        p_entry = pocl.get(("BM_PoclCopy64MiB", d))
+        # Each copy iteration is paired with a plain memcpy in the same process.
+        rel = counter(a_entry, "vs_memcpy")
+        prel = counter(p_entry, "vs_memcpy")
+        memcpy_us = counter(a_entry, "memcpy_us")
+        comparison = "" if rel is None else f"openacl {rel:.2f}x memcpy's speed"
         if prel is not None:
-            ratio += f"; PoCL = {prel:.2f}x"
+            comparison += f"; PoCL {prel:.2f}x its memcpy's"
         rows.append(
             (
-                f"64 MiB aclrtMemcpyAsync {label} + sync | {peer} + clFinish",
-                fmt(a, " us"),
-                fmt(p, " us"),
-                ratio,
+                f"64 MiB aclrtMemcpyAsync {label} + synchronize (PoCL: {peer} + clFinish)",
+                fmt(us(a_entry), " us"),
+                fmt(us(p_entry), " us"),
+                fmt(memcpy_us, " us"),
+                comparison,
                 ">= 0.95x memcpy",
                 verdict(None if rel is None else rel >= 0.95),
             )
@@ -172,10 +196,12 @@ def main(argv):
     plain = counter(two, "plain_threads_ratio")
     rows.append(
         (
-            "two streams of 20 x 1 ms host functions vs one",
-            ""
+            "two streams of 20 host functions of 1 ms CPU each, vs one stream",
+            "n/a"
             if two is None
-            else f"{fmt(counter(two, 'two_streams_ms'))} ms vs {fmt(counter(two, 'one_stream_ms'))} ms",
+            else f"{fmt(counter(two, 'two_streams_ms'))} ms vs "
+            f"{fmt(counter(two, 'one_stream_ms'))} ms",
+            "",
             "",
             "n/a" if ratio is None else f"{ratio:.3f}x (plain threads: {plain:.3f}x)",
             "<= 1.1x",
@@ -187,24 +213,28 @@ def main(argv):
     pidle = counter(pocl.get(("BM_PoclIdleCpuOf8Queues", None)), "cpu_percent")
     rows.append(
         (
-            "CPU of an idle runtime with 8 streams | 8 queues (over 1 s)",
+            "CPU used over 1 s by an idle runtime with 8 streams (PoCL: 8 queues)",
             fmt(idle, " % of a core"),
             fmt(pidle, " % of a core"),
+            "",
             "",
             "< 1% of a core",
             verdict(None if idle is None else idle < 1.0),
         )
     )
 
-    print(f"Host: {acl_ctx.get('host_name', '?')}, {acl_ctx.get('num_cpus', '?')} CPUs at "
-          f"{acl_ctx.get('mhz_per_cpu', '?')} MHz, load average {acl_ctx.get('load_avg', '?')} "
-          f"at the start of bench_runtime")
+    load = acl_ctx.get("load_avg")
+    load_text = ", ".join(f"{x:.2f}" for x in load) if isinstance(load, list) else "?"
+    busy = os.environ.get("OPENACL_BENCH_BUSY")
+    busy_text = f"; CPUs {busy}% busy just before the run" if busy else ""
+    print(f"Machine: {os.cpu_count()} x {cpu_model()}; load average {load_text} when "
+          f"bench_runtime started{busy_text}")
     if pocl_ctx:
         print(f"Peer: {pocl_ctx.get('pocl', 'PoCL')}")
     else:
-        print("Peer: PoCL results missing (bench_pocl not built or failed)")
-    print("All values are medians of the repetitions.\n")
-    header = ("Measurement (openacl | peer)", "openacl", "PoCL", "Ratio", "Target", "")
+        print("Peer: no PoCL results (bench_pocl was not built or failed)")
+    print("Values are medians over the repetitions of each benchmark.\n")
+    header = ("Measurement", "openacl", "PoCL", "memcpy", "Comparison", "Target", "Verdict")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for row in rows:

@@ -5,6 +5,7 @@ packages=(
   cmake ninja-build g++ pkg-config python3 binutils   # build (nm reads the objects)
   nlohmann-json3-dev                                  # aclInit configuration files
   libgtest-dev libgmock-dev libbenchmark-dev          # tests and benchmarks
+  pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # the PoCL peer in bench/bench_pocl.cpp
   clang-format                                        # style check
 )
 missing=()

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -164,10 +165,19 @@ aclError ProcessReport(int32_t timeout_ms) {
                     static_cast<unsigned long long>(SelfId()));
     }
     // Spin briefly: a callback launched moments ago is picked up without a sleep and wake-up.
+    // After the first few microseconds the spin yields the CPU between polls: with the stream's
+    // worker and the launching thread also awake, a 2-core machine has more runnable threads
+    // than cores, and a pure spin would keep one of them (often the launcher) off a CPU until
+    // the spin ends, so the callback would arrive only after both had gone to sleep.
     const int64_t spin_ns = static_cast<int64_t>(Runtime::Get().config().spin_us) * 1000;
     const int64_t spin_end = cpu::NowNs() + spin_ns;
-    while (channel->queued.load(std::memory_order_acquire) == 0 && cpu::NowNs() < spin_end) {
-        cpu::CpuRelax();
+    for (unsigned i = 0; channel->queued.load(std::memory_order_acquire) == 0; ++i) {
+        if (cpu::NowNs() >= spin_end) break;
+        if (i < 64) {
+            cpu::CpuRelax();
+        } else {
+            std::this_thread::yield();
+        }
     }
     // Swapped with `pending`, so both vectors keep their capacity: no allocation per call.
     thread_local std::vector<Channel::Item> batch;

@@ -30,9 +30,11 @@ cpu::Event* Event::Acquire() {
 }
 
 void Event::Record(Stream* stream) {
-    cpu::Event* impl = Acquire();
-    impl->Record(stream->queue());
-    impl->Release();
+    // Holding the lock keeps Reset from swapping impl_ out meanwhile, so no reference of our
+    // own is needed: a Retain/Release pair here costs two atomic operations on a cache line the
+    // worker running the previous record is writing (about a quarter of the enqueue cost).
+    std::lock_guard guard(lock_);
+    impl_->Record(stream->queue());
 }
 
 void Event::EnqueueWait(Stream* stream) {
