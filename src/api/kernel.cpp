@@ -82,6 +82,24 @@ bool SlotOf(const ArgsBuilder* builder, aclrtParamHandle handle, size_t* slot) {
     return true;
 }
 
+// What every launch call resolves first: the function, the stream and the launch options.
+struct LaunchTarget {
+    KernelFunction* function = nullptr;
+    Stream* stream = nullptr;
+    LaunchOptions options;
+};
+
+aclError ResolveLaunch(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                       const aclrtLaunchKernelCfg* cfg, LaunchTarget* target) {
+    aclError rc = ACL_SUCCESS;
+    target->function = openacl::ResolveKernelFunction(funcHandle, &rc);
+    if (target->function == nullptr) return rc;
+    target->stream = openacl::ResolveStream(stream, &rc);
+    if (target->stream == nullptr) return rc;
+    target->options.num_blocks = numBlocks;
+    return openacl::ApplyLaunchConfig(cfg, &target->options);
+}
+
 }  // namespace
 
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
@@ -168,28 +186,19 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char*
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData,
                            size_t argsSize, aclrtStream stream) {
     OPENACL_API();
-    aclError rc = ACL_SUCCESS;
-    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
-    if (function == nullptr) return rc;
-    Stream* resolved = openacl::ResolveStream(stream, &rc);
-    if (resolved == nullptr) return rc;
-    LaunchOptions options;
-    options.num_blocks = numBlocks;
-    return openacl::LaunchKernelDeviceArgs(function, options, argsData, argsSize, resolved);
+    LaunchTarget target;
+    if (aclError rc = ResolveLaunch(funcHandle, numBlocks, stream, nullptr, &target)) return rc;
+    return openacl::LaunchKernelDeviceArgs(target.function, target.options, argsData, argsSize,
+                                           target.stream);
 }
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData,
                              size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
     OPENACL_API();
-    aclError rc = ACL_SUCCESS;
-    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
-    if (function == nullptr) return rc;
-    Stream* resolved = openacl::ResolveStream(stream, &rc);
-    if (resolved == nullptr) return rc;
-    LaunchOptions options;
-    options.num_blocks = numBlocks;
-    if (rc = openacl::ApplyLaunchConfig(cfg, &options); rc) return rc;
-    return openacl::LaunchKernelDeviceArgs(function, options, argsData, argsSize, resolved);
+    LaunchTarget target;
+    if (aclError rc = ResolveLaunch(funcHandle, numBlocks, stream, cfg, &target)) return rc;
+    return openacl::LaunchKernelDeviceArgs(target.function, target.options, argsData, argsSize,
+                                           target.stream);
 }
 
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
@@ -198,16 +207,10 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
                                        aclrtPlaceHolderInfo* placeHolderArray,
                                        size_t placeHolderNum) {
     OPENACL_API();
-    aclError rc = ACL_SUCCESS;
-    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
-    if (function == nullptr) return rc;
-    Stream* resolved = openacl::ResolveStream(stream, &rc);
-    if (resolved == nullptr) return rc;
-    LaunchOptions options;
-    options.num_blocks = numBlocks;
-    if (rc = openacl::ApplyLaunchConfig(cfg, &options); rc) return rc;
-    return openacl::LaunchKernelHostArgs(function, options, hostArgs, argsSize, placeHolderArray,
-                                         placeHolderNum, resolved);
+    LaunchTarget target;
+    if (aclError rc = ResolveLaunch(funcHandle, numBlocks, stream, cfg, &target)) return rc;
+    return openacl::LaunchKernelHostArgs(target.function, target.options, hostArgs, argsSize,
+                                         placeHolderArray, placeHolderNum, target.stream);
 }
 
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
