@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs the whole test suite (what CI runs). Extra arguments go to ctest.
+# Builds and runs the whole test suite (what CI runs): the default build, formatting, then the
+# same suite again under ThreadSanitizer (the asynchronous engine must stay race-free). Extra
+# arguments go to both ctest runs; OPENACL_SKIP_TSAN=1 skips the second pass locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -7,3 +9,10 @@ cmake --preset default
 cmake --build build
 scripts/check-format.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
+if [ "${OPENACL_SKIP_TSAN:-0}" != 1 ]; then
+  echo "== the same suite under ThreadSanitizer"
+  cmake --preset tsan
+  cmake --build build-tsan
+  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
+    ctest --test-dir build-tsan --output-on-failure -j"$(nproc)" --timeout 600 "$@"
+fi
