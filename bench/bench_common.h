@@ -99,6 +99,43 @@ inline double IdleCpuPercent(int ms) {
     return 100.0 * (ProcessCpuSeconds() - cpu0) / wall;
 }
 
+// The compute-bound kernel (bench/kernels/fp_chain.cpp; bench_pocl has it in OpenCL C):
+// kChainSlices slices of kChainIters dependent float multiply-adds each. The parallel run deals
+// the slices to kChainSlices blocks (work-groups); the one-core baseline runs all of them in one
+// block, the same work on one worker.
+constexpr uint32_t kChainSlices = 64;
+constexpr uint32_t kChainIters = 1u << 16;
+
+// What slice s of the kernel writes, computed on the host (same operations, same order).
+inline float FpChainReference(uint32_t s) {
+    float x = 1.0f + static_cast<float>(s) * 0.001f;
+    for (uint32_t i = 0; i < kChainIters; ++i)
+        x = x * 0.9999f + 0.0001f;
+    return x;
+}
+
+// Timings of the one-block (one core) and the parallel launches of the compute-bound kernel,
+// taken alternately in the same iterations so drift affects both alike. Report() sets
+// serial_ms, parallel_ms, speedup (serial / parallel), cores (online CPUs) and efficiency
+// (speedup / cores: 1 is perfect scaling).
+struct ScalingCounters {
+    int64_t serial_ns = 0;
+    int64_t parallel_ns = 0;
+    int64_t runs = 0;
+
+    void Report(benchmark::State& state, int cores) const {
+        if (runs == 0 || parallel_ns == 0) return;
+        const double speedup = static_cast<double>(serial_ns) / static_cast<double>(parallel_ns);
+        state.counters["serial_ms"] =
+            static_cast<double>(serial_ns) / static_cast<double>(runs) * 1e-6;
+        state.counters["parallel_ms"] =
+            static_cast<double>(parallel_ns) / static_cast<double>(runs) * 1e-6;
+        state.counters["speedup"] = speedup;
+        state.counters["cores"] = cores;
+        state.counters["efficiency"] = speedup / cores;
+    }
+};
+
 inline int64_t ThreadCpuNs() {
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);

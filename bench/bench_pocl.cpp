@@ -5,6 +5,8 @@
 //   aclrtLaunchHostFunc(empty)                clEnqueueNDRangeKernel(empty kernel, global 1)
 //   aclrtRecordEvent                          clEnqueueMarkerWithWaitList + clReleaseEvent
 //   launch + aclrtSynchronizeStream           clEnqueueNDRangeKernel + clFinish
+//     (also aclrtLaunchKernel(empty_kernel))
+//   fp_chain kernel, 64 blocks vs 1 block     fp_chain, 64 work-groups vs 1 (local size 1)
 //   aclrtLaunchCallback -> callback runs      marker + clSetEventCallback(CL_COMPLETE) -> runs
 //   aclrtMemcpyAsync 64 MiB H2D/D2H/D2D       clEnqueueWriteBuffer / ReadBuffer / CopyBuffer
 //     + aclrtSynchronizeStream                  (non-blocking) + clFinish
@@ -12,6 +14,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -45,6 +48,7 @@ struct Cl {
     cl_context context = nullptr;
     cl_program program = nullptr;
     cl_kernel empty = nullptr;
+    cl_kernel fp_chain = nullptr;
     std::string description;
 };
 Cl g_cl;
@@ -93,11 +97,26 @@ bool SetUpPocl() {
     cl_int rc = CL_SUCCESS;
     g_cl.context = clCreateContext(nullptr, 1, &g_cl.device, nullptr, nullptr, &rc);
     Check(rc, "clCreateContext");
-    const char* source = "__kernel void empty(void) {}\n";
+    // fp_chain is bench/kernels/fp_chain.cpp in OpenCL C; FP_CONTRACT OFF keeps PoCL from fusing
+    // the multiply-add (GCC, targeting plain x86-64, does not either), so both run the same
+    // instructions.
+    const char* source =
+        "__kernel void empty(void) {}\n"
+        "#pragma OPENCL FP_CONTRACT OFF\n"
+        "__kernel void fp_chain(__global float* out, uint slices, uint iters) {\n"
+        "    for (ulong s = get_group_id(0); s < slices; s += get_num_groups(0)) {\n"
+        "        float x = 1.0f + (float)s * 0.001f;\n"
+        "        for (uint i = 0; i < iters; ++i)\n"
+        "            x = x * 0.9999f + 0.0001f;\n"
+        "        out[s] = x;\n"
+        "    }\n"
+        "}\n";
     g_cl.program = clCreateProgramWithSource(g_cl.context, 1, &source, nullptr, &rc);
     Check(rc, "clCreateProgramWithSource");
     CHECK_CL(clBuildProgram(g_cl.program, 1, &g_cl.device, "", nullptr, nullptr));
     g_cl.empty = clCreateKernel(g_cl.program, "empty", &rc);
+    Check(rc, "clCreateKernel");
+    g_cl.fp_chain = clCreateKernel(g_cl.program, "fp_chain", &rc);
     Check(rc, "clCreateKernel");
     g_cl.description = PlatformInfo(g_cl.platform, CL_PLATFORM_VERSION) + " / " +
                        DeviceInfo(g_cl.device, CL_DEVICE_NAME);
@@ -105,6 +124,7 @@ bool SetUpPocl() {
 }
 
 void TearDownPocl() {
+    clReleaseKernel(g_cl.fp_chain);
     clReleaseKernel(g_cl.empty);
     clReleaseProgram(g_cl.program);
     clReleaseContext(g_cl.context);
@@ -179,6 +199,65 @@ BENCHMARK(BM_PoclEnqueueFinish)
     ->Repetitions(kReps)
     ->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMicrosecond);
+
+// ---- Compute-bound kernel ---------------------------------------------------------------------
+// Like BM_ComputeKernel64Blocks: fp_chain with 64 work-groups of one work-item (global 64, local
+// 1) vs one work-group doing every slice, + clFinish, alternating; checked against the host.
+
+void BM_PoclComputeKernel64Groups(benchmark::State& state) {
+    cl_command_queue q = NewQueue();
+    cl_int rc = CL_SUCCESS;
+    const size_t out_bytes = bench::kChainSlices * sizeof(float);
+    cl_mem out = clCreateBuffer(g_cl.context, CL_MEM_READ_WRITE, out_bytes, nullptr, &rc);
+    Check(rc, "clCreateBuffer");
+    const cl_uint slices = bench::kChainSlices, iters = bench::kChainIters;
+    CHECK_CL(clSetKernelArg(g_cl.fp_chain, 0, sizeof out, &out));
+    CHECK_CL(clSetKernelArg(g_cl.fp_chain, 1, sizeof slices, &slices));
+    CHECK_CL(clSetKernelArg(g_cl.fp_chain, 2, sizeof iters, &iters));
+    auto run = [&](size_t groups) {
+        const size_t local = 1;
+        const int64_t t0 = NowNs();
+        CHECK_CL(clEnqueueNDRangeKernel(q, g_cl.fp_chain, 1, nullptr, &groups, &local, 0, nullptr,
+                                        nullptr));
+        CHECK_CL(clFinish(q));
+        return NowNs() - t0;
+    };
+    run(bench::kChainSlices);  // warm-up: threads started, kernel compiled for this size
+    run(1);
+    bench::ScalingCounters scaling;
+    bool serial_first = false;
+    for (auto _ : state) {
+        if (serial_first) scaling.serial_ns += run(1);
+        const int64_t t = run(bench::kChainSlices);
+        scaling.parallel_ns += t;
+        state.SetIterationTime(static_cast<double>(t) * 1e-9);
+        if (!serial_first) scaling.serial_ns += run(1);
+        ++scaling.runs;
+        serial_first = !serial_first;
+    }
+    scaling.Report(state, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
+    const float zero = 0.0f;
+    CHECK_CL(clEnqueueFillBuffer(q, out, &zero, sizeof zero, 0, out_bytes, 0, nullptr, nullptr));
+    run(bench::kChainSlices);
+    float result[bench::kChainSlices];
+    CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, out_bytes, result, 0, nullptr, nullptr));
+    for (uint32_t i = 0; i < bench::kChainSlices; ++i) {
+        if (result[i] != bench::FpChainReference(i)) {
+            std::fprintf(stderr, "BM_PoclComputeKernel64Groups: slice %u is %.9g, host %.9g\n", i,
+                         static_cast<double>(result[i]),
+                         static_cast<double>(bench::FpChainReference(i)));
+            std::abort();
+        }
+    }
+    clReleaseMemObject(out);
+    clReleaseCommandQueue(q);
+}
+BENCHMARK(BM_PoclComputeKernel64Groups)
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond);
 
 // ---- Completion callback ----------------------------------------------------------------------
 

@@ -5,11 +5,14 @@
 //   aclrtLaunchHostFunc(empty) / aclrtRecordEvent enqueue          <= 0.3 us
 //   aclrtLaunchHostFunc(empty) + aclrtSynchronizeStream           <= 2 us
 //   aclrtLaunchCallback -> aclrtProcessReport -> callback runs    <= 5 us
+//   aclrtLaunchKernel(empty_kernel, 1 block) + synchronize        <= 2 us
+//   fp_chain kernel, 64 blocks on all cores vs 1 block on one      >= 90% of perfect scaling
 //   64 MiB aclrtMemcpyAsync H2D/D2H/D2D + synchronize             >= 0.95x memcpy's speed
 //   two streams of 1 ms host functions vs one stream              <= 1.1x the time
 //   runtime with 8 idle streams                                   < 1% of a core
 #include <benchmark/benchmark.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -185,6 +188,116 @@ BENCHMARK(BM_LaunchHostFuncSynchronize)
     ->Repetitions(kReps)
     ->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMicrosecond);
+
+// ---- Kernels --------------------------------------------------------------------------------
+// The kernel binary bench/CMakeLists.txt builds: examples/kernels (empty_kernel, ...) and
+// bench/kernels/fp_chain.cpp. Loaded per benchmark, not timed.
+
+class KernelBinary {
+ public:
+    KernelBinary() { CHECK_ACL(aclrtBinaryLoadFromFile(OPENACL_BENCH_KERNELS, nullptr, &binary_)); }
+    ~KernelBinary() { aclrtBinaryUnLoad(binary_); }
+    KernelBinary(const KernelBinary&) = delete;
+    KernelBinary& operator=(const KernelBinary&) = delete;
+    aclrtFuncHandle Function(const char* name) const {
+        aclrtFuncHandle f = nullptr;
+        CHECK_ACL(aclrtBinaryGetFunction(binary_, name, &f));
+        return f;
+    }
+
+ private:
+    aclrtBinHandle binary_ = nullptr;
+};
+
+void* DeviceAlloc(size_t bytes) {
+    void* p = nullptr;
+    CHECK_ACL(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    return p;
+}
+
+// aclrtLaunchKernel(empty_kernel, 1 block) + aclrtSynchronizeStream. PoCL: BM_PoclEnqueueFinish
+// (empty kernel, global size 1, + clFinish).
+void BM_EmptyKernelSynchronize(benchmark::State& state) {
+    KernelBinary binary;
+    aclrtFuncHandle empty = binary.Function("empty_kernel");
+    aclrtStream s = NewStream();
+    void* args = DeviceAlloc(8);  // argsData must be device memory, even for no parameters
+    int64_t errors = 0;
+    for (auto _ : state) {
+        errors += aclrtLaunchKernel(empty, 1, args, 0, s) != ACL_SUCCESS;
+        errors += aclrtSynchronizeStream(s) != ACL_SUCCESS;
+    }
+    if (errors != 0) {
+        std::fprintf(stderr, "BM_EmptyKernelSynchronize: %lld errors: %s\n",
+                     static_cast<long long>(errors), aclGetRecentErrMsg());
+        std::abort();
+    }
+    CHECK_ACL(aclrtFree(args));
+    CHECK_ACL(aclrtDestroyStream(s));
+}
+BENCHMARK(BM_EmptyKernelSynchronize)
+    ->MinTime(0.2)
+    ->Repetitions(kReps)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+
+// Parallel efficiency: fp_chain over bench::kChainSlices slices, launched with that many blocks
+// (dealt over all workers: one per core by default) and, as the one-core baseline, with one
+// block doing every slice on one worker; launch + synchronize timed, the two alternating in
+// each iteration. The reported time is the parallel launch's; the counters give both, the
+// speedup and the efficiency (speedup / cores). The results are checked against the host.
+void BM_ComputeKernel64Blocks(benchmark::State& state) {
+    KernelBinary binary;
+    aclrtFuncHandle chain = binary.Function("fp_chain");
+    aclrtStream s = NewStream();
+    const size_t out_bytes = bench::kChainSlices * sizeof(float);
+    void* out = DeviceAlloc(out_bytes);
+    const uint64_t slots[3] = {reinterpret_cast<uint64_t>(out), bench::kChainSlices,
+                               bench::kChainIters};
+    void* args = DeviceAlloc(sizeof slots);
+    CHECK_ACL(aclrtMemcpy(args, sizeof slots, slots, sizeof slots, ACL_MEMCPY_HOST_TO_DEVICE));
+    auto run = [&](uint32_t blocks) {
+        const int64_t t0 = NowNs();
+        CHECK_ACL(aclrtLaunchKernel(chain, blocks, args, sizeof slots, s));
+        CHECK_ACL(aclrtSynchronizeStream(s));
+        return NowNs() - t0;
+    };
+    run(bench::kChainSlices);  // warm-up: workers awake, code paged in
+    bench::ScalingCounters scaling;
+    bool serial_first = false;  // alternated, so neither always follows the other
+    for (auto _ : state) {
+        if (serial_first) scaling.serial_ns += run(1);
+        const int64_t t = run(bench::kChainSlices);
+        scaling.parallel_ns += t;
+        state.SetIterationTime(static_cast<double>(t) * 1e-9);
+        if (!serial_first) scaling.serial_ns += run(1);
+        ++scaling.runs;
+        serial_first = !serial_first;
+    }
+    scaling.Report(state, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
+    // The parallel launch computes what the host computes.
+    CHECK_ACL(aclrtMemset(out, out_bytes, 0, out_bytes));
+    run(bench::kChainSlices);
+    float result[bench::kChainSlices];
+    CHECK_ACL(aclrtMemcpy(result, sizeof result, out, out_bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < bench::kChainSlices; ++i) {
+        if (result[i] != bench::FpChainReference(i)) {
+            std::fprintf(stderr, "BM_ComputeKernel64Blocks: slice %u is %.9g, host %.9g\n", i,
+                         static_cast<double>(result[i]),
+                         static_cast<double>(bench::FpChainReference(i)));
+            std::abort();
+        }
+    }
+    CHECK_ACL(aclrtFree(args));
+    CHECK_ACL(aclrtFree(out));
+    CHECK_ACL(aclrtDestroyStream(s));
+}
+BENCHMARK(BM_ComputeKernel64Blocks)
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMillisecond);
 
 // ---- Host callbacks -------------------------------------------------------------------------
 

@@ -142,6 +142,49 @@ def main(argv):
         10.0,
     )
     latency(
+        "aclrtLaunchKernel(empty_kernel, 1 block) + aclrtSynchronizeStream "
+        "(PoCL: empty kernel, global size 1, + clFinish)",
+        "BM_EmptyKernelSynchronize",
+        "BM_PoclEnqueueFinish",
+        2.0,
+    )
+
+    # Parallel efficiency of the compute-bound kernel: 64 blocks (work-groups) on all cores vs
+    # the same work in one block on one core, alternating within each repetition.
+    chain = acl.get(("BM_ComputeKernel64Blocks", None))
+    pchain = pocl.get(("BM_PoclComputeKernel64Groups", None))
+
+    def scaling_text(entry):
+        if entry is None or counter(entry, "speedup") is None:
+            return "n/a"
+        return (
+            f"{fmt(counter(entry, 'parallel_ms'))} ms vs {fmt(counter(entry, 'serial_ms'))} ms "
+            f"on one core: {counter(entry, 'speedup'):.2f}x on {counter(entry, 'cores'):.0f} "
+            f"cores, efficiency {100 * counter(entry, 'efficiency'):.0f}%"
+        )
+
+    eff = counter(chain, "efficiency")
+    a_ms, p_ms = counter(chain, "parallel_ms"), counter(pchain, "parallel_ms")
+    comparison = ""
+    if a_ms and p_ms:
+        one_core = counter(pchain, "serial_ms") / counter(chain, "serial_ms")
+        comparison = (
+            f"openacl {p_ms / a_ms:.2f}x PoCL's speed (64 blocks); "
+            f"one core: openacl {one_core:.2f}x PoCL's"
+        )
+    rows.append(
+        (
+            "compute-bound kernel (fp_chain), 64 blocks on all cores vs 1 block on one core "
+            "(PoCL: 64 work-groups of 1 vs 1)",
+            scaling_text(chain),
+            scaling_text(pchain) if pchain is not None else "",
+            "",
+            comparison,
+            ">= 90% efficiency",
+            verdict(None if eff is None else eff >= 0.9),
+        )
+    )
+    latency(
         "launch to start of an empty host function on the worker",
         "BM_LaunchHostFuncToRun",
         None,
