@@ -28,17 +28,7 @@ class MemsetAsync : public DeviceTest {};
 class Memcpy2dAsync : public DeviceTest {};
 
 // Warnings printed to stdout (read at aclInit), device 0 set.
-class PageableMemcpyAsync : public ::testing::Test {
- protected:
-    void SetUp() override {
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        aclFinalize();
-        aclGetRecentErrMsg();
-    }
-
+class PageableMemcpyAsync : public InitializedDeviceTest {
  private:
     ScopedEnv print_{"ASCEND_SLOG_PRINT_TO_STDOUT", "1"};
     ScopedEnv level_{"ASCEND_GLOBAL_LOG_LEVEL", "2"};

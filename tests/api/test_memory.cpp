@@ -24,33 +24,13 @@ class PointerAttributes : public DeviceTest {};
 class CacheMaintenance : public DeviceTest {};
 
 // With OPENACL_STRICT=1, kind/pointer mismatches the real runtime tolerates become errors.
-class StrictMemory : public ::testing::Test {
- protected:
-    void SetUp() override {
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        aclFinalize();
-        aclGetRecentErrMsg();
-    }
-
+class StrictMemory : public InitializedDeviceTest {
  private:
     ScopedEnv strict_{"OPENACL_STRICT", "1"};
 };
 
 // Two devices (OPENACL_DEVICE_COUNT=2), device 0 current.
-class TwoDeviceMemory : public ::testing::Test {
- protected:
-    void SetUp() override {
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        aclFinalize();
-        aclGetRecentErrMsg();
-    }
-
+class TwoDeviceMemory : public InitializedDeviceTest {
  private:
     ScopedEnv count_{"OPENACL_DEVICE_COUNT", "2"};
 };

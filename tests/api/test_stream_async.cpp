@@ -30,17 +30,7 @@ class StreamFailure : public DeviceTest {};
 class StreamBadInput : public DeviceTest {};
 
 // Two worker threads whatever the machine, set before the device's executor starts.
-class StreamConcurrency : public ::testing::Test {
- protected:
-    void SetUp() override {
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        aclFinalize();
-        aclGetRecentErrMsg();
-    }
-
+class StreamConcurrency : public InitializedDeviceTest {
  private:
     ScopedEnv workers_{"OPENACL_WORKER_THREADS", "2"};
 };

@@ -66,3 +66,17 @@ class DeviceTest : public ::testing::Test {
         aclGetRecentErrMsg();
     }
 };
+
+// aclInit and device 0, for fixtures that first set environment variables the runtime reads
+// at aclInit: derived fixtures declare ScopedEnv members, which exist before SetUp runs.
+class InitializedDeviceTest : public ::testing::Test {
+ protected:
+    void SetUp() override {
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    }
+    void TearDown() override {
+        aclFinalize();
+        aclGetRecentErrMsg();
+    }
+};
