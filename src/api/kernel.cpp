@@ -1,4 +1,5 @@
 // Kernel binaries, function lookup, argument building and launches.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -65,8 +66,10 @@ openacl::HandleTable<ArgsBuilder>& Builders() {
 ArgsBuilder* ResolveBuilder(aclrtArgsHandle handle, aclError* rc) {
     ArgsBuilder* builder = handle ? Builders().Find(handle) : nullptr;
     if (builder == nullptr) {
-        *rc =
-            Fail(ACL_ERROR_INVALID_PARAM, "argsHandle %p is not from aclrtKernelArgsInit", handle);
+        *rc = Fail(ACL_ERROR_INVALID_PARAM,
+                   "argsHandle %p is not a live argument handle: it comes from "
+                   "aclrtKernelArgsInit and goes away with its binary's aclrtBinaryUnLoad",
+                   handle);
     }
     return builder;
 }
@@ -151,7 +154,22 @@ aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     OPENACL_API();
     if (binHandle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "binHandle is null");
-    return openacl::UnloadKernelBinary(binHandle);
+    aclError rc = ACL_SUCCESS;
+    openacl::KernelBinary* binary = openacl::ResolveKernelBinary(binHandle, &rc);
+    if (binary == nullptr) return rc;
+    std::vector<uint64_t> serials = binary->FunctionSerials();
+    if (rc = openacl::UnloadKernelBinary(binHandle); rc) return rc;
+    // Argument handles built for the binary's kernels go with it (CANN has no call to free
+    // them, so this is where their memory comes back).
+    std::vector<const void*> doomed;
+    Builders().ForEach([&](ArgsBuilder* builder) {
+        if (std::find(serials.begin(), serials.end(), builder->function_serial) != serials.end()) {
+            doomed.push_back(builder);
+        }
+    });
+    for (const void* handle : doomed)
+        Builders().Remove(handle);
+    return ACL_SUCCESS;
 }
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,

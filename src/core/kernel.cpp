@@ -240,6 +240,14 @@ std::vector<KernelFunction*> KernelBinary::TakeFunctions() {
     return taken;
 }
 
+std::vector<uint64_t> KernelBinary::FunctionSerials() {
+    std::lock_guard lock(functions_mutex_);
+    std::vector<uint64_t> serials;
+    for (KernelFunction* function : functions_)
+        serials.push_back(function->serial());
+    return serials;
+}
+
 std::string KernelBinary::KernelNames() const {
     std::string names;
     for (uint32_t i = 0; i < table_->kernelCount; ++i) {

@@ -41,6 +41,8 @@ class KernelBinary {
     std::string KernelNames() const;
     // Hands the function handles over for unregistering (aclrtBinaryUnLoad).
     std::vector<KernelFunction*> TakeFunctions();
+    // The serials of the function handles made so far.
+    std::vector<uint64_t> FunctionSerials();
 
  private:
     void* module_;

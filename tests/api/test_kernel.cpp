@@ -755,7 +755,7 @@ TEST_F(Kernel, KernelArgsMisuseIsRefused) {
     EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
 }
 
-TEST_F(Kernel, ArgsBuiltForAKernelOfAnUnloadedBinaryAreRefused) {
+TEST_F(Kernel, ArgsHandlesGoAwayWithTheirBinary) {
     aclrtFuncHandle probe = TestFunction("args_probe");
     aclrtArgsHandle args = nullptr;
     aclrtParamHandle p = nullptr;
@@ -771,7 +771,8 @@ TEST_F(Kernel, ArgsBuiltForAKernelOfAnUnloadedBinaryAreRefused) {
     EXPECT_EQ(
         aclrtLaunchKernelWithConfig(Function("empty_kernel"), 1, stream_, nullptr, args, nullptr),
         ACL_ERROR_INVALID_PARAM);
-    EXPECT_THAT_MESSAGE_CONTAINS("args_probe");
+    EXPECT_THAT_MESSAGE_CONTAINS("goes away with its binary's aclrtBinaryUnLoad");
+    EXPECT_EQ(aclrtKernelArgsFinalize(args), ACL_ERROR_INVALID_PARAM) << "the handle was freed";
 }
 
 TEST_F(Kernel, HostArgsWithAPlaceholder) {
