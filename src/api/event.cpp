@@ -46,6 +46,23 @@ aclError Record(aclrtEvent event, aclrtStream stream) {
     return ACL_SUCCESS;
 }
 
+// aclrtQueryEvent and aclrtQueryEventWaitStatus do not take reusable events.
+Event* ResolveForOlderQuery(aclrtEvent event, const void* status, aclError* rc) {
+    if (status == nullptr) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM, "status is null");
+        return nullptr;
+    }
+    Event* resolved = openacl::ResolveEvent(event, rc);
+    if (resolved != nullptr && resolved->reusable()) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM,
+                   "event %p comes from aclrtCreateEventExWithFlag: query it with "
+                   "aclrtQueryEventStatus",
+                   event);
+        return nullptr;
+    }
+    return resolved;
+}
+
 }  // namespace
 
 aclError aclrtCreateEvent(aclrtEvent* event) {
@@ -116,16 +133,9 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
     OPENACL_API();
-    if (status == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "status is null");
     aclError rc = ACL_SUCCESS;
-    Event* resolved = openacl::ResolveEvent(event, &rc);
+    Event* resolved = ResolveForOlderQuery(event, status, &rc);
     if (resolved == nullptr) return rc;
-    if (resolved->reusable()) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "event %p comes from aclrtCreateEventExWithFlag: query it with "
-                    "aclrtQueryEventStatus",
-                    event);
-    }
     // Note the inverted values of this older enum: COMPLETE is 0.
     *status = resolved->Query() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
     return ACL_SUCCESS;
@@ -133,16 +143,9 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
     OPENACL_API();
-    if (status == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "status is null");
     aclError rc = ACL_SUCCESS;
-    Event* resolved = openacl::ResolveEvent(event, &rc);
+    Event* resolved = ResolveForOlderQuery(event, status, &rc);
     if (resolved == nullptr) return rc;
-    if (resolved->reusable()) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "event %p comes from aclrtCreateEventExWithFlag: query it with "
-                    "aclrtQueryEventStatus",
-                    event);
-    }
     // A wait on the event is released exactly when its recorded work has completed.
     *status = resolved->Query() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
     return ACL_SUCCESS;
