@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the benchmarks, runs openacl (bench_runtime) and its peers (bench_pocl: PoCL's CPU
-# device; plain memcpy in both) one after the other, and prints a summary table with ratios.
-# Needs what scripts/install-deps.sh installs. Extra arguments go to both benchmark programs
+# device; plain memcpy in both) one after the other, then the model API next to OpenCV DNN
+# (bench_model), and prints summary tables with ratios.
+# Needs what scripts/install-deps.sh installs. Extra arguments go to every benchmark program
 # (e.g. --benchmark_filter=Enqueue).
 #
 #   bench/run.sh                      # build dir: build-bench (override with BUILD_DIR=...)
 #
-# Results: $BUILD_DIR/bench-results/{bench_runtime,bench_pocl}.json and summary.md.
+# Results: $BUILD_DIR/bench-results/{bench_runtime,bench_pocl,bench_model}.json and summary.md.
 # The numbers only mean something on an otherwise idle machine: the script measures how busy
 # the CPUs are before it starts and warns when they are.
 set -euo pipefail
@@ -16,7 +17,7 @@ out="$build/bench-results"
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENACL_BUILD_BENCH=ON \
   -DOPENACL_BUILD_TESTS=OFF -DOPENACL_BUILD_EXAMPLES=OFF >/dev/null
-targets=(bench_runtime)
+targets=(bench_runtime bench_model)
 if grep -q '^build bench/bench_pocl:' "$build/build.ninja"; then
   targets+=(bench_pocl)
 else
@@ -59,6 +60,16 @@ if [[ " ${targets[*]} " == *" bench_pocl "* ]]; then
   fi
 fi
 
+models=()
+echo "== models: openacl and OpenCV DNN"
+if "$build/bench/bench_model" --benchmark_out="$out/bench_model.json" \
+  --benchmark_out_format=json "$@"; then
+  models=(--models "$out/bench_model.json")
+else
+  status=$?
+fi
+
 echo
-OPENACL_BENCH_BUSY="$busy" python3 bench/summarize.py "${results[@]}" | tee "$out/summary.md"
+OPENACL_BENCH_BUSY="$busy" python3 bench/summarize.py "${results[@]}" "${models[@]}" |
+  tee "$out/summary.md"
 exit "$status"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Turns the JSON output of bench_runtime (openacl) and bench_pocl (PoCL) into a Markdown table
-of medians, ratios and targets.
+of medians, ratios and targets; with --models, bench_model's (the model API next to OpenCV DNN)
+into a second one.
 
-usage: summarize.py RUNTIME_JSON [POCL_JSON]
+usage: summarize.py RUNTIME_JSON [POCL_JSON] [--models MODEL_JSON]
 """
 import json
 import os
@@ -78,7 +79,83 @@ def cpu_model():
     return "unknown CPU"
 
 
+def load_model_medians(path):
+    """{(benchmark, ((argument, value), ...)): median entry} of bench_model's JSON file."""
+    medians = {}
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"warning: cannot read {path}: {e}", file=sys.stderr)
+        return medians
+    for b in data.get("benchmarks", []):
+        if b.get("aggregate_name") != "median":
+            continue
+        name = b["run_name"]
+        args = tuple(
+            (k, int(v))
+            for k, v in re.findall(r"/(\w+):(\d+)(?=/|$)", name)
+            if k not in ("min_time", "repeats")
+        )
+        medians[(name.split("/")[0], args)] = b
+    return medians
+
+
+def model_table(path):
+    """Markdown lines for bench_model's results; [] when there are none."""
+    medians = load_model_medians(path)
+    if not medians:
+        return []
+    models = [(0, "ResNet-10-style, 1x3x224x224 -> 1000 (random weights)"),
+              (1, "MLP 64-64-64-64-10 (random weights)")]
+    lines = [
+        "",
+        "Models: aclmdlExecute vs cv::dnn::Net::forward (OpenCV DNN, the engine behind it) on "
+        "the same ONNX model, alternating in the same iterations; medians.",
+        "",
+        "| Measurement | openacl | OpenCV DNN | Comparison | Target | Verdict |",
+        "|---|---|---|---|---|---|",
+    ]
+    for index, label in models:
+        entry = medians.get(("BM_ExecuteVsOpenCv", (("model", index),)))
+        acl_us, cv_us = counter(entry, "acl_us"), counter(entry, "opencv_us")
+        pct, extra = counter(entry, "overhead_pct"), counter(entry, "overhead_us")
+        comparison = "" if pct is None else f"overhead {pct:+.2f}% ({fmt(extra, ' us')} per call)"
+        target, ok = ("<= 3% overhead", None if pct is None else pct <= 3.0) if index == 0 else (
+            "(information)", None)
+        lines.append(
+            f"| {label}: aclmdlExecute (OpenCV: setInput + forward) | "
+            f"{fmt(acl_us, ' us')} | {fmt(cv_us, ' us')} | {comparison} | {target} | "
+            f"{verdict(ok) if index == 0 else ''} |"
+        )
+    for index, label in models:
+        rates = {}
+        for streams in (0, 1, 2):
+            entry = medians.get(
+                ("BM_ExecuteAsyncThroughput", (("model", index), ("streams", streams)))
+            )
+            rates[streams] = counter(entry, "items_per_second")
+        if all(v is None for v in rates.values()):
+            continue
+        ratio = rates[2] / rates[1] if rates[1] and rates[2] else None
+        lines.append(
+            f"| {label}: aclmdlExecuteAsync throughput, 1 stream / 2 streams "
+            f"(synchronous aclmdlExecute loop) | {fmt(rates[1], '/s')} / {fmt(rates[2], '/s')} "
+            f"({fmt(rates[0], '/s')}) | | "
+            f"{'' if ratio is None else f'2 streams {ratio:.2f}x 1 stream'} | (information) | |"
+        )
+    return lines
+
+
 def main(argv):
+    models_path = None
+    if "--models" in argv:
+        i = argv.index("--models")
+        if i + 1 >= len(argv):
+            print(__doc__, file=sys.stderr)
+            return 2
+        models_path = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -282,6 +359,9 @@ def main(argv):
     print("|" + "---|" * len(header))
     for row in rows:
         print("| " + " | ".join(row) + " |")
+    if models_path:
+        for line in model_table(models_path):
+            print(line)
     return 0
 
 

@@ -6,6 +6,10 @@ packages=(
   nlohmann-json3-dev                                  # aclInit configuration files
   libgtest-dev libgmock-dev libbenchmark-dev          # tests and benchmarks
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # the PoCL peer in bench/bench_pocl.cpp
+  libopencv-dnn-dev libopencv-imgcodecs-dev           # models (OpenCV DNN), image decode
+  libopencv-imgproc-dev
+  libonnx-dev libprotobuf-dev                         # reading ONNX graphs
+  libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
 )
 missing=()

@@ -6,36 +6,16 @@
 #include <cstring>
 #include <mutex>
 #include <string>
-#include <unordered_set>
 
 #include "acl/acl.h"
+#include "core/data_buffer.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/runtime.h"
 
 using openacl::Fail;
 
-// A data buffer only describes memory the caller owns.
-struct aclDataBuffer {
-    void* data;
-    size_t size;
-};
-
-namespace {
-
-// Live data buffers, so a stale or foreign pointer is refused instead of dereferenced.
-std::mutex g_buffers_mutex;
-std::unordered_set<const aclDataBuffer*>& LiveBuffers() {
-    static auto* live = new std::unordered_set<const aclDataBuffer*>;
-    return *live;
-}
-
-bool IsLiveBuffer(const aclDataBuffer* buffer) {
-    std::lock_guard lock(g_buffers_mutex);
-    return LiveBuffers().count(buffer) != 0;
-}
-
-}  // namespace
+using openacl::IsLiveDataBuffer;
 
 aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
     OPENACL_API();
@@ -49,21 +29,17 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
         Fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
         return nullptr;
     }
-    std::lock_guard lock(g_buffers_mutex);
-    LiveBuffers().insert(buffer);
+    openacl::RegisterDataBuffer(buffer);
     return buffer;
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
     OPENACL_API();
     if (dataBuffer == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dataBuffer is null");
-    {
-        std::lock_guard lock(g_buffers_mutex);
-        if (LiveBuffers().erase(dataBuffer) == 0) {
-            return Fail(ACL_ERROR_INVALID_PARAM,
-                        "dataBuffer %p is not a live data buffer (destroyed already?)",
-                        static_cast<const void*>(dataBuffer));
-        }
+    if (!openacl::UnregisterDataBuffer(dataBuffer)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "dataBuffer %p is not a live data buffer (destroyed already?)",
+                    static_cast<const void*>(dataBuffer));
     }
     delete dataBuffer;
     return ACL_SUCCESS;
@@ -75,7 +51,7 @@ aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size)
     if (data == nullptr && size != 0) {
         return Fail(ACL_ERROR_INVALID_PARAM, "data is null but size is %zu", size);
     }
-    if (!IsLiveBuffer(dataBuffer)) {
+    if (!IsLiveDataBuffer(dataBuffer)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "dataBuffer %p is not a live data buffer",
                     static_cast<void*>(dataBuffer));
     }
@@ -86,7 +62,7 @@ aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size)
 
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
     OPENACL_API();
-    if (dataBuffer == nullptr || !IsLiveBuffer(dataBuffer)) {
+    if (dataBuffer == nullptr || !IsLiveDataBuffer(dataBuffer)) {
         Fail(ACL_ERROR_INVALID_PARAM, "dataBuffer %p is not a live data buffer",
              static_cast<const void*>(dataBuffer));
         return nullptr;
@@ -96,7 +72,7 @@ void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
     OPENACL_API();
-    if (dataBuffer == nullptr || !IsLiveBuffer(dataBuffer)) {
+    if (dataBuffer == nullptr || !IsLiveDataBuffer(dataBuffer)) {
         Fail(ACL_ERROR_INVALID_PARAM, "dataBuffer %p is not a live data buffer",
              static_cast<const void*>(dataBuffer));
         return 0;

@@ -144,10 +144,19 @@ aclError Runtime::Finalize() {
     for (Device* device : device_view_) {
         if (cpu::Executor* executor = device->executor()) executor->WaitAll();
     }
+    for (auto* hook : release_hooks_)
+        hook();
     Graveyard graveyard(true);
     std::lock_guard lock(lifecycle_);
     ReleaseEverythingLocked(graveyard);
     return ACL_SUCCESS;
+}
+
+void Runtime::AddReleaseHook(void (*fn)()) {
+    std::lock_guard init_lock(init_mutex_);
+    if (std::find(release_hooks_.begin(), release_hooks_.end(), fn) == release_hooks_.end()) {
+        release_hooks_.push_back(fn);
+    }
 }
 
 aclError Runtime::FinalizeReference(uint64_t* ref_count) {

@@ -25,6 +25,9 @@ class Runtime {
     aclError FinalizeReference(uint64_t* ref_count);
     aclError RegisterInitCallback(aclRegisterCallbackType type, aclInitCallbackFunc fn, void* data);
     aclError UnregisterInitCallback(aclRegisterCallbackType type, aclInitCallbackFunc fn);
+    // Runs fn at aclFinalize once queued work has finished and before devices are released,
+    // so layers above core (models) can let go of what they hold while contexts still exist.
+    void AddReleaseHook(void (*fn)());
     aclError RegisterFinalizeCallback(aclRegisterCallbackType type, aclFinalizeCallbackFunc fn,
                                       void* data);
     aclError UnregisterFinalizeCallback(aclRegisterCallbackType type, aclFinalizeCallbackFunc fn);
@@ -64,6 +67,7 @@ class Runtime {
     };
     std::vector<Hook<aclInitCallbackFunc>> init_hooks_;
     std::vector<Hook<aclFinalizeCallbackFunc>> finalize_hooks_;
+    std::vector<void (*)()> release_hooks_;
 };
 
 }  // namespace openacl

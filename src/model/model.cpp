@@ -1,0 +1,635 @@
+#include "model/model.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cinttypes>
+#include <cstring>
+#include <fstream>
+#include <map>
+
+#include <sys/stat.h>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/memory.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+#include "model/convert.h"
+
+namespace openacl::model {
+namespace {
+
+std::string DimsText(const std::vector<int64_t>& dims) {
+    std::string text;
+    for (size_t i = 0; i < dims.size(); ++i)
+        text += (i ? "," : "") + std::to_string(dims[i]);
+    return "[" + text + "]";
+}
+
+const char* TypeName(aclDataType type) {
+    switch (type) {
+        case ACL_FLOAT:
+            return "float32";
+        case ACL_FLOAT16:
+            return "float16";
+        case ACL_DOUBLE:
+            return "float64";
+        case ACL_INT8:
+            return "int8";
+        case ACL_UINT8:
+            return "uint8";
+        case ACL_INT16:
+            return "int16";
+        case ACL_UINT16:
+            return "uint16";
+        case ACL_INT32:
+            return "int32";
+        case ACL_UINT32:
+            return "uint32";
+        case ACL_INT64:
+            return "int64";
+        case ACL_UINT64:
+            return "uint64";
+        case ACL_BOOL:
+            return "bool";
+        default:
+            return "unsupported type";
+    }
+}
+
+bool ContextIsLive(Context* context, uint64_t serial) {
+    Context* current = CurrentContext();
+    if (current == context && current->serial() == serial) return true;
+    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+    Context* live = LookupContextLocked(context);
+    return live != nullptr && live->serial() == serial;
+}
+
+}  // namespace
+
+aclError ReadModelFile(const char* path, std::string* bytes) {
+    struct stat info {};
+    if (::stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+        return Fail(ACL_ERROR_READ_MODEL_FAILURE, "model path \"%s\" is not a regular file", path);
+    }
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        return Fail(ACL_ERROR_READ_MODEL_FAILURE, "cannot open model file \"%s\": %s", path,
+                    std::strerror(errno));
+    }
+    file.seekg(0, std::ios::end);
+    std::streamoff length = file.tellg();
+    if (length < 0) {
+        return Fail(ACL_ERROR_READ_MODEL_FAILURE,
+                    "cannot read model file \"%s\" (is it a directory?)", path);
+    }
+    file.seekg(0, std::ios::beg);
+    bytes->resize(static_cast<size_t>(length));
+    if (length > 0 && !file.read(bytes->data(), length)) {
+        return Fail(ACL_ERROR_READ_MODEL_FAILURE, "cannot read model file \"%s\"", path);
+    }
+    if (length == 0) {
+        return Fail(ACL_ERROR_READ_MODEL_FAILURE, "model file \"%s\" is empty", path);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError ReadModelImage(const void* data, size_t size, ModelImage* image) {
+    std::string error;
+    switch (DetectModelFormat(data, size)) {
+        case ModelFormat::kOm: {
+            OmFile om;
+            if (!ParseOm(data, size, &om, &error)) {
+                return Fail(ACL_ERROR_PARSE_MODEL, "the .om model is damaged: %s", error.c_str());
+            }
+            image->onnx = std::move(om.onnx);
+            image->options = std::move(om.options);
+            break;
+        }
+        case ModelFormat::kOnnx:
+            image->onnx.assign(static_cast<const char*>(data), size);
+            image->options = OmOptions{};
+            break;
+        case ModelFormat::kUnknown:
+            return Fail(ACL_ERROR_PARSE_MODEL,
+                        "the %zu bytes given are neither an .om model written by openacl's atc "
+                        "nor an ONNX model (openacl cannot run .om files of CANN's own atc: "
+                        "convert the ONNX model with openacl's atc)",
+                        size);
+    }
+    if (!ReadOnnxGraph(image->onnx.data(), image->onnx.size(), &image->graph, &error)) {
+        return Fail(ACL_ERROR_PARSE_MODEL, "%s", error.c_str());
+    }
+    aclError code = ACL_SUCCESS;
+    if (!BuildDescription(image->onnx, image->graph, image->options, &image->description, &error,
+                          &code)) {
+        return Fail(code, "%s", error.c_str());
+    }
+    return ACL_SUCCESS;
+}
+
+void QueryModelSize(const ModelImage& image, size_t* work_size, size_t* weight_size) {
+    size_t work = 0;
+    for (const auto& io : image.description.inputs)
+        work += io.size;
+    for (const auto& io : image.description.outputs)
+        work += io.size;
+    if (weight_size) *weight_size = std::max<size_t>(image.onnx.size(), 1);
+    if (work_size) *work_size = std::max<size_t>(work, 1);
+}
+
+// One concurrent execution's state: an engine instance and the scratch it converts into.
+struct Model::Session {
+    std::unique_ptr<EngineInstance> engine;
+    std::vector<std::vector<uint8_t>> scratch;  // per input, when its type is converted
+    std::vector<TensorView> inputs;
+    std::vector<TensorView> outputs;
+};
+
+Model::Model(uint32_t id, ModelImage image, Context* context, void* weight, bool owns_weight,
+             void* work, bool owns_work)
+    : id_(id),
+      image_(std::move(image)),
+      context_(context),
+      device_(context->device()),
+      context_serial_(context->serial()),
+      weight_(weight),
+      owns_weight_(owns_weight),
+      work_(work),
+      owns_work_(owns_work) {}
+
+Model::~Model() {
+    idle_.clear();
+    engine_.reset();
+    // A device reset already took the model's memory back (and may have handed it out again).
+    if ((owns_weight_ || owns_work_) && ContextIsLive(context_, context_serial_)) {
+        if (owns_weight_ && weight_) DeviceFree(weight_, false);
+        if (owns_work_ && work_) DeviceFree(work_, false);
+    }
+}
+
+aclError Model::Start() {
+    std::string error;
+    engine_ = CreateOpenCvEngine(image_.onnx, image_.graph, &error);
+    if (!engine_) {
+        // Engines name the operators they lack ("operator X is not supported..."); anything
+        // else is a graph the engine could not take.
+        bool unsupported = error.find("operator") != std::string::npos &&
+                           error.find("support") != std::string::npos;
+        return Fail(unsupported ? ACL_ERROR_OP_NOT_FOUND : ACL_ERROR_PARSE_MODEL,
+                    "the model cannot run: %s", error.c_str());
+    }
+    auto session = TakeSession(&error);
+    if (!session) {
+        return Fail(ACL_ERROR_PARSE_MODEL, "the model cannot run: %s", error.c_str());
+    }
+    // Output shapes that neither the graph nor shape inference tell are learnt from one run on
+    // zeros, so aclmdlGetOutputSizeByIndex is honest for every static model.
+    auto& desc = image_.description;
+    bool inputs_static = desc.batch_gears.empty() && desc.hw_gears.empty();
+    for (const auto& io : desc.inputs) {
+        for (int64_t d : io.max_dims)
+            inputs_static = inputs_static && d >= 0;
+        if (io.max_dims.size() == 1 && io.max_dims[0] == -2) inputs_static = false;
+    }
+    bool outputs_known = true;
+    for (const auto& io : desc.outputs) {
+        for (int64_t d : io.max_dims)
+            outputs_known = outputs_known && d >= 0;
+    }
+    if (inputs_static && !outputs_known) {
+        std::vector<std::vector<uint8_t>> zeros;
+        std::vector<TensorView> inputs;
+        for (size_t i = 0; i < desc.graph_input_count; ++i) {
+            const auto& io = desc.inputs[i];
+            zeros.emplace_back(TensorBytes(io.graph_type, io.max_dims), 0);
+            inputs.push_back(
+                TensorView{io.graph_type, io.max_dims, zeros.back().data(), zeros.back().size()});
+        }
+        std::vector<TensorView> outputs;
+        if (session->engine->Run(inputs, &outputs, &error)) {
+            for (size_t o = 0; o < desc.outputs.size() && o < outputs.size(); ++o) {
+                auto& io = desc.outputs[o];
+                io.dims = io.max_dims = outputs[o].dims;
+                io.size = TensorBytes(io.type, io.dims);
+                io.format = io.dims.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+            }
+        }
+    }
+    ReturnSession(std::move(session));
+    return ACL_SUCCESS;
+}
+
+std::unique_ptr<Model::Session> Model::TakeSession(std::string* error) {
+    {
+        std::lock_guard lock(pool_mutex_);
+        if (!idle_.empty()) {
+            auto session = std::move(idle_.back());
+            idle_.pop_back();
+            return session;
+        }
+    }
+    auto session = std::make_unique<Session>();
+    session->engine = engine_->CreateInstance(error);
+    if (!session->engine) return nullptr;
+    session->scratch.resize(image_.description.graph_input_count);
+    return session;
+}
+
+void Model::ReturnSession(std::unique_ptr<Session> session) {
+    std::lock_guard lock(pool_mutex_);
+    idle_.push_back(std::move(session));
+}
+
+std::vector<int64_t> Model::CurrentOutputDims(size_t index) {
+    std::lock_guard lock(current_mutex_);
+    return index < current_output_dims_.size() ? current_output_dims_[index]
+                                               : std::vector<int64_t>{};
+}
+
+bool Model::CheckDeviceBuffer(const BufferRef& buffer, size_t needed, const char* what,
+                              size_t index, const std::string& name, std::string* error) const {
+    char text[512];
+    if (buffer.data == nullptr) {
+        std::snprintf(text, sizeof text, "%s %zu (\"%s\") has a null data buffer address", what,
+                      index, name.c_str());
+        *error = text;
+        return false;
+    }
+    MemRegion region = ClassifyPointer(buffer.data);
+    if (region.domain != MemDomain::kDevice || region.device != device_) {
+        const char* where = region.domain == MemDomain::kDevice ? "device memory of another device"
+                                                                : DomainName(region.domain);
+        std::snprintf(text, sizeof text,
+                      "%s %zu (\"%s\") is at %p, which is %s: model inputs and outputs must be "
+                      "device memory of device %d (aclrtMalloc), filled with aclrtMemcpy",
+                      what, index, name.c_str(), buffer.data, where, device_->id());
+        *error = text;
+        return false;
+    }
+    uint64_t offset = reinterpret_cast<uintptr_t>(buffer.data) - region.base;
+    uint64_t room = region.usable - offset;
+    if (buffer.size > room || needed > room) {
+        std::snprintf(text, sizeof text,
+                      "%s %zu (\"%s\"): its buffer says %zu bytes at %p but only %" PRIu64
+                      " bytes of that allocation remain from there",
+                      what, index, name.c_str(), buffer.size, buffer.data, room);
+        *error = text;
+        return false;
+    }
+    return true;
+}
+
+aclError Model::Prepare(const aclmdlDataset* input, aclmdlDataset* output, bool async,
+                        ExecRequest* request) {
+    const auto& desc = image_.description;
+    Context* current = CurrentContext();
+    if (current == nullptr || current->device() != device_) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "model %u was loaded on device %d but this thread's current context is %s: "
+                    "load, execute and unload a model in the same context",
+                    id_, device_->id(), current ? "on another device" : "none");
+    }
+    if (!ContextIsLive(context_, context_serial_)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "model %u was loaded in a context that no longer exists (the device was "
+                    "reset?): load the model again",
+                    id_);
+    }
+    if (input->buffers.size() != desc.inputs.size()) {
+        std::string names;
+        for (const auto& io : desc.inputs)
+            names += (names.empty() ? "" : ", ") + io.name;
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "model %u has %zu inputs (%s) but the input dataset holds %zu buffers", id_,
+                    desc.inputs.size(), names.c_str(), input->buffers.size());
+    }
+    if (output->buffers.size() != desc.outputs.size()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "model %u has %zu outputs but the output dataset holds %zu buffers", id_,
+                    desc.outputs.size(), output->buffers.size());
+    }
+    uint64_t batch = 0, h = 0, w = 0;
+    if (!desc.batch_gears.empty()) {
+        batch = input->dynamic_batch;
+        if (std::find(desc.batch_gears.begin(), desc.batch_gears.end(), batch) ==
+            desc.batch_gears.end()) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "model %u has dynamic batch sizes: choose one with "
+                        "aclmdlSetDynamicBatchSize on the input dataset before executing",
+                        id_);
+        }
+    }
+    if (!desc.hw_gears.empty()) {
+        h = input->dynamic_height;
+        w = input->dynamic_width;
+        bool known = std::any_of(desc.hw_gears.begin(), desc.hw_gears.end(),
+                                 [&](const auto& g) { return g[0] == h && g[1] == w; });
+        if (!known) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "model %u has dynamic image sizes: choose one with "
+                        "aclmdlSetDynamicHWSize on the input dataset before executing",
+                        id_);
+        }
+    }
+    request->inputs.clear();
+    request->input_dims.clear();
+    request->outputs.clear();
+    request->output_set = output;
+    std::string error;
+    for (size_t i = 0; i < desc.inputs.size(); ++i) {
+        const auto& io = desc.inputs[i];
+        aclDataBuffer* handle = input->buffers[i];
+        if (!IsLiveDataBuffer(handle)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "input %zu (\"%s\"): data buffer %p was destroyed",
+                        i, io.name.c_str(), static_cast<void*>(handle));
+        }
+        BufferRef ref{handle, handle->data, handle->size, false};
+        std::vector<int64_t> dims = GearDims(io, io.format, batch, h, w);
+        const aclTensorDesc* given =
+            i < input->tensor_descs.size() ? input->tensor_descs[i] : nullptr;
+        bool dynamic = std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; });
+        if (dynamic && given != nullptr) {
+            bool fits = given->dims.size() == dims.size() || (dims.size() == 1 && dims[0] == -2);
+            for (size_t d = 0; fits && d < given->dims.size(); ++d) {
+                fits = given->dims[d] >= 0 &&
+                       (d >= dims.size() || dims[d] < 0 || dims[d] == given->dims[d]);
+            }
+            if (!fits) {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "input %zu (\"%s\"): the tensor description's shape %s does not fit "
+                            "the model's %s",
+                            i, io.name.c_str(), DimsText(given->dims).c_str(),
+                            DimsText(io.dims).c_str());
+            }
+            dims = given->dims;
+            dynamic = false;
+        }
+        if (dynamic) {
+            // A single unknown dimension follows from the buffer's size.
+            size_t unknown = 0, known = aclDataTypeSize(io.type);
+            for (int64_t d : dims) {
+                if (d < 0)
+                    ++unknown;
+                else
+                    known *= static_cast<size_t>(d);
+            }
+            if (unknown == 1 && dims.size() > 0 && !(dims.size() == 1 && dims[0] == -2) &&
+                known != 0 && ref.size % known == 0) {
+                for (auto& d : dims) {
+                    if (d < 0) d = static_cast<int64_t>(ref.size / known);
+                }
+            } else {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "input %zu (\"%s\") has the dynamic shape %s: give its actual shape "
+                            "with aclmdlSetDatasetTensorDesc, or fix it with atc --input_shape",
+                            i, io.name.c_str(), DimsText(io.dims).c_str());
+            }
+        }
+        size_t needed = TensorBytes(io.type, dims);
+        if (ref.size < needed) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "input %zu (\"%s\") needs %zu bytes for shape %s of %s, but its buffer "
+                        "holds %zu",
+                        i, io.name.c_str(), needed, DimsText(dims).c_str(), TypeName(io.type),
+                        ref.size);
+        }
+        if (!CheckDeviceBuffer(ref, needed, "input", i, io.name, &error)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
+        }
+        if (io.dynamic_tensor) continue;  // its content was chosen with aclmdlSetDynamic*
+        request->inputs.push_back(ref);
+        request->input_dims.push_back(std::move(dims));
+    }
+    for (size_t o = 0; o < desc.outputs.size(); ++o) {
+        const auto& io = desc.outputs[o];
+        aclDataBuffer* handle = output->buffers[o];
+        if (!IsLiveDataBuffer(handle)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "output %zu (\"%s\"): data buffer %p was destroyed", o, io.name.c_str(),
+                        static_cast<void*>(handle));
+        }
+        BufferRef ref{handle, handle->data, handle->size, false};
+        if (ref.data == nullptr && ref.size == 0) {
+            ref.runtime_allocated = true;
+            if (async && io.size == 0) {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "output %zu (\"%s\") has no size bound, so the runtime cannot "
+                            "allocate it ahead of an asynchronous execution: give a buffer",
+                            o, io.name.c_str());
+            }
+        } else if (!CheckDeviceBuffer(ref, 0, "output", o, io.name, &error)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
+        } else if (io.size != 0 && ref.size < io.size && desc.batch_gears.empty() &&
+                   desc.hw_gears.empty()) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "output %zu (\"%s\") needs %zu bytes for shape %s of %s, but its buffer "
+                        "holds %zu",
+                        o, io.name.c_str(), io.size, DimsText(io.dims).c_str(), TypeName(io.type),
+                        ref.size);
+        }
+        request->outputs.push_back(ref);
+    }
+    if (async) {
+        // The task runs on a worker without a context: outputs the runtime provides are
+        // allocated now, at their largest size, once everything else has been checked.
+        for (size_t o = 0; o < request->outputs.size(); ++o) {
+            BufferRef& ref = request->outputs[o];
+            if (!ref.runtime_allocated) continue;
+            aclError rc = DeviceMalloc(&ref.data, desc.outputs[o].size, ACL_MEM_MALLOC_HUGE_FIRST,
+                                       DeviceAllocKind::kMalloc, nullptr);
+            if (rc != ACL_SUCCESS) return rc;
+            ref.size = desc.outputs[o].size;
+            ref.handle->data = ref.data;
+            ref.handle->size = ref.size;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+bool Model::Run(const ExecRequest& request, bool recheck_memory, std::string* error,
+                aclError* code) {
+    const auto& desc = image_.description;
+    *code = ACL_ERROR_GE_FAILURE;
+    if (recheck_memory) {
+        // Buffers freed between the call and the task would be written after free.
+        for (size_t i = 0; i < request.inputs.size(); ++i) {
+            if (!CheckDeviceBuffer(request.inputs[i], 0, "input", i, desc.inputs[i].name, error)) {
+                *error += " (was it freed before the execution ran?)";
+                *code = ACL_ERROR_RT_COPY_DATA;
+                return false;
+            }
+        }
+        for (size_t o = 0; o < request.outputs.size(); ++o) {
+            if (!CheckDeviceBuffer(request.outputs[o], 0, "output", o, desc.outputs[o].name,
+                                   error)) {
+                *error += " (was it freed before the execution ran?)";
+                *code = ACL_ERROR_RT_COPY_DATA;
+                return false;
+            }
+        }
+    }
+    auto session = TakeSession(error);
+    if (!session) return false;
+    session->inputs.resize(request.inputs.size());
+    for (size_t i = 0; i < request.inputs.size(); ++i) {
+        const auto& io = desc.inputs[i];
+        const auto& dims = request.input_dims[i];
+        TensorView& view = session->inputs[i];
+        view.type = io.graph_type;
+        view.dims = dims;
+        view.bytes = TensorBytes(io.graph_type, dims);
+        if (io.type == io.graph_type) {
+            view.data = request.inputs[i].data;
+        } else {
+            auto& scratch = session->scratch[i];
+            scratch.resize(view.bytes);
+            ConvertElements(io.type, request.inputs[i].data, io.graph_type, scratch.data(),
+                            view.bytes / aclDataTypeSize(io.graph_type));
+            view.data = scratch.data();
+        }
+    }
+    if (!session->engine->Run(session->inputs, &session->outputs, error)) {
+        ReturnSession(std::move(session));
+        return false;
+    }
+    bool ok = true;
+    std::vector<std::vector<int64_t>> produced(desc.outputs.size());
+    for (size_t o = 0; o < desc.outputs.size() && ok; ++o) {
+        const auto& io = desc.outputs[o];
+        const TensorView& view = session->outputs[o];
+        size_t count = view.bytes / std::max<size_t>(aclDataTypeSize(io.graph_type), 1);
+        size_t needed = count * aclDataTypeSize(io.type);
+        BufferRef ref = request.outputs[o];
+        if (ref.runtime_allocated && ref.data == nullptr) {
+            if (DeviceMalloc(&ref.data, std::max<size_t>(needed, 1), ACL_MEM_MALLOC_HUGE_FIRST,
+                             DeviceAllocKind::kMalloc, nullptr) != ACL_SUCCESS) {
+                *error = "cannot allocate output " + std::to_string(o) + " on the device";
+                *code = ACL_ERROR_RT_MEMORY_ALLOCATION;
+                ok = false;
+                break;
+            }
+            ref.size = needed;
+            ref.handle->data = ref.data;
+            ref.handle->size = ref.size;
+        }
+        if (ref.size < needed) {
+            char text[512];
+            std::snprintf(text, sizeof text,
+                          "output %zu (\"%s\") is %zu bytes for shape %s of %s, but its buffer "
+                          "holds %zu",
+                          o, io.name.c_str(), needed, DimsText(view.dims).c_str(),
+                          TypeName(io.type), ref.size);
+            *error = text;
+            *code = ACL_ERROR_INVALID_PARAM;
+            ok = false;
+            break;
+        }
+        ConvertElements(io.graph_type, view.data, io.type, ref.data, count);
+        produced[o] = view.dims;
+    }
+    ReturnSession(std::move(session));
+    if (!ok) return false;
+    // The output dataset tells each output's actual shape (aclmdlGetDatasetTensorDesc).
+    if (request.output_set != nullptr && IsLiveDataset(request.output_set)) {
+        auto* set = request.output_set;
+        if (set->tensor_descs.size() < set->buffers.size()) {
+            set->tensor_descs.resize(set->buffers.size(), nullptr);
+        }
+        for (size_t o = 0; o < produced.size() && o < set->tensor_descs.size(); ++o) {
+            const auto& io = desc.outputs[o];
+            aclTensorDesc*& d = set->tensor_descs[o];
+            if (d == nullptr) d = NewTensorDesc(io.type, produced[o], io.format);
+            if (d == nullptr) continue;
+            d->data_type = io.type;
+            d->format = io.format;
+            d->dims = produced[o];
+            d->name = io.name;
+        }
+    }
+    std::lock_guard lock(current_mutex_);
+    current_output_dims_ = std::move(produced);
+    *code = ACL_SUCCESS;
+    return true;
+}
+
+namespace {
+
+std::mutex g_models_mutex;
+std::map<uint32_t, std::shared_ptr<Model>>& Models() {
+    static auto* models = new std::map<uint32_t, std::shared_ptr<Model>>;
+    return *models;
+}
+std::atomic<uint32_t> g_next_id{1};
+
+}  // namespace
+
+uint32_t NextModelId() {
+    return g_next_id.fetch_add(1, std::memory_order_relaxed);
+}
+
+void RegisterModel(std::shared_ptr<Model> model) {
+    // Models still loaded at aclFinalize are unloaded, with a warning, before devices go.
+    static bool hooked =
+        (Runtime::Get().AddReleaseHook([] { UnloadAllModels("aclFinalize"); }), true);
+    (void)hooked;
+    std::lock_guard lock(g_models_mutex);
+    Models()[model->id()] = std::move(model);
+}
+
+std::shared_ptr<Model> FindModel(uint32_t id) {
+    std::lock_guard lock(g_models_mutex);
+    auto it = Models().find(id);
+    return it == Models().end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Model> RemoveModel(uint32_t id) {
+    std::lock_guard lock(g_models_mutex);
+    auto it = Models().find(id);
+    if (it == Models().end()) return nullptr;
+    auto model = std::move(it->second);
+    Models().erase(it);
+    return model;
+}
+
+void UnloadAllModels(const char* reason) {
+    std::map<uint32_t, std::shared_ptr<Model>> models;
+    {
+        std::lock_guard lock(g_models_mutex);
+        models.swap(Models());
+    }
+    for (const auto& [id, model] : models) {
+        Warn("model %u was still loaded at %s: unloading it (call aclmdlUnload when done)", id,
+             reason);
+    }
+    models.clear();  // queued executions keep their model until they have run
+}
+
+void SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stream* stream) {
+    // A model execution is milliseconds of work; one heap block per call is noise.
+    struct Pending {
+        std::shared_ptr<Model> model;
+        ExecRequest request;
+        Stream* stream;
+    };
+    auto* pending = new Pending{std::move(model), std::move(request), stream};
+    stream->Submit(cpu::MakeTask(
+        [pending](cpu::TaskContext& ctx) {
+            cpu::TaskStatus status = cpu::TaskStatus::Done();
+            if (!ctx.cancelled()) {
+                std::string error;
+                aclError code = ACL_SUCCESS;
+                if (!pending->model->Run(pending->request, true, &error, &code)) {
+                    pending->stream->NoteFailure("model %u execution failed: %s",
+                                                 pending->model->id(), error.c_str());
+                    status = cpu::TaskStatus::Failed(code);
+                }
+            }
+            delete pending;
+            return status;
+        },
+        0, cpu::Task::kCallWhenCancelled));
+}
+
+}  // namespace openacl::model

@@ -1,0 +1,51 @@
+// The ModelEngine interface: what runs a graph. The model layer (model.cpp) owns descriptions,
+// buffers and the float16 boundary; an engine only turns input tensors into output tensors.
+// One engine per loaded model; one EngineInstance per concurrent execution (instances are
+// pooled and reused, never rebuilt per call).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base_rt.h"
+#include "model/onnx_graph.h"
+
+namespace openacl::model {
+
+// A tensor the engine reads or produces. The engine never owns an input's data; an output's
+// data belongs to the instance and stays valid until that instance's next Run.
+struct TensorView {
+    aclDataType type = ACL_DT_UNDEFINED;
+    std::vector<int64_t> dims;
+    const void* data = nullptr;
+    size_t bytes = 0;
+};
+
+class EngineInstance {
+ public:
+    virtual ~EngineInstance() = default;
+    // Runs the graph once. inputs are in graph-input order, in the graph's declared element
+    // types, with their actual (static) dims. On success *outputs holds one view per graph
+    // output, in graph-output order, in the graph's declared element types and actual dims.
+    // On failure returns false and says why in *error. Not thread-safe: one caller at a time.
+    virtual bool Run(const std::vector<TensorView>& inputs, std::vector<TensorView>* outputs,
+                     std::string* error) = 0;
+};
+
+class ModelEngine {
+ public:
+    virtual ~ModelEngine() = default;
+    // A fresh instance for one more concurrent execution; nullptr with *error on failure.
+    virtual std::unique_ptr<EngineInstance> CreateInstance(std::string* error) = 0;
+    virtual const char* name() const = 0;  // "opencv-dnn"
+};
+
+// The OpenCV DNN engine for a serialized ONNX graph described by `graph`. Fails, naming the
+// operators OpenCV cannot import, when the graph is not supported.
+std::unique_ptr<ModelEngine> CreateOpenCvEngine(const std::string& onnx, const GraphInfo& graph,
+                                                std::string* error);
+
+}  // namespace openacl::model
