@@ -129,19 +129,16 @@ def model_table(path):
             f"{verdict(ok) if index == 0 else ''} |"
         )
     for index, label in models:
-        rates = {}
-        for streams in (0, 1, 2):
-            entry = medians.get(
-                ("BM_ExecuteAsyncThroughput", (("model", index), ("streams", streams)))
-            )
-            rates[streams] = counter(entry, "items_per_second")
-        if all(v is None for v in rates.values()):
+        entry = medians.get(("BM_ExecuteAsyncThroughput", (("model", index),)))
+        if entry is None:
             continue
-        ratio = rates[2] / rates[1] if rates[1] and rates[2] else None
+        sync, one, two = (counter(entry, k) for k in ("sync_per_s", "stream1_per_s",
+                                                      "streams2_per_s"))
+        ratio = counter(entry, "two_vs_one")
         lines.append(
-            f"| {label}: aclmdlExecuteAsync throughput, 1 stream / 2 streams "
-            f"(synchronous aclmdlExecute loop) | {fmt(rates[1], '/s')} / {fmt(rates[2], '/s')} "
-            f"({fmt(rates[0], '/s')}) | | "
+            f"| {label}: executions/s, aclmdlExecuteAsync on 1 stream / on 2 streams "
+            f"(synchronous aclmdlExecute loop) | {fmt(one, '/s')} / {fmt(two, '/s')} "
+            f"({fmt(sync, '/s')}) | | "
             f"{'' if ratio is None else f'2 streams {ratio:.2f}x 1 stream'} | (information) | |"
         )
     return lines

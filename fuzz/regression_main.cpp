@@ -14,7 +14,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace {
 
+// OPENACL_FUZZ_DUMP=<file>: each input is written there before it runs, so the input that
+// crashed the target is left behind to reproduce.
 void Run(const std::string& bytes) {
+    static const char* dump = std::getenv("OPENACL_FUZZ_DUMP");
+    if (dump != nullptr) std::ofstream(dump, std::ios::binary | std::ios::trunc) << bytes;
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 

@@ -118,8 +118,22 @@ aclError ReadModelImage(const void* data, size_t size, ModelImage* image) {
                         "convert the ONNX model with openacl's atc)",
                         size);
     }
-    if (!ReadOnnxGraph(image->onnx.data(), image->onnx.size(), &image->graph, &error)) {
+    std::vector<std::pair<std::string, std::vector<int64_t>>> shapes;
+    for (const auto& input : image->options.inputs) {
+        if (!input.shape.empty()) shapes.emplace_back(input.name, input.shape);
+    }
+    if (!ApplyInputShapes(&image->onnx, shapes, &error) ||
+        !ReadOnnxGraph(image->onnx.data(), image->onnx.size(), &image->graph, &error)) {
         return Fail(ACL_ERROR_PARSE_MODEL, "%s", error.c_str());
+    }
+    // Engines (OpenCV's importer above all) cannot take an input of unknown rank.
+    for (const auto& input : image->graph.inputs) {
+        if (!input.has_shape) {
+            return Fail(ACL_ERROR_PARSE_MODEL,
+                        "input \"%s\" has no shape in the graph: give it one with atc "
+                        "--input_shape",
+                        input.name.c_str());
+        }
     }
     aclError code = ACL_SUCCESS;
     if (!BuildDescription(image->onnx, image->graph, image->options, &image->description, &error,

@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <exception>
+#include <map>
 #include <set>
 #include <unordered_set>
 
@@ -73,13 +74,66 @@ bool CheckAttributes(const onnx::GraphProto& graph, std::string* error, int dept
             }
             auto bad = [&](int64_t v) { return must_be_positive ? v < 1 : v < 0; };
             bool wrong = attr.has_i() && bad(attr.i());
-            for (int64_t v : attr.ints()) wrong = wrong || bad(v);
+            for (int64_t v : attr.ints())
+                wrong = wrong || bad(v);
             if (wrong) {
                 *error = "the ONNX model is invalid: attribute " + attr.name() + " of " +
                          node.op_type() + " node \"" + node.name() + "\" must be " +
                          (must_be_positive ? "positive" : "non-negative");
                 return false;
             }
+        }
+    }
+    return true;
+}
+
+// Ranks ONNX's shape inference leaves unchecked but engines rely on: convolutions and pooling
+// over a tensor of rank >= 3 with a weight of the same rank, Gemm on matrices. (OpenCV's importer
+// crashes on a violation instead of failing.) Uses the shapes inference found.
+bool CheckRanks(const onnx::GraphProto& graph, std::string* error) {
+    std::map<std::string, int> ranks;
+    auto note = [&](const onnx::ValueInfoProto& v) {
+        if (v.type().has_tensor_type() && v.type().tensor_type().has_shape()) {
+            ranks[v.name()] = v.type().tensor_type().shape().dim_size();
+        }
+    };
+    for (const auto& v : graph.input())
+        note(v);
+    for (const auto& v : graph.value_info())
+        note(v);
+    for (const auto& v : graph.output())
+        note(v);
+    for (const auto& init : graph.initializer())
+        ranks[init.name()] = init.dims_size();
+    auto rank = [&](const onnx::NodeProto& node, int i) {
+        if (i >= node.input_size() || node.input(i).empty()) return -1;
+        auto it = ranks.find(node.input(i));
+        return it == ranks.end() ? -1 : it->second;
+    };
+    static const std::set<std::string> convolutions = {"Conv", "ConvTranspose", "ConvInteger"};
+    static const std::set<std::string> pools = {
+        "MaxPool", "AveragePool", "LpPool", "GlobalMaxPool", "GlobalAveragePool", "GlobalLpPool"};
+    for (const auto& node : graph.node()) {
+        if (!node.domain().empty() && node.domain() != "ai.onnx") continue;
+        const std::string& op = node.op_type();
+        int x = rank(node, 0);
+        std::string wrong;
+        if (convolutions.count(op) || pools.count(op)) {
+            if (x >= 0 && x < 3) wrong = "its input has rank " + std::to_string(x) + ", not >= 3";
+            int w = rank(node, 1);
+            if (wrong.empty() && convolutions.count(op) && w >= 0 && x >= 0 && w != x) {
+                wrong = "its weight has rank " + std::to_string(w) + " but its input rank " +
+                        std::to_string(x);
+            }
+        } else if (op == "Gemm") {
+            if ((x >= 0 && x != 2) || (rank(node, 1) >= 0 && rank(node, 1) != 2)) {
+                wrong = "its operands are not matrices";
+            }
+        }
+        if (!wrong.empty()) {
+            *error =
+                "the ONNX model is inconsistent: " + op + " node \"" + node.name() + "\": " + wrong;
+            return false;
         }
     }
     return true;
@@ -189,6 +243,9 @@ bool ReadOnnxGraph(const void* data, size_t size, GraphInfo* out, std::string* e
         return false;
     }
     if (!CheckAttributes(model.graph(), error, 0)) return false;
+    // Ranks are checked before inference too: ONNX's own ConvTranspose inference reads a
+    // weight's dims without checking its rank.
+    if (!CheckRanks(model.graph(), error)) return false;
     // So is a graph whose types and shapes contradict each other (an operator fed a weight of
     // the wrong rank, say): strict shape inference finds those.
     try {
@@ -197,6 +254,7 @@ bool ReadOnnxGraph(const void* data, size_t size, GraphInfo* out, std::string* e
         options.error_mode = 1;
         onnx::ModelProto copy = model;
         onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), options);
+        if (!CheckRanks(copy.graph(), error)) return false;
     } catch (const std::exception& e) {
         *error = std::string("the ONNX model is inconsistent: ") + e.what();
         return false;
@@ -233,6 +291,34 @@ bool ReadOnnxGraph(const void* data, size_t size, GraphInfo* out, std::string* e
     }
     info.producer = model.producer_name();
     *out = std::move(info);
+    return true;
+}
+
+bool ApplyInputShapes(std::string* onnx,
+                      const std::vector<std::pair<std::string, std::vector<int64_t>>>& shapes,
+                      std::string* error) {
+    if (shapes.empty()) return true;
+    onnx::ModelProto model;
+    if (onnx->size() > static_cast<size_t>(INT_MAX) ||
+        !model.ParseFromArray(onnx->data(), static_cast<int>(onnx->size()))) {
+        *error = "the bytes are not a valid ONNX model";
+        return false;
+    }
+    for (auto& input : *model.mutable_graph()->mutable_input()) {
+        for (const auto& [name, dims] : shapes) {
+            if (input.name() != name) continue;
+            auto* shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+            shape->clear_dim();
+            for (int64_t d : dims) {
+                if (d < 0) {
+                    shape->add_dim()->set_dim_param("dynamic");
+                } else {
+                    shape->add_dim()->set_dim_value(d);
+                }
+            }
+        }
+    }
+    *onnx = model.SerializeAsString();
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl/acl_base_rt.h"
@@ -35,6 +36,12 @@ bool ReadOnnxGraph(const void* data, size_t size, GraphInfo* out, std::string* e
 // graph rejects those shapes.
 bool InferOutputDims(const std::string& onnx, const std::vector<std::vector<int64_t>>& input_dims,
                      std::vector<std::vector<int64_t>>* output_dims, std::string* error);
+
+// Rewrites the declared shapes of the named graph inputs (what atc's --input_shape decided; -1
+// becomes a symbolic dimension), so engines see the shapes the model is described with.
+bool ApplyInputShapes(std::string* onnx,
+                      const std::vector<std::pair<std::string, std::vector<int64_t>>>& shapes,
+                      std::string* error);
 
 // ONNX element type <-> aclDataType (ACL_DT_UNDEFINED / 0 when there is no counterpart).
 aclDataType AclTypeFromOnnx(int32_t onnx_type);

@@ -1,9 +1,13 @@
 // The ModelEngine implemented with OpenCV DNN (4.6). OpenCV computes in float32 whatever the
-// graph says, represents every tensor as a cv::Mat (which has no 0-D or 1-D form) and reports
-// failures as exceptions; this file turns all of that back into the graph's contract: declared
-// element types, ONNX shapes, and messages instead of exceptions.
+// graph says, represents every tensor as a cv::Mat (which has no 0-D or 1-D form), imports only
+// some forms of some operators, and reports failures as exceptions. This file rewrites graphs
+// into forms OpenCV imports (keeping their meaning), and turns its results back into the
+// graph's contract: declared element types, ONNX shapes, and messages instead of exceptions.
+// docs/CONFORMANCE.md says what each adaptation fixed.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -328,17 +332,24 @@ std::vector<int64_t> ReconcileDims(const cv::Mat& mat, const std::vector<int64_t
     return actual;
 }
 
-// OpenCV's messages embed nested "OpenCV(4.6.0) /path/file.cpp:123: error: (-2:...) " prefixes
-// and " in function 'x'" suffixes; the reason is what is left.
+// OpenCV's messages nest: "OpenCV(4.6.0) /path/file.cpp:123: error: (-2:...) " prefixes,
+// " in function 'x'" suffixes, "Node [Op@domain]:(id) parse error: " and "\n> " quoting. The
+// reason is what is left.
 std::string CleanMessage(std::string text) {
-    static const std::regex prefix(R"(OpenCV\([^)]*\) [^ ]*:\d+: error: \([-\d]+:[^)]*\) )");
-    static const std::regex suffix(R"( in function '[^']*')");
+    static const std::regex prefix(R"(OpenCV\([^)]*\) [^ ]*:\d+: error: \([-\d]+:[^)]*\) ?)");
+    static const std::regex function(R"( ?in function '[^']*')");
+    static const std::regex node(R"(Node \[[^\]]*\]:\([^)]*\) parse error: ?)");
+    static const std::regex quoting(R"(\n(> ?)*)");
+    static const std::regex spaces(R"( {2,})");
     text = std::regex_replace(text, prefix, "");
-    text = std::regex_replace(text, suffix, "");
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+    text = std::regex_replace(text, function, "");
+    text = std::regex_replace(text, node, "");
+    text = std::regex_replace(text, quoting, " ");
+    text = std::regex_replace(text, spaces, " ");
+    while (!text.empty() && (text.back() == ' ' || text.back() == '>'))
         text.pop_back();
-    for (char& c : text) {
-        if (c == '\n') c = ' ';
+    while (!text.empty() && (text.front() == ' ' || text.front() == ':')) {
+        text.erase(text.begin());
     }
     return text;
 }
@@ -359,7 +370,16 @@ std::string ImportFailure(const std::string& text) {
                detail + ")";
     }
     if (std::regex_search(text, match, node)) {
-        return "OpenCV DNN cannot import operator " + match[1].str() + " (node " + match[3].str() +
+        // OpenCV's node ids: "onnx_node!<name>" or "onnx_node_output_<i>!<output>".
+        static const std::regex by_output(R"(onnx_node_output_\d+!(.*))");
+        std::string id = match[3].str(), which;
+        std::smatch parts;
+        if (std::regex_match(id, parts, by_output)) {
+            which = "the node producing '" + parts[1].str() + "'";
+        } else {
+            which = "node '" + (id.rfind("onnx_node!", 0) == 0 ? id.substr(10) : id) + "'";
+        }
+        return "OpenCV DNN cannot import operator " + match[1].str() + " (" + which +
                "): " + detail;
     }
     return "OpenCV DNN cannot import the model: " + detail;
@@ -416,18 +436,60 @@ cv::dnn::Net Import(const std::string& bytes) {
 
 // Operators OpenCV 4.6's ONNX importer has no layer for ("Can't create layer"), as the ONNX
 // backend tests showed (docs/CONFORMANCE.md), and those with graph attributes, which it cannot
-// read. Checked before importing so that a refusal names all of them, not only the first.
+// read; less those RewriteNodes spells with others (And, Or, Xor, GreaterOrEqual, LessOrEqual,
+// Mean, IsNaN). Checked before importing so that a refusal names all of them, not only the
+// first.
 bool IsUnsupportedOp(const std::string& op) {
-    static const std::set<std::string> ops = {
-        "And", "Bernoulli", "BitShift", "BlackmanWindow", "CastLike", "Compress", "ConvInteger",
-        "DFT", "Det", "DynamicQuantizeLinear", "Einsum", "EyeLike", "GatherElements", "GatherND",
-        "GreaterOrEqual", "GridSample", "HammingWindow", "HannWindow", "Hardmax", "If", "IsInf",
-        "IsNaN", "LayerNormalization", "LessOrEqual", "Loop", "MatMulInteger", "Mean",
-        "MeanVarianceNormalization", "MelWeightMatrix", "Mod", "NegativeLogLikelihoodLoss",
-        "NonMaxSuppression", "NonZero", "OneHot", "Or", "RNN", "RandomUniformLike", "Range",
-        "ReverseSequence", "RoiAlign", "STFT", "Scan", "Scatter", "ScatterElements", "ScatterND",
-        "SequenceConstruct", "SequenceEmpty", "Size", "SoftmaxCrossEntropyLoss",
-        "SplitToSequence", "TfIdfVectorizer", "Tile", "TopK", "Trilu", "Unique", "Where", "Xor"};
+    static const std::set<std::string> ops = {"Bernoulli",
+                                              "BitShift",
+                                              "BlackmanWindow",
+                                              "CastLike",
+                                              "Compress",
+                                              "ConvInteger",
+                                              "DFT",
+                                              "Det",
+                                              "DynamicQuantizeLinear",
+                                              "Einsum",
+                                              "EyeLike",
+                                              "GatherElements",
+                                              "GatherND",
+                                              "GridSample",
+                                              "HammingWindow",
+                                              "HannWindow",
+                                              "Hardmax",
+                                              "If",
+                                              "IsInf",
+                                              "LayerNormalization",
+                                              "Loop",
+                                              "MatMulInteger",
+                                              "MeanVarianceNormalization",
+                                              "MelWeightMatrix",
+                                              "Mod",
+                                              "NegativeLogLikelihoodLoss",
+                                              "NonMaxSuppression",
+                                              "NonZero",
+                                              "OneHot",
+                                              "RNN",
+                                              "RandomUniformLike",
+                                              "Range",
+                                              "ReverseSequence",
+                                              "RoiAlign",
+                                              "STFT",
+                                              "Scan",
+                                              "Scatter",
+                                              "ScatterElements",
+                                              "ScatterND",
+                                              "SequenceConstruct",
+                                              "SequenceEmpty",
+                                              "Size",
+                                              "SoftmaxCrossEntropyLoss",
+                                              "SplitToSequence",
+                                              "TfIdfVectorizer",
+                                              "Tile",
+                                              "TopK",
+                                              "Trilu",
+                                              "Unique",
+                                              "Where"};
     // GraphInfo names operators of other domains "domain.Op"; OpenCV implements neither the
     // ONNX-ML nor the training operators.
     return ops.count(op) > 0 || op.rfind("ai.onnx.ml.", 0) == 0 ||
@@ -437,7 +499,8 @@ bool IsUnsupportedOp(const std::string& op) {
 // The elements of a constant tensor as doubles; false for a type or storage it cannot read.
 bool ConstantValues(const onnx::TensorProto& t, std::vector<double>* values) {
     int64_t count = 1;
-    for (int64_t d : t.dims()) count *= d;
+    for (int64_t d : t.dims())
+        count *= d;
     if (count < 0) return false;
     values->assign(static_cast<size_t>(count), 0.0);
     const aclDataType type = AclTypeFromOnnx(t.data_type());
@@ -445,13 +508,13 @@ bool ConstantValues(const onnx::TensorProto& t, std::vector<double>* values) {
     if (element == 0) return false;
     auto fill = [&](auto&& at, int64_t have) {
         if (have != count) return false;
-        for (int64_t i = 0; i < count; ++i) (*values)[i] = at(i);
+        for (int64_t i = 0; i < count; ++i)
+            (*values)[i] = at(i);
         return true;
     };
     if (t.has_raw_data()) {
         const std::string& raw = t.raw_data();
         if (raw.size() != static_cast<size_t>(count) * element) return false;
-        std::vector<uint8_t> widened(raw.size() / element * sizeof(float));
         std::vector<float> as_float(static_cast<size_t>(count));
         if (type == ACL_DOUBLE || type == ACL_INT64 || type == ACL_UINT64) {
             // Wider than float: read directly so that large integers survive.
@@ -475,7 +538,8 @@ bool ConstantValues(const onnx::TensorProto& t, std::vector<double>* values) {
         if (!InputToFloat(type, raw.data(), static_cast<size_t>(count), as_float.data())) {
             return false;
         }
-        for (int64_t i = 0; i < count; ++i) (*values)[i] = as_float[i];
+        for (int64_t i = 0; i < count; ++i)
+            (*values)[i] = as_float[i];
         return true;
     }
     switch (type) {
@@ -521,14 +585,16 @@ bool ConstantNodeValue(const onnx::NodeProto& node, onnx::TensorProto* out) {
         } else if (attr.name() == "value_floats") {
             t.set_data_type(onnx::TensorProto::FLOAT);
             t.add_dims(attr.floats_size());
-            for (float f : attr.floats()) t.add_float_data(f);
+            for (float f : attr.floats())
+                t.add_float_data(f);
         } else if (attr.name() == "value_int") {
             t.set_data_type(onnx::TensorProto::INT64);
             t.add_int64_data(attr.i());
         } else if (attr.name() == "value_ints") {
             t.set_data_type(onnx::TensorProto::INT64);
             t.add_dims(attr.ints_size());
-            for (int64_t i : attr.ints()) t.add_int64_data(i);
+            for (int64_t i : attr.ints())
+                t.add_int64_data(i);
         } else {
             continue;
         }
@@ -556,9 +622,11 @@ struct GraphIndex {
     std::map<std::string, const onnx::TensorProto*> initializers;
 
     explicit GraphIndex(const onnx::GraphProto& graph) {
-        for (const auto& init : graph.initializer()) initializers[init.name()] = &init;
+        for (const auto& init : graph.initializer())
+            initializers[init.name()] = &init;
         for (int n = 0; n < graph.node_size(); ++n) {
-            for (const auto& out : graph.node(n).output()) producer[out] = n;
+            for (const auto& out : graph.node(n).output())
+                producer[out] = n;
             for (const auto& in : graph.node(n).input()) {
                 if (!in.empty()) consumers[in].push_back(n);
             }
@@ -672,12 +740,241 @@ void FoldConstantInputs(onnx::GraphProto* graph) {
                 node.mutable_input()->DeleteSubrange(1, node.input_size() - 1);
                 continue;
             }
-            auto* attr = SetAttribute(&node, op == "Split" ? "split" : "axes",
-                                      onnx::AttributeProto::INTS);
-            for (double v : values) attr->add_ints(static_cast<int64_t>(v));
+            auto* attr =
+                SetAttribute(&node, op == "Split" ? "split" : "axes", onnx::AttributeProto::INTS);
+            for (double v : values)
+                attr->add_ints(static_cast<int64_t>(v));
             node.mutable_input()->DeleteSubrange(1, node.input_size() - 1);
         }
     }
+}
+
+// Element-wise operators with numpy broadcasting: leading 1s on an operand change nothing.
+bool IsElementwise(const onnx::NodeProto& node) {
+    static const std::set<std::string> ops = {"Abs",
+                                              "Acos",
+                                              "Acosh",
+                                              "Add",
+                                              "And",
+                                              "Asin",
+                                              "Asinh",
+                                              "Atan",
+                                              "Atanh",
+                                              "Cast",
+                                              "Ceil",
+                                              "Celu",
+                                              "Clip",
+                                              "Cos",
+                                              "Cosh",
+                                              "Div",
+                                              "Elu",
+                                              "Equal",
+                                              "Erf",
+                                              "Exp",
+                                              "Floor",
+                                              "Greater",
+                                              "GreaterOrEqual",
+                                              "HardSigmoid",
+                                              "HardSwish",
+                                              "Identity",
+                                              "IsInf",
+                                              "IsNaN",
+                                              "LeakyRelu",
+                                              "Less",
+                                              "LessOrEqual",
+                                              "Log",
+                                              "Max",
+                                              "Mean",
+                                              "Min",
+                                              "Mish",
+                                              "Mod",
+                                              "Mul",
+                                              "Neg",
+                                              "Not",
+                                              "Or",
+                                              "Pow",
+                                              "Reciprocal",
+                                              "Relu",
+                                              "Round",
+                                              "Selu",
+                                              "Sigmoid",
+                                              "Sign",
+                                              "Sin",
+                                              "Sinh",
+                                              "Softplus",
+                                              "Softsign",
+                                              "Sqrt",
+                                              "Sub",
+                                              "Sum",
+                                              "Tan",
+                                              "Tanh",
+                                              "ThresholdedRelu",
+                                              "Where",
+                                              "Xor"};
+    return IsDefaultDomain(node) && ops.count(node.op_type()) > 0;
+}
+
+int64_t IntAttribute(const onnx::NodeProto& node, const char* name, int64_t fallback) {
+    const auto* attr = FindAttribute(node, name);
+    return attr ? attr->i() : fallback;
+}
+
+float FloatAttribute(const onnx::NodeProto& node, const char* name, float fallback) {
+    const auto* attr = FindAttribute(node, name);
+    return attr ? attr->f() : fallback;
+}
+
+onnx::TensorProto* AddFloatInitializer(onnx::GraphProto* graph, const std::string& name,
+                                       const std::vector<int64_t>& dims,
+                                       const std::vector<double>& values) {
+    auto* init = graph->add_initializer();
+    init->set_name(name);
+    init->set_data_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : dims)
+        init->add_dims(d);
+    for (double v : values)
+        init->add_float_data(static_cast<float>(v));
+    return init;
+}
+
+template <typename FreshName>
+void RewriteGemm(onnx::GraphProto* graph, const GraphIndex& index, const Shapes& shapes,
+                 onnx::NodeProto* node, std::vector<onnx::NodeProto>* before,
+                 std::vector<onnx::NodeProto>* after, FreshName&& fresh_name) {
+    onnx::TensorProto b;
+    std::vector<double> b_values;
+    if (!index.Constant(*graph, node->input(1), &b) || b.dims_size() != 2 ||
+        !ConstantValues(b, &b_values)) {
+        return;
+    }
+    const float alpha = FloatAttribute(*node, "alpha", 1.0f);
+    const float beta = FloatAttribute(*node, "beta", 1.0f);
+    const bool trans_b = IntAttribute(*node, "transB", 0) != 0;
+    const int64_t n = trans_b ? b.dims(0) : b.dims(1), k = trans_b ? b.dims(1) : b.dims(0);
+    // C becomes N values scaled by beta when it is a constant row; otherwise (a matrix, or
+    // computed) it is added after the product by an Add, scaled first if beta is not 1.
+    std::vector<double> c_values;
+    std::string c_after;
+    const bool has_c = node->input_size() > 2 && !node->input(2).empty();
+    if (has_c) {
+        onnx::TensorProto c;
+        int64_t rows = 2;
+        if (index.Constant(*graph, node->input(2), &c) && ConstantValues(c, &c_values)) {
+            rows = 1;
+            for (int i = 0; i + 1 < c.dims_size(); ++i)
+                rows *= c.dims(i);
+        }
+        if (c_values.size() == 1) {
+            c_values.assign(static_cast<size_t>(n), c_values[0] * beta);
+        } else if (rows == 1 && static_cast<int64_t>(c_values.size()) == n) {
+            for (double& v : c_values)
+                v *= beta;
+        } else {
+            // OpenCV adds a computed tensor only to one of the same shape; any other C is left
+            // to fail the import, so that binding can make it a constant.
+            auto c_shape = shapes.find(node->input(2));
+            auto y_shape = shapes.find(node->output(0));
+            if (rows == 2 && (c_shape == shapes.end() || y_shape == shapes.end() ||
+                              !IsStatic(y_shape->second) || c_shape->second != y_shape->second)) {
+                return;
+            }
+            c_values.clear();
+            c_after = node->input(2);
+        }
+    }
+    std::vector<double> weights(static_cast<size_t>(n * k));
+    for (int64_t r = 0; r < n; ++r) {
+        for (int64_t col = 0; col < k; ++col) {
+            weights[r * k + col] = alpha * b_values[trans_b ? r * k + col : col * n + r];  // [N, K]
+        }
+    }
+    const std::string base = fresh_name(node->output(0));
+    node->set_input(1, AddFloatInitializer(graph, base + "_B", {n, k}, weights)->name());
+    if (!c_values.empty()) {
+        node->set_input(2, AddFloatInitializer(graph, base + "_C", {n}, c_values)->name());
+    } else if (node->input_size() > 2) {
+        node->mutable_input()->DeleteSubrange(2, node->input_size() - 2);
+    }
+    if (!c_after.empty()) {
+        onnx::NodeProto add;
+        add.set_op_type("Add");
+        add.add_input(base + "_AB");
+        std::string c = c_after;
+        if (beta != 1.0f) {
+            onnx::NodeProto scale;
+            scale.set_op_type("Mul");
+            scale.add_input(c_after);
+            scale.add_input(AddFloatInitializer(graph, base + "_beta", {}, {beta})->name());
+            scale.add_output(base + "_betaC");
+            c = scale.output(0);
+            after->push_back(std::move(scale));
+        }
+        add.add_input(c);
+        add.add_output(node->output(0));
+        node->set_output(0, base + "_AB");
+        after->push_back(std::move(add));
+    }
+    if (IntAttribute(*node, "transA", 0) != 0) {
+        onnx::NodeProto transpose;
+        transpose.set_op_type("Transpose");
+        transpose.add_input(node->input(0));
+        transpose.add_output(base + "_At");
+        auto* perm = SetAttribute(&transpose, "perm", onnx::AttributeProto::INTS);
+        perm->add_ints(1);
+        perm->add_ints(0);
+        node->set_input(0, transpose.output(0));
+        before->push_back(std::move(transpose));
+    }
+    node->clear_attribute();
+    SetAttribute(node, "transB", onnx::AttributeProto::INT)->set_i(1);
+}
+
+onnx::NodeProto MakeNode(const char* op, std::vector<std::string> inputs, std::string output) {
+    onnx::NodeProto node;
+    node.set_op_type(op);
+    for (auto& in : inputs)
+        node.add_input(std::move(in));
+    node.add_output(std::move(output));
+    return node;
+}
+
+// And = Mul, Or = Max, Xor = Not(Equal), a >= b = Max(Greater, Equal) (false for NaN, as
+// ONNX says), Mean = Sum / n, IsNaN = Not(Equal(x, x)). Appends the replacement to *out.
+template <typename FreshName>
+bool EmulateLogical(onnx::GraphProto* graph, const onnx::NodeProto* node,
+                    std::vector<onnx::NodeProto>* out, FreshName&& fresh_name) {
+    const std::string& op = node->op_type();
+    const std::string& y = node->output_size() > 0 ? node->output(0) : std::string();
+    const int n = node->input_size();
+    if ((op == "And" || op == "Or") && n == 2) {
+        out->push_back(MakeNode(op == "And" ? "Mul" : "Max", {node->input(0), node->input(1)}, y));
+    } else if (op == "Xor" && n == 2) {
+        const std::string equal = fresh_name(y);
+        out->push_back(MakeNode("Equal", {node->input(0), node->input(1)}, equal));
+        out->push_back(MakeNode("Not", {equal}, y));
+    } else if ((op == "GreaterOrEqual" || op == "LessOrEqual") && n == 2) {
+        const std::string strict = fresh_name(y), equal = fresh_name(y);
+        out->push_back(MakeNode(op == "GreaterOrEqual" ? "Greater" : "Less",
+                                {node->input(0), node->input(1)}, strict));
+        out->push_back(MakeNode("Equal", {node->input(0), node->input(1)}, equal));
+        out->push_back(MakeNode("Max", {strict, equal}, y));
+    } else if (op == "IsNaN" && n == 1) {
+        const std::string equal = fresh_name(y);
+        out->push_back(MakeNode("Equal", {node->input(0), node->input(0)}, equal));
+        out->push_back(MakeNode("Not", {equal}, y));
+    } else if (op == "Mean" && n >= 2) {
+        const std::string sum = fresh_name(y);
+        onnx::NodeProto add = MakeNode("Sum", {}, sum);
+        for (const auto& in : node->input())
+            add.add_input(in);
+        out->push_back(std::move(add));
+        const std::string scale = fresh_name(y);
+        AddFloatInitializer(graph, scale, {}, {1.0 / n});
+        out->push_back(MakeNode("Mul", {sum, scale}, y));
+    } else {
+        return false;
+    }
+    return true;
 }
 
 // Repairs of what OpenCV 4.6 expects but the ONNX spec leaves optional, and of opset
@@ -686,6 +983,7 @@ void RewriteNodes(onnx::ModelProto* model, const Shapes& shapes) {
     onnx::GraphProto* graph = model->mutable_graph();
     const int64_t opset = DefaultOpset(*model);
     const GraphIndex index(*graph);
+    const std::vector<onnx::NodeProto> original_nodes(graph->node().begin(), graph->node().end());
     std::vector<onnx::NodeProto> rewritten;
     int fresh = 0;
     auto fresh_name = [&](const std::string& base) {
@@ -704,7 +1002,8 @@ void RewriteNodes(onnx::ModelProto* model, const Shapes& shapes) {
             auto it = shapes.find(node.input(1));
             if (it != shapes.end() && it->second.size() > 2 && IsStatic(it->second)) {
                 auto* attr = SetAttribute(&node, "kernel_shape", onnx::AttributeProto::INTS);
-                for (size_t i = 2; i < it->second.size(); ++i) attr->add_ints(it->second[i]);
+                for (size_t i = 2; i < it->second.size(); ++i)
+                    attr->add_ints(it->second[i]);
             }
         }
         // epsilon has a default; OpenCV requires it.
@@ -712,14 +1011,23 @@ void RewriteNodes(onnx::ModelProto* model, const Shapes& shapes) {
             !FindAttribute(node, "epsilon")) {
             SetAttribute(&node, "epsilon", onnx::AttributeProto::FLOAT)->set_f(1e-5f);
         }
+        // OpenCV imports Gemm as a fully connected layer: B constant and stored transposed
+        // ([N, K], transB = 1), C a constant of N values, no alpha, beta or transA. Constant
+        // operands are rearranged into that form.
+        std::vector<onnx::NodeProto> after;
+        if (op == "Gemm" && node.input_size() >= 2) {
+            RewriteGemm(graph, index, shapes, &node, &rewritten, &after, fresh_name);
+        }
         // OpenCV's Dropout copies one input to every output it declares, reading past its
         // inputs for the mask; the mask is answered without OpenCV (Source::kAllTrue).
         if (op == "Dropout" && node.output_size() > 1 && !index.consumers.count(node.output(1))) {
             node.mutable_output()->DeleteSubrange(1, node.output_size() - 1);
         }
+        // Logical operators OpenCV 4.6 lacks, spelled with ones it has; booleans are 0 and 1
+        // in its float32 tensors.
+        if (EmulateLogical(graph, &node, &rewritten, fresh_name)) continue;
         // Variadic operators with a single input are the identity; OpenCV requires two.
-        if ((op == "Max" || op == "Min" || op == "Sum" || op == "Mean") &&
-            node.input_size() == 1) {
+        if ((op == "Max" || op == "Min" || op == "Sum" || op == "Mean") && node.input_size() == 1) {
             node.set_op_type("Identity");
         }
         // Before opset 13, Softmax, LogSoftmax and Hardmax work on the input flattened to 2-D
@@ -753,7 +1061,8 @@ void RewriteNodes(onnx::ModelProto* model, const Shapes& shapes) {
                 init->set_name(dims);
                 init->set_data_type(onnx::TensorProto::INT64);
                 init->add_dims(rank);
-                for (int64_t d : shape->second) init->add_int64_data(d);
+                for (int64_t d : shape->second)
+                    init->add_int64_data(d);
                 node.set_input(0, flat);
                 node.set_output(0, soft);
                 SetAttribute(&node, "axis", onnx::AttributeProto::INT)->set_i(1);
@@ -764,21 +1073,76 @@ void RewriteNodes(onnx::ModelProto* model, const Shapes& shapes) {
             }
         }
         rewritten.push_back(std::move(node));
+        for (auto& extra : after)
+            rewritten.push_back(std::move(extra));
     }
     graph->clear_node();
-    for (auto& node : rewritten) *graph->add_node() = std::move(node);
+    for (auto& node : rewritten)
+        *graph->add_node() = std::move(node);
+
+    // OpenCV computes in float32 but keeps integer and float64 constants in their own types and
+    // then reads them as float32 in element-wise layers (x + int64 1 adds a denormal). Constants
+    // that only meet element-wise operators are stored as float32; those used as shapes,
+    // indices or axes keep their types.
+    auto only_elementwise = [&](const std::string& name) {
+        auto it = index.consumers.find(name);
+        if (it == index.consumers.end()) return false;
+        for (int n : it->second) {
+            if (!IsElementwise(original_nodes[n])) return false;
+        }
+        return true;
+    };
+    auto to_float = [](onnx::TensorProto* t) {
+        std::vector<double> values;
+        if (t->data_type() == onnx::TensorProto::FLOAT || !ConstantValues(*t, &values)) return;
+        onnx::TensorProto converted;
+        converted.set_name(t->name());
+        converted.set_data_type(onnx::TensorProto::FLOAT);
+        *converted.mutable_dims() = t->dims();
+        for (double v : values)
+            converted.add_float_data(static_cast<float>(v));
+        *t = std::move(converted);
+    };
+    for (auto& init : *graph->mutable_initializer()) {
+        if (only_elementwise(init.name())) to_float(&init);
+    }
+    for (auto& node : *graph->mutable_node()) {
+        if (node.op_type() != "Constant" || !IsDefaultDomain(node) || node.output_size() != 1 ||
+            !only_elementwise(node.output(0))) {
+            continue;
+        }
+        onnx::TensorProto value;
+        if (!ConstantNodeValue(node, &value)) continue;
+        to_float(&value);
+        node.clear_attribute();
+        auto* attr = SetAttribute(&node, "value", onnx::AttributeProto::TENSOR);
+        *attr->mutable_t() = std::move(value);
+    }
 }
 
 // OpenCV represents 0-D and 1-D tensors with two dimensions, so a negative axis counted from the
 // end lands on the wrong dimension; counted from the front it is right either way.
 void NormalizeAxes(onnx::GraphProto* graph, const Shapes& shapes) {
-    static const std::set<std::string> axis_ops = {
-        "ArgMax", "ArgMin", "Compress", "Concat", "DequantizeLinear", "Flatten", "Gather",
-        "GatherElements", "Hardmax", "LogSoftmax", "LpNormalization", "QuantizeLinear",
-        "Scatter", "ScatterElements", "Softmax", "Split", "TopK"};
+    static const std::set<std::string> axis_ops = {"ArgMax",
+                                                   "ArgMin",
+                                                   "Compress",
+                                                   "Concat",
+                                                   "DequantizeLinear",
+                                                   "Flatten",
+                                                   "Gather",
+                                                   "GatherElements",
+                                                   "Hardmax",
+                                                   "LogSoftmax",
+                                                   "LpNormalization",
+                                                   "QuantizeLinear",
+                                                   "Scatter",
+                                                   "ScatterElements",
+                                                   "Softmax",
+                                                   "Split",
+                                                   "TopK"};
     static const std::set<std::string> axes_ops = {
-        "ReduceL1",   "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
-        "ReduceMin",  "ReduceProd", "ReduceSum",    "ReduceSumSquare", "Squeeze",   "Unsqueeze"};
+        "ReduceL1",  "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
+        "ReduceMin", "ReduceProd", "ReduceSum",    "ReduceSumSquare", "Squeeze",   "Unsqueeze"};
     const GraphIndex index(*graph);
     for (auto& node : *graph->mutable_node()) {
         if (!IsDefaultDomain(node) || node.input_size() == 0) continue;
@@ -808,7 +1172,8 @@ void NormalizeAxes(onnx::GraphProto* graph, const Shapes& shapes) {
             init->set_name(node.input(3) + "__openacl_normalized");
             init->set_data_type(onnx::TensorProto::INT64);
             init->add_dims(static_cast<int64_t>(axes.size()));
-            for (double a : axes) init->add_int64_data(static_cast<int64_t>(a < 0 ? a + rank : a));
+            for (double a : axes)
+                init->add_int64_data(static_cast<int64_t>(a < 0 ? a + rank : a));
             node.set_input(3, init->name());
         }
     }
@@ -821,22 +1186,6 @@ void RewriteForOpenCv(onnx::ModelProto* model, const Shapes& shapes, bool fold_i
     if (fold_inputs) FoldConstantInputs(model->mutable_graph());
     RewriteNodes(model, shapes);
     NormalizeAxes(model->mutable_graph(), shapes);
-}
-
-// Element-wise operators with numpy broadcasting: leading 1s on an operand change nothing.
-bool IsElementwise(const onnx::NodeProto& node) {
-    static const std::set<std::string> ops = {
-        "Abs",     "Acos",       "Acosh",     "Add",      "And",         "Asin",
-        "Asinh",   "Atan",       "Atanh",     "Cast",     "Ceil",        "Celu",
-        "Clip",    "Cos",        "Cosh",      "Div",      "Elu",         "Equal",
-        "Erf",     "Exp",        "Floor",     "Greater",  "GreaterOrEqual", "HardSigmoid",
-        "HardSwish", "Identity", "IsInf",     "IsNaN",    "LeakyRelu",   "Less",
-        "LessOrEqual", "Log",    "Max",       "Mean",     "Min",         "Mish",
-        "Mod",     "Mul",        "Neg",       "Not",      "Or",          "Pow",
-        "Reciprocal", "Relu",    "Round",     "Selu",     "Sigmoid",     "Sign",
-        "Sin",     "Sinh",       "Softplus",  "Softsign", "Sqrt",        "Sub",
-        "Sum",     "Tan",        "Tanh",      "ThresholdedRelu", "Where", "Xor"};
-    return IsDefaultDomain(node) && ops.count(node.op_type()) > 0;
 }
 
 // The rank OpenCV should be told for graph input `name`: OpenCV's element-wise layers need two
@@ -877,8 +1226,8 @@ struct OutputPlan {
     Source source = Source::kNet;
     size_t index = 0;  // kNet: position among the forwarded names; kShapeOf/kInput: the input
     int64_t start = 0, end = std::numeric_limits<int64_t>::max();  // kShapeOf's slice
-    std::vector<int64_t> dims;                                      // kConstant
-    std::vector<uint8_t> bytes;                                     // kConstant, declared type
+    std::vector<int64_t> dims;                                     // kConstant
+    std::vector<uint8_t> bytes;                                    // kConstant, declared type
 };
 
 // What every instance of one model shares.
@@ -889,7 +1238,8 @@ struct Shared {
     Shapes shapes;           // of the tensors of the graph as loaded
     std::string prepared;    // `model` serialized: what OpenCV imports when nothing is bound
     std::vector<bool> used;  // per input: some node or output reads it
-    std::vector<int> promoted_rank;  // per input: 0, or the rank OpenCV is given
+    std::vector<int> promoted_rank;               // per input: 0, or the rank OpenCV is given
+    std::vector<std::vector<int64_t>> expand_to;  // per input: {}, or the shape it is broadcast to
     std::vector<OutputPlan> outputs;
     std::vector<cv::String> forward_names;
 
@@ -913,13 +1263,19 @@ std::vector<size_t> InputsToBind(const std::string& text, const Shared& shared) 
     if (std::regex_search(text, match, blob)) {
         tensors.push_back(match[1].str());
     } else if (std::regex_search(text, match, node_id)) {
+        // OpenCV names a node "onnx_node!<name>", or after its first named output:
+        // "onnx_node_output_<i>!<output>".
         const std::string id = match[1].str();
-        static const std::string by_output = "onnx_node_output_0!", by_name = "onnx_node!";
+        static const std::regex by_output(R"(onnx_node_output_(\d+)!(.*))");
+        static const std::string by_name = "onnx_node!";
+        std::smatch parts;
+        const bool named_by_output = std::regex_match(id, parts, by_output);
         for (const auto& node : graph.node()) {
-            const bool is_it =
-                (id.rfind(by_output, 0) == 0 && node.output_size() > 0 &&
-                 node.output(0) == id.substr(by_output.size())) ||
-                (id.rfind(by_name, 0) == 0 && node.name() == id.substr(by_name.size()));
+            const int out = named_by_output ? std::stoi(parts[1].str()) : -1;
+            const bool is_it = (named_by_output && out < node.output_size() &&
+                                node.output(out) == parts[2].str()) ||
+                               (!named_by_output && id.rfind(by_name, 0) == 0 &&
+                                node.name() == id.substr(by_name.size()));
             if (!is_it) continue;
             for (int i = 1; i < node.input_size(); ++i) {
                 if (!node.input(i).empty()) tensors.push_back(node.input(i));
@@ -968,7 +1324,8 @@ std::string BindInputs(const Shared& shared, const std::vector<bool>& bind,
         auto* init = graph->add_initializer();
         init->set_name(info.name);
         init->set_data_type(info.onnx_type);
-        for (int64_t d : inputs[k].dims) init->add_dims(d);
+        for (int64_t d : inputs[k].dims)
+            init->add_dims(d);
         const size_t bytes = static_cast<size_t>(Product(inputs[k].dims)) * ElementSize(info.type);
         init->set_raw_data(inputs[k].data, bytes);
     }
@@ -993,21 +1350,40 @@ bool ValidateBound(const Shared& shared, const std::vector<bool>& bind,
         auto* list = graph->mutable_input();
         for (int i = 0; i < list->size(); ++i) {
             if (list->Get(i).name() != info.name) continue;
-            if (bind[k]) {
-                list->DeleteSubrange(i, 1);
-            } else {
-                auto* shape = list->Mutable(i)->mutable_type()->mutable_tensor_type()->mutable_shape();
-                shape->clear_dim();
-                for (int64_t d : inputs[k].dims) shape->add_dim()->set_dim_value(d);
-            }
+            // A bound input stays declared too: before IR 4 every initializer must be.
+            auto* shape = list->Mutable(i)->mutable_type()->mutable_tensor_type()->mutable_shape();
+            shape->clear_dim();
+            for (int64_t d : inputs[k].dims)
+                shape->add_dim()->set_dim_value(d);
             break;
         }
         if (!bind[k]) continue;
+        // OpenCV divides by the size of a layer's weights: an empty weight crashes it.
+        if (Product(inputs[k].dims) == 0) {
+            static const std::set<std::string> weighted = {"Gemm",
+                                                           "MatMul",
+                                                           "Conv",
+                                                           "ConvTranspose",
+                                                           "BatchNormalization",
+                                                           "InstanceNormalization",
+                                                           "PRelu"};
+            for (const auto& node : graph->node()) {
+                bool consumes = false;
+                for (const auto& in : node.input())
+                    consumes = consumes || in == info.name;
+                if (consumes && weighted.count(node.op_type())) {
+                    *error = "input '" + info.name + "' is empty but " + node.op_type() +
+                             " needs it as a non-empty weight";
+                    return false;
+                }
+            }
+        }
         names += (names.empty() ? "'" : ", '") + info.name + "'";
         auto* init = graph->add_initializer();
         init->set_name(info.name);
         init->set_data_type(info.onnx_type);
-        for (int64_t d : inputs[k].dims) init->add_dims(d);
+        for (int64_t d : inputs[k].dims)
+            init->add_dims(d);
         init->set_raw_data(inputs[k].data,
                            static_cast<size_t>(Product(inputs[k].dims)) * ElementSize(info.type));
     }
@@ -1045,30 +1421,79 @@ bool Prepare(Shared* shared, std::string* error) {
     const GraphIndex index(*graph);
 
     std::set<std::string> output_names;
-    for (const ValueInfo& out : info.outputs) output_names.insert(out.name);
+    for (const ValueInfo& out : info.outputs)
+        output_names.insert(out.name);
     shared->used.assign(info.inputs.size(), false);
     shared->promoted_rank.assign(info.inputs.size(), 0);
     for (size_t k = 0; k < info.inputs.size(); ++k) {
         const std::string& name = info.inputs[k].name;
         shared->used[k] = index.consumers.count(name) > 0 || output_names.count(name) > 0;
+        // Decided on the graph as loaded: rewrites keep element-wise operators element-wise,
+        // but their new tensors have no inferred shapes.
         if (info.inputs[k].has_shape) {
-            shared->promoted_rank[k] =
-                PromotedRank(*graph, index, shared->shapes, name, static_cast<int>(info.inputs[k].dims.size()));
+            shared->promoted_rank[k] = PromotedRank(original, original_index, shared->shapes, name,
+                                                    static_cast<int>(info.inputs[k].dims.size()));
         }
     }
-    // Declare promoted shapes, and drop inputs nothing reads: OpenCV fails a run that feeds one.
+    // OpenCV 4.6 adds, compares... two computed tensors only when their shapes are equal. An
+    // input whose consumers are all element-wise with one output shape is broadcast to that
+    // shape before OpenCV sees it, which changes none of their results.
+    shared->expand_to.assign(info.inputs.size(), {});
+    for (size_t k = 0; k < info.inputs.size(); ++k) {
+        const ValueInfo& in = info.inputs[k];
+        auto consumers = original_index.consumers.find(in.name);
+        if (!in.has_shape || !IsStatic(in.dims) || consumers == original_index.consumers.end()) {
+            continue;
+        }
+        std::vector<int64_t> target;
+        bool uniform = true;
+        for (int n : consumers->second) {
+            const auto& node = original.node(n);
+            auto out = node.output_size() == 1 ? shared->shapes.find(node.output(0))
+                                               : shared->shapes.end();
+            uniform = uniform && IsElementwise(node) && out != shared->shapes.end() &&
+                      IsStatic(out->second) && (target.empty() || target == out->second);
+            if (!uniform) break;
+            target = out->second;
+        }
+        if (!uniform || target == in.dims || target.size() < in.dims.size()) continue;
+        bool broadcastable = true;
+        const size_t offset = target.size() - in.dims.size();
+        for (size_t d = 0; d < in.dims.size(); ++d) {
+            broadcastable = broadcastable && (in.dims[d] == target[offset + d] || in.dims[d] == 1);
+        }
+        if (!broadcastable) continue;
+        shared->expand_to[k] = target;
+        shared->promoted_rank[k] = 0;
+    }
+    // Declare promoted shapes, and drop inputs nothing reads (OpenCV fails a run that feeds
+    // one) and inputs that are initializers (IR < 4 defaults: constants, which OpenCV would
+    // otherwise expect to be fed and leave uninitialized).
     auto* inputs = graph->mutable_input();
     for (int i = inputs->size() - 1; i >= 0; --i) {
+        if (index.initializers.count(inputs->Get(i).name())) {
+            inputs->DeleteSubrange(i, 1);
+            continue;
+        }
         for (size_t k = 0; k < info.inputs.size(); ++k) {
             if (info.inputs[k].name != inputs->Get(i).name()) continue;
             if (!shared->used[k]) {
                 inputs->DeleteSubrange(i, 1);
+            } else if (!shared->expand_to[k].empty()) {
+                auto* shape =
+                    inputs->Mutable(i)->mutable_type()->mutable_tensor_type()->mutable_shape();
+                shape->clear_dim();
+                for (int64_t d : shared->expand_to[k])
+                    shape->add_dim()->set_dim_value(d);
             } else if (shared->promoted_rank[k] > 0) {
-                auto* shape = inputs->Mutable(i)->mutable_type()->mutable_tensor_type()->mutable_shape();
+                auto* shape =
+                    inputs->Mutable(i)->mutable_type()->mutable_tensor_type()->mutable_shape();
                 onnx::TensorShapeProto promoted;
                 const int missing = shared->promoted_rank[k] - shape->dim_size();
-                for (int j = 0; j < missing; ++j) promoted.add_dim()->set_dim_value(1);
-                for (const auto& dim : shape->dim()) *promoted.add_dim() = dim;
+                for (int j = 0; j < missing; ++j)
+                    promoted.add_dim()->set_dim_value(1);
+                for (const auto& dim : shape->dim())
+                    *promoted.add_dim() = dim;
                 *shape = promoted;
             }
             break;
@@ -1126,6 +1551,31 @@ bool Prepare(Shared* shared, std::string* error) {
     return true;
 }
 
+// Numpy broadcasting of src (dims) to `to`, which has at least as many dimensions.
+void Broadcast(const float* src, const std::vector<int64_t>& dims, const std::vector<int64_t>& to,
+               std::vector<float>* dst) {
+    const size_t rank = to.size(), offset = rank - dims.size();
+    std::vector<int64_t> stride(rank, 0);  // the source step per target dimension
+    int64_t step = 1;
+    for (size_t d = rank; d-- > offset;) {
+        const int64_t size = dims[d - offset];
+        stride[d] = size == 1 ? 0 : step;
+        step *= size;
+    }
+    dst->resize(static_cast<size_t>(std::max<int64_t>(Product(to), 1)));
+    std::vector<int64_t> at(rank, 0);
+    int64_t from = 0;
+    for (float& out : *dst) {
+        out = src[from];
+        for (size_t d = rank; d-- > 0;) {  // odometer over the target shape
+            from += stride[d];
+            if (++at[d] < to[d]) break;
+            from -= stride[d] * at[d];
+            at[d] = 0;
+        }
+    }
+}
+
 // ---- Running --------------------------------------------------------------------------------
 
 class OpenCvInstance final : public EngineInstance {
@@ -1135,6 +1585,7 @@ class OpenCvInstance final : public EngineInstance {
         const size_t inputs = shared_->graph.inputs.size();
         input_store_.resize(inputs);
         input_mats_.resize(inputs);
+        expanded_.resize(inputs);
         bound_.assign(inputs, false);
         bound_dims_.resize(inputs);
         bound_bytes_.resize(inputs);
@@ -1218,8 +1669,8 @@ class OpenCvInstance final : public EngineInstance {
     bool BoundValuesMatch(const std::vector<TensorView>& inputs) const {
         for (size_t k = 0; k < inputs.size(); ++k) {
             if (!bound_[k]) continue;
-            const size_t bytes = static_cast<size_t>(Product(inputs[k].dims)) *
-                                 ElementSize(inputs[k].type);
+            const size_t bytes =
+                static_cast<size_t>(Product(inputs[k].dims)) * ElementSize(inputs[k].type);
             if (bound_dims_[k] != inputs[k].dims || bound_bytes_[k].size() != bytes ||
                 (bytes > 0 && std::memcmp(bound_bytes_[k].data(), inputs[k].data, bytes) != 0)) {
                 return false;
@@ -1248,8 +1699,9 @@ class OpenCvInstance final : public EngineInstance {
                     if (!bind[k]) continue;
                     bound_dims_[k] = inputs[k].dims;
                     const auto* data = static_cast<const uint8_t*>(inputs[k].data);
-                    bound_bytes_[k].assign(data, data + static_cast<size_t>(Product(inputs[k].dims)) *
-                                                            ElementSize(inputs[k].type));
+                    bound_bytes_[k].assign(data,
+                                           data + static_cast<size_t>(Product(inputs[k].dims)) *
+                                                      ElementSize(inputs[k].type));
                 }
                 return true;
             } catch (const cv::Exception& e) {
@@ -1284,10 +1736,29 @@ class OpenCvInstance final : public EngineInstance {
         for (int i = static_cast<int>(view.dims.size()); i < shared_->promoted_rank[index]; ++i) {
             sizes.push_back(1);
         }
-        for (int64_t d : view.dims) sizes.push_back(static_cast<int>(d));
+        for (int64_t d : view.dims)
+            sizes.push_back(static_cast<int>(d));
         if (sizes.empty()) sizes.push_back(1);
         cv::Mat& mat = input_mats_[index];
-        if (view.type == ACL_FLOAT) {
+        const std::vector<int64_t>& expand = shared_->expand_to[index];
+        if (!expand.empty()) {
+            if (view.dims != info.dims) {
+                *error = "input '" + info.name + "' has shape " + DimsText(view.dims) +
+                         ", the graph declares " + DimsText(info.dims);
+                return false;
+            }
+            std::vector<float>& store = input_store_[index];
+            store.resize(std::max<size_t>(count, 1));
+            if (!InputToFloat(view.type, view.data, count, store.data())) {
+                *error = std::string("input '") + info.name + "' has element type " +
+                         TypeName(view.type) + ", which OpenCV DNN cannot take";
+                return false;
+            }
+            Broadcast(store.data(), view.dims, expand, &expanded_[index]);
+            sizes.assign(expand.begin(), expand.end());
+            mat = cv::Mat(static_cast<int>(sizes.size()), sizes.data(), CV_32F,
+                          expanded_[index].data());
+        } else if (view.type == ACL_FLOAT) {
             // setInput copies the blob, so the caller's memory is wrapped, not copied first.
             mat = cv::Mat(static_cast<int>(sizes.size()), sizes.data(), CV_32F,
                           const_cast<void*>(view.data));
@@ -1356,7 +1827,8 @@ class OpenCvInstance final : public EngineInstance {
                 const int64_t start = clamp(plan.start), end = clamp(plan.end);
                 const int64_t count = std::max<int64_t>(end - start, 0);
                 store.resize(std::max<size_t>(static_cast<size_t>(count) * sizeof(int64_t), 1));
-                if (count > 0) std::memcpy(store.data(), dims.data() + start, count * sizeof(int64_t));
+                if (count > 0)
+                    std::memcpy(store.data(), dims.data() + start, count * sizeof(int64_t));
                 view->dims = {count};
                 view->data = store.data();
                 view->bytes = static_cast<size_t>(count) * sizeof(int64_t);
@@ -1420,6 +1892,7 @@ class OpenCvInstance final : public EngineInstance {
     std::vector<std::vector<int64_t>> bound_dims_;
     std::vector<std::vector<uint8_t>> bound_bytes_;
     std::vector<std::vector<float>> input_store_;
+    std::vector<std::vector<float>> expanded_;  // inputs broadcast for OpenCV (expand_to)
     std::vector<cv::Mat> input_mats_;
     std::vector<cv::Mat> output_mats_;
     std::vector<std::vector<uint8_t>> output_store_;
@@ -1524,7 +1997,8 @@ std::unique_ptr<ModelEngine> CreateOpenCvEngine(const std::string& onnx, const G
                     *error = ImportFailure(text);
                     return nullptr;
                 }
-                for (size_t k : bind) shared->bind[k] = true;
+                for (size_t k : bind)
+                    shared->bind[k] = true;
             }
         }
         return std::make_unique<OpenCvEngine>(std::move(shared), std::move(net));

@@ -56,7 +56,9 @@ std::string RecentError() {
     return message ? OneLine(message) : std::string();
 }
 
-std::string Code(aclError code) { return "error " + std::to_string(code); }
+std::string Code(aclError code) {
+    return "error " + std::to_string(code);
+}
 
 // The ACL resources of one case, released in reverse order whatever happens.
 class CaseRun {
@@ -64,7 +66,8 @@ class CaseRun {
     ~CaseRun() {
         if (input_) DestroyDataset(input_);
         if (output_) DestroyDataset(output_);
-        for (void* p : device_) aclrtFree(p);
+        for (void* p : device_)
+            aclrtFree(p);
         if (desc_) aclmdlDestroyDesc(desc_);
         if (loaded_) aclmdlUnload(model_id_);
     }
@@ -81,7 +84,8 @@ class CaseRun {
         }
         std::vector<fs::path> sets;
         for (const auto& entry : fs::directory_iterator(c.dir)) {
-            if (entry.is_directory() && entry.path().filename().string().rfind("test_data_set", 0) == 0) {
+            if (entry.is_directory() &&
+                entry.path().filename().string().rfind("test_data_set", 0) == 0) {
                 sets.push_back(entry.path());
             }
         }
@@ -90,7 +94,8 @@ class CaseRun {
         for (const fs::path& set : sets) {
             Outcome outcome = RunSet(set);
             if (outcome.status != "passed") {
-                if (sets.size() > 1) outcome.reason = set.filename().string() + ": " + outcome.reason;
+                if (sets.size() > 1)
+                    outcome.reason = set.filename().string() + ": " + outcome.reason;
                 return outcome;
             }
         }
@@ -162,7 +167,8 @@ class CaseRun {
                 rc = aclrtMemcpy(dev, t.bytes.size(), t.bytes.data(), t.bytes.size(),
                                  ACL_MEMCPY_HOST_TO_DEVICE);
             }
-            if (rc != ACL_SUCCESS) return {"error", "aclrtMemcpy: " + Code(rc) + ": " + RecentError()};
+            if (rc != ACL_SUCCESS)
+                return {"error", "aclrtMemcpy: " + Code(rc) + ": " + RecentError()};
             aclDataBuffer* buffer = aclCreateDataBuffer(dev, t.bytes.size());
             if (!buffer || aclmdlAddDatasetBuffer(input_, buffer) != ACL_SUCCESS) {
                 if (buffer) aclDestroyDataBuffer(buffer);
@@ -176,11 +182,12 @@ class CaseRun {
             if (!same) {
                 aclTensorDesc* td = aclCreateTensorDesc(type, static_cast<int>(t.dims.size()),
                                                         t.dims.data(), ACL_FORMAT_ND);
-                aclError set_rc = td ? aclmdlSetDatasetTensorDesc(input_, td, i) : ACL_ERROR_BAD_ALLOC;
+                aclError set_rc =
+                    td ? aclmdlSetDatasetTensorDesc(input_, td, i) : ACL_ERROR_BAD_ALLOC;
                 if (td) aclDestroyTensorDesc(td);
                 if (set_rc != ACL_SUCCESS) {
-                    return {"error", "aclmdlSetDatasetTensorDesc: " + Code(set_rc) + ": " +
-                                         RecentError()};
+                    return {"error",
+                            "aclmdlSetDatasetTensorDesc: " + Code(set_rc) + ": " + RecentError()};
                 }
             }
         }
@@ -228,12 +235,12 @@ class CaseRun {
             }
             std::vector<uint8_t> got(want.bytes.size());
             void* dev = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(output_, o));
-            if (!got.empty() &&
-                (rc = aclrtMemcpy(got.data(), got.size(), dev, got.size(),
-                                  ACL_MEMCPY_DEVICE_TO_HOST)) != ACL_SUCCESS) {
+            if (!got.empty() && (rc = aclrtMemcpy(got.data(), got.size(), dev, got.size(),
+                                                  ACL_MEMCPY_DEVICE_TO_HOST)) != ACL_SUCCESS) {
                 return {"error", which + ": aclrtMemcpy: " + Code(rc) + ": " + RecentError()};
             }
-            const size_t count = want.bytes.size() / std::max<size_t>(conformance::ElementBytes(type), 1);
+            const size_t count =
+                want.bytes.size() / std::max<size_t>(conformance::ElementBytes(type), 1);
             conformance::Comparison cmp =
                 conformance::Compare(type, got.data(), want.bytes.data(), count);
             if (!cmp.equal) {
@@ -362,16 +369,19 @@ std::vector<Case> FindCases(const Options& o) {
         cases.push_back({group, name, dir});
     };
     if (!o.cases.empty()) {
-        for (const fs::path& dir : o.cases) add(dir, dir.parent_path().filename().string());
+        for (const fs::path& dir : o.cases)
+            add(dir, dir.parent_path().filename().string());
         return cases;
     }
     for (const std::string& group : o.groups) {
         fs::path root = o.data / group;
         if (!fs::is_directory(root)) continue;
         std::vector<fs::path> dirs;
-        for (const auto& entry : fs::directory_iterator(root)) dirs.push_back(entry.path());
+        for (const auto& entry : fs::directory_iterator(root))
+            dirs.push_back(entry.path());
         std::sort(dirs.begin(), dirs.end());
-        for (const fs::path& dir : dirs) add(dir, group);
+        for (const fs::path& dir : dirs)
+            add(dir, group);
     }
     return cases;
 }
@@ -416,8 +426,8 @@ Outcome Finish(Running& r) {
         return {"crashed", std::string("signal ") + std::to_string(WTERMSIG(status)) + " (" +
                                strsignal(WTERMSIG(status)) + ")"};
     }
-    return {"crashed", "exited with status " + std::to_string(WEXITSTATUS(status)) +
-                           " without a result"};
+    return {"crashed",
+            "exited with status " + std::to_string(WEXITSTATUS(status)) + " without a result"};
 }
 
 // Runs the cases, at most o.jobs at a time, each in a child with a deadline.
@@ -436,7 +446,8 @@ std::vector<Outcome> RunAll(const std::vector<Case>& cases, const Options& o) {
             ++next;
         }
         std::vector<pollfd> fds;
-        for (const Running& r : running) fds.push_back({r.fd, POLLIN, 0});
+        for (const Running& r : running)
+            fds.push_back({r.fd, POLLIN, 0});
         poll(fds.data(), fds.size(), 200);
         const auto now = std::chrono::steady_clock::now();
         for (size_t i = running.size(); i-- > 0;) {
@@ -460,8 +471,8 @@ std::vector<Outcome> RunAll(const std::vector<Case>& cases, const Options& o) {
                 outcomes[r.index] = Finish(r);
                 const Case& c = cases[r.index];
                 if (o.verbose) {
-                    std::cerr << c.group << "/" << c.name << ": " << outcomes[r.index].status
-                              << " " << outcomes[r.index].reason << "\n";
+                    std::cerr << c.group << "/" << c.name << ": " << outcomes[r.index].status << " "
+                              << outcomes[r.index].reason << "\n";
                 }
                 running.erase(running.begin() + static_cast<long>(i));
             }
@@ -480,16 +491,20 @@ std::string Summary(const std::vector<Case>& cases, const std::vector<Outcome>& 
     }
     groups.push_back("total");
     std::string text = "| group | cases |";
-    for (const char* s : kStatuses) text += std::string(" ") + s + " |";
+    for (const char* s : kStatuses)
+        text += std::string(" ") + s + " |";
     text += "\n|---|---:|";
-    for (size_t i = 0; i < std::size(kStatuses); ++i) text += "---:|";
+    for (size_t i = 0; i < std::size(kStatuses); ++i)
+        text += "---:|";
     text += "\n";
     for (const std::string& g : groups) {
         int total = 0;
-        for (const auto& [status, n] : counts[g]) total += n;
+        for (const auto& [status, n] : counts[g])
+            total += n;
         text += "| " + (g == "total" ? std::string("**total**") : g) + " | " +
                 std::to_string(total) + " |";
-        for (const char* s : kStatuses) text += " " + std::to_string(counts[g][s]) + " |";
+        for (const char* s : kStatuses)
+            text += " " + std::to_string(counts[g][s]) + " |";
         text += "\n";
     }
     return text;

@@ -26,23 +26,40 @@ struct HostTensor {
 
 inline aclDataType AclType(int32_t onnx_type) {
     switch (onnx_type) {
-        case onnx::TensorProto::FLOAT: return ACL_FLOAT;
-        case onnx::TensorProto::UINT8: return ACL_UINT8;
-        case onnx::TensorProto::INT8: return ACL_INT8;
-        case onnx::TensorProto::UINT16: return ACL_UINT16;
-        case onnx::TensorProto::INT16: return ACL_INT16;
-        case onnx::TensorProto::INT32: return ACL_INT32;
-        case onnx::TensorProto::INT64: return ACL_INT64;
-        case onnx::TensorProto::STRING: return ACL_STRING;
-        case onnx::TensorProto::BOOL: return ACL_BOOL;
-        case onnx::TensorProto::FLOAT16: return ACL_FLOAT16;
-        case onnx::TensorProto::DOUBLE: return ACL_DOUBLE;
-        case onnx::TensorProto::UINT32: return ACL_UINT32;
-        case onnx::TensorProto::UINT64: return ACL_UINT64;
-        case onnx::TensorProto::COMPLEX64: return ACL_COMPLEX64;
-        case onnx::TensorProto::COMPLEX128: return ACL_COMPLEX128;
-        case onnx::TensorProto::BFLOAT16: return ACL_BF16;
-        default: return ACL_DT_UNDEFINED;
+        case onnx::TensorProto::FLOAT:
+            return ACL_FLOAT;
+        case onnx::TensorProto::UINT8:
+            return ACL_UINT8;
+        case onnx::TensorProto::INT8:
+            return ACL_INT8;
+        case onnx::TensorProto::UINT16:
+            return ACL_UINT16;
+        case onnx::TensorProto::INT16:
+            return ACL_INT16;
+        case onnx::TensorProto::INT32:
+            return ACL_INT32;
+        case onnx::TensorProto::INT64:
+            return ACL_INT64;
+        case onnx::TensorProto::STRING:
+            return ACL_STRING;
+        case onnx::TensorProto::BOOL:
+            return ACL_BOOL;
+        case onnx::TensorProto::FLOAT16:
+            return ACL_FLOAT16;
+        case onnx::TensorProto::DOUBLE:
+            return ACL_DOUBLE;
+        case onnx::TensorProto::UINT32:
+            return ACL_UINT32;
+        case onnx::TensorProto::UINT64:
+            return ACL_UINT64;
+        case onnx::TensorProto::COMPLEX64:
+            return ACL_COMPLEX64;
+        case onnx::TensorProto::COMPLEX128:
+            return ACL_COMPLEX128;
+        case onnx::TensorProto::BFLOAT16:
+            return ACL_BF16;
+        default:
+            return ACL_DT_UNDEFINED;
     }
 }
 
@@ -50,32 +67,40 @@ inline size_t ElementBytes(aclDataType type) {
     switch (type) {
         case ACL_BOOL:
         case ACL_INT8:
-        case ACL_UINT8: return 1;
+        case ACL_UINT8:
+            return 1;
         case ACL_FLOAT16:
         case ACL_BF16:
         case ACL_INT16:
-        case ACL_UINT16: return 2;
+        case ACL_UINT16:
+            return 2;
         case ACL_FLOAT:
         case ACL_INT32:
-        case ACL_UINT32: return 4;
+        case ACL_UINT32:
+            return 4;
         case ACL_DOUBLE:
         case ACL_INT64:
         case ACL_UINT64:
-        case ACL_COMPLEX64: return 8;
-        case ACL_COMPLEX128: return 16;
-        default: return 0;
+        case ACL_COMPLEX64:
+            return 8;
+        case ACL_COMPLEX128:
+            return 16;
+        default:
+            return 0;
     }
 }
 
 inline int64_t ElementCount(const std::vector<int64_t>& dims) {
     int64_t n = 1;
-    for (int64_t d : dims) n *= d;
+    for (int64_t d : dims)
+        n *= d;
     return n;
 }
 
 inline std::string DimsText(const std::vector<int64_t>& dims) {
     std::string text = "[";
-    for (size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+    for (size_t i = 0; i < dims.size(); ++i)
+        text += (i ? "," : "") + std::to_string(dims[i]);
     return text + "]";
 }
 
@@ -131,7 +156,8 @@ inline bool LoadTensor(const std::string& path, HostTensor* out, std::string* er
                 break;
             case ACL_INT64:
                 have = proto.int64_data_size();
-                for (size_t i = 0; i < count && i < have; ++i) put(i, proto.int64_data(i));
+                for (size_t i = 0; i < count && i < have; ++i)
+                    put(i, proto.int64_data(i));
                 break;
             case ACL_UINT32:
             case ACL_UINT64:
@@ -149,9 +175,15 @@ inline bool LoadTensor(const std::string& path, HostTensor* out, std::string* er
                 for (size_t i = 0; i < count && i < have; ++i) {
                     int32_t v = proto.int32_data(i);
                     switch (element) {
-                        case 1: put(i, static_cast<uint8_t>(v)); break;
-                        case 2: put(i, static_cast<uint16_t>(v)); break;
-                        default: put(i, v); break;
+                        case 1:
+                            put(i, static_cast<uint8_t>(v));
+                            break;
+                        case 2:
+                            put(i, static_cast<uint16_t>(v));
+                            break;
+                        default:
+                            put(i, v);
+                            break;
                     }
                 }
                 break;
@@ -185,8 +217,10 @@ inline double ElementAt(aclDataType type, const uint8_t* data, size_t i) {
         return static_cast<double>(sample);
     };
     switch (type) {
-        case ACL_FLOAT: return get(float{});
-        case ACL_DOUBLE: return get(double{});
+        case ACL_FLOAT:
+            return get(float{});
+        case ACL_DOUBLE:
+            return get(double{});
         case ACL_FLOAT16: {
             uint16_t bits;
             std::memcpy(&bits, data + i * 2, 2);
@@ -201,15 +235,24 @@ inline double ElementAt(aclDataType type, const uint8_t* data, size_t i) {
             return f;
         }
         case ACL_BOOL:
-        case ACL_UINT8: return get(uint8_t{});
-        case ACL_INT8: return get(int8_t{});
-        case ACL_INT16: return get(int16_t{});
-        case ACL_UINT16: return get(uint16_t{});
-        case ACL_INT32: return get(int32_t{});
-        case ACL_UINT32: return get(uint32_t{});
-        case ACL_INT64: return get(int64_t{});
-        case ACL_UINT64: return get(uint64_t{});
-        default: return NAN;
+        case ACL_UINT8:
+            return get(uint8_t{});
+        case ACL_INT8:
+            return get(int8_t{});
+        case ACL_INT16:
+            return get(int16_t{});
+        case ACL_UINT16:
+            return get(uint16_t{});
+        case ACL_INT32:
+            return get(int32_t{});
+        case ACL_UINT32:
+            return get(uint32_t{});
+        case ACL_INT64:
+            return get(int64_t{});
+        case ACL_UINT64:
+            return get(uint64_t{});
+        default:
+            return NAN;
     }
 }
 

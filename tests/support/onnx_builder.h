@@ -40,7 +40,8 @@ class Builder {
         if (!domain.empty()) {
             node->set_domain(domain);
             bool imported = false;
-            for (const auto& op : model_.opset_import()) imported |= op.domain() == domain;
+            for (const auto& op : model_.opset_import())
+                imported |= op.domain() == domain;
             if (!imported) {
                 auto* op = model_.add_opset_import();
                 op->set_domain(domain);
