@@ -318,6 +318,15 @@ bool ApplyInputShapes(std::string* onnx,
             }
         }
     }
+    // Shapes the file records downstream were computed for the old input shapes.
+    model.mutable_graph()->clear_value_info();
+    for (auto& output : *model.mutable_graph()->mutable_output()) {
+        auto* tensor = output.mutable_type()->mutable_tensor_type();
+        if (!tensor->has_shape()) continue;
+        for (auto& dim : *tensor->mutable_shape()->mutable_dim()) {
+            dim.set_dim_param("inferred");  // ONNX's checker wants the shape field, not values
+        }
+    }
     *onnx = model.SerializeAsString();
     return true;
 }

@@ -1,0 +1,278 @@
+// Models converted by openacl's atc: float16 inputs and outputs converted at the boundary,
+// output types, and dynamic batch / image-size gears chosen with aclmdlSetDynamic*.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "test_support.h"
+
+namespace {
+
+std::string TestModel(const char* name) {
+    return std::string(OPENACL_ONNX_TESTDATA) + "/" + name + "/model.onnx";
+}
+
+// Runs atc with the flags given and returns the path of the .om it wrote.
+std::string Convert(const std::string& model, const std::string& flags, const char* name) {
+    std::string output =
+        std::string("/tmp/openacl-atc-test-") + std::to_string(getpid()) + "-" + name;
+    std::string command =
+        std::string(OPENACL_ATC) + " --model=" + model +
+        " --framework=5 --soc_version=Ascend310P3 --log=error --output=" + output + " " + flags +
+        " > /dev/null";
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    return output + ".om";
+}
+
+class AtcModelTest : public DeviceTest {
+ protected:
+    void TearDown() override {
+        for (auto* b : buffers_)
+            aclrtFree(b);
+        for (auto& f : files_)
+            std::remove(f.c_str());
+        if (desc_) aclmdlDestroyDesc(desc_);
+        DeviceTest::TearDown();
+    }
+    uint32_t Load(const std::string& om) {
+        files_.push_back(om);
+        uint32_t id = 0;
+        EXPECT_EQ(aclmdlLoadFromFile(om.c_str(), &id), ACL_SUCCESS) << aclGetRecentErrMsg();
+        desc_ = aclmdlCreateDesc();
+        EXPECT_EQ(aclmdlGetDesc(desc_, id), ACL_SUCCESS);
+        return id;
+    }
+    void* Device(size_t size) {
+        void* p = nullptr;
+        EXPECT_EQ(aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        buffers_.push_back(p);
+        return p;
+    }
+    void* Upload(const void* host, size_t size) {
+        void* p = Device(size);
+        EXPECT_EQ(aclrtMemcpy(p, size, host, size, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+        return p;
+    }
+    template <typename T>
+    std::vector<T> Download(const void* device, size_t count) {
+        std::vector<T> out(count);
+        EXPECT_EQ(aclrtMemcpy(out.data(), count * sizeof(T), device, count * sizeof(T),
+                              ACL_MEMCPY_DEVICE_TO_HOST),
+                  ACL_SUCCESS);
+        return out;
+    }
+    // A dataset over (pointer, size) pairs; the test's TearDown frees the memory.
+    aclmdlDataset* Dataset(std::initializer_list<std::pair<void*, size_t>> buffers) {
+        aclmdlDataset* set = aclmdlCreateDataset();
+        for (auto [p, n] : buffers)
+            aclmdlAddDatasetBuffer(set, aclCreateDataBuffer(p, n));
+        sets_.push_back(set);
+        return set;
+    }
+    void DestroyDatasets() {
+        for (auto* set : sets_) {
+            for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(set); ++i) {
+                aclDestroyDataBuffer(aclmdlGetDatasetBuffer(set, i));
+            }
+            aclmdlDestroyDataset(set);
+        }
+        sets_.clear();
+    }
+    ~AtcModelTest() override { DestroyDatasets(); }
+
+    aclmdlDesc* desc_ = nullptr;
+    std::vector<void*> buffers_;
+    std::vector<std::string> files_;
+    std::vector<aclmdlDataset*> sets_;
+};
+
+std::vector<float> Iota(size_t n, float start) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i)
+        v[i] = start + 0.5f * static_cast<float>(i);
+    return v;
+}
+
+TEST_F(AtcModelTest, Fp16InputNodesTakeHalfPrecisionData) {
+    uint32_t id = Load(Convert(TestModel("node/test_relu"), "--input_fp16_nodes=x", "fp16in"));
+    EXPECT_EQ(aclmdlGetInputDataType(desc_, 0), ACL_FLOAT16);
+    EXPECT_EQ(aclmdlGetInputSizeByIndex(desc_, 0), 60u * 2);
+    EXPECT_EQ(aclmdlGetOutputDataType(desc_, 0), ACL_FLOAT);
+    std::vector<aclFloat16> x(60);
+    std::vector<float> values = Iota(60, -10);
+    for (size_t i = 0; i < 60; ++i)
+        x[i] = aclFloatToFloat16(values[i]);
+    void* in = Upload(x.data(), 120);
+    void* out = Device(240);
+    ASSERT_EQ(aclmdlExecute(id, Dataset({{in, 120}}), Dataset({{out, 240}})), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<float> y = Download<float>(out, 60);
+    for (size_t i = 0; i < 60; ++i)
+        EXPECT_EQ(y[i], std::max(values[i], 0.0f)) << i;
+    aclmdlUnload(id);
+}
+
+TEST_F(AtcModelTest, OutputTypeFp16GivesHalfPrecisionOutputs) {
+    uint32_t id = Load(Convert(TestModel("node/test_relu"), "--output_type=FP16", "fp16out"));
+    EXPECT_EQ(aclmdlGetOutputDataType(desc_, 0), ACL_FLOAT16);
+    EXPECT_EQ(aclmdlGetOutputSizeByIndex(desc_, 0), 60u * 2);
+    std::vector<float> values = Iota(60, -10);
+    void* in = Upload(values.data(), 240);
+    void* out = Device(120);
+    ASSERT_EQ(aclmdlExecute(id, Dataset({{in, 240}}), Dataset({{out, 120}})), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<aclFloat16> y = Download<aclFloat16>(out, 60);
+    for (size_t i = 0; i < 60; ++i) {
+        EXPECT_EQ(aclFloat16ToFloat(y[i]), std::max(values[i], 0.0f)) << i;
+    }
+    aclmdlUnload(id);
+}
+
+TEST_F(AtcModelTest, InputShapeFixesASymbolicDimension) {
+    // test_Conv2d declares 2x3x7x5; atc narrows it to a batch of 1.
+    uint32_t id = Load(
+        Convert(TestModel("pytorch-converted/test_Conv2d"), "--input_shape=0:1,3,7,5", "shape"));
+    aclmdlIODims dims;
+    ASSERT_EQ(aclmdlGetOutputDims(desc_, 0, &dims), ACL_SUCCESS);
+    EXPECT_EQ(dims.dims[0], 1);
+    EXPECT_EQ(aclmdlGetInputSizeByIndex(desc_, 0), 3u * 7 * 5 * sizeof(float));
+    aclmdlUnload(id);
+}
+
+class DynamicBatchTest : public AtcModelTest {
+ protected:
+    void SetUp() override {
+        AtcModelTest::SetUp();
+        id_ = Load(Convert(TestModel("pytorch-converted/test_Conv2d"),
+                           "--input_shape=0:-1,3,7,5 --dynamic_batch_size=1,2,4", "batch"));
+        ASSERT_EQ(aclmdlGetInputIndexByName(desc_, ACL_DYNAMIC_TENSOR_NAME, &dynamic_),
+                  ACL_SUCCESS);
+    }
+    void TearDown() override {
+        DestroyDatasets();
+        aclmdlUnload(id_);
+        AtcModelTest::TearDown();
+    }
+    uint32_t id_ = 0;
+    size_t dynamic_ = 0;
+};
+
+TEST_F(DynamicBatchTest, DescListsTheGearsAndTheDynamicInput) {
+    EXPECT_EQ(aclmdlGetNumInputs(desc_), 2u);
+    EXPECT_EQ(dynamic_, 1u);
+    aclmdlBatch batch;
+    ASSERT_EQ(aclmdlGetDynamicBatch(desc_, &batch), ACL_SUCCESS);
+    ASSERT_EQ(batch.batchCount, 3u);
+    EXPECT_EQ(batch.batch[0], 1u);
+    EXPECT_EQ(batch.batch[2], 4u);
+    aclmdlIODims dims;
+    ASSERT_EQ(aclmdlGetInputDims(desc_, 0, &dims), ACL_SUCCESS);
+    EXPECT_EQ(dims.dims[0], -1);
+    // Buffers are sized for the largest gear.
+    EXPECT_EQ(aclmdlGetInputSizeByIndex(desc_, 0), 4u * 3 * 7 * 5 * sizeof(float));
+    EXPECT_EQ(aclmdlGetOutputSizeByIndex(desc_, 0), 4u * 4 * 5 * 4 * sizeof(float));
+}
+
+TEST_F(DynamicBatchTest, ExecuteWithoutChoosingAGearReportsWhatToCall) {
+    size_t in_size = aclmdlGetInputSizeByIndex(desc_, 0);
+    size_t out_size = aclmdlGetOutputSizeByIndex(desc_, 0);
+    aclmdlDataset* in = Dataset({{Device(in_size), in_size}, {Device(8), 8}});
+    EXPECT_EQ(aclmdlExecute(id_, in, Dataset({{Device(out_size), out_size}})),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("aclmdlSetDynamicBatchSize");
+}
+
+TEST_F(DynamicBatchTest, SetDynamicBatchSizeRefusesASizeThatIsNoGear) {
+    aclmdlDataset* in = Dataset({{Device(1680), 1680}, {Device(8), 8}});
+    EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in, dynamic_, 3), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("1, 2, 4");
+    EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in, 0, 2), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS(ACL_DYNAMIC_TENSOR_NAME);
+}
+
+TEST_F(DynamicBatchTest, ExecuteRunsTheChosenBatchLikeTheStaticModel) {
+    // The same two images through the static model (batch 2) and the dynamic one at gear 2.
+    uint32_t fixed = 0;
+    ASSERT_EQ(aclmdlLoadFromFile(TestModel("pytorch-converted/test_Conv2d").c_str(), &fixed),
+              ACL_SUCCESS);
+    std::vector<float> x = Iota(2 * 3 * 7 * 5, -20);
+    size_t in_size = aclmdlGetInputSizeByIndex(desc_, 0);
+    void* in = Device(in_size);
+    ASSERT_EQ(aclrtMemcpy(in, in_size, x.data(), x.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    size_t out_size = aclmdlGetOutputSizeByIndex(desc_, 0);
+    void* out = Device(out_size);
+    void* expected = Device(2 * 4 * 5 * 4 * 4);
+    aclmdlDataset* inputs = Dataset({{in, in_size}, {Device(8), 8}});
+    ASSERT_EQ(aclmdlSetDynamicBatchSize(id_, inputs, dynamic_, 2), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecute(id_, inputs, Dataset({{out, out_size}})), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(aclmdlExecute(fixed, Dataset({{in, x.size() * 4}}),
+                            Dataset({{expected, 2 * 4 * 5 * 4 * 4}})),
+              ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(Download<float>(out, 160), Download<float>(expected, 160));
+    aclmdlIODims dims;
+    ASSERT_EQ(aclmdlGetCurOutputDims(desc_, 0, &dims), ACL_SUCCESS);
+    EXPECT_EQ(dims.dims[0], 2);
+    aclmdlUnload(fixed);
+}
+
+TEST_F(AtcModelTest, DynamicImageSizeRunsTheChosenSize) {
+    uint32_t id = Load(Convert(TestModel("pytorch-converted/test_Conv2d"),
+                               "--input_shape=0:1,3,-1,-1 '--dynamic_image_size=7,5;14,10'", "hw"));
+    size_t dynamic = 0;
+    ASSERT_EQ(aclmdlGetInputIndexByName(desc_, ACL_DYNAMIC_TENSOR_NAME, &dynamic), ACL_SUCCESS);
+    aclmdlHW hw;
+    ASSERT_EQ(aclmdlGetDynamicHW(desc_, 0, &hw), ACL_SUCCESS);
+    ASSERT_EQ(hw.hwCount, 2u);
+    EXPECT_EQ(hw.hw[1][0], 14u);
+    EXPECT_EQ(hw.hw[1][1], 10u);
+    EXPECT_EQ(aclmdlGetInputSizeByIndex(desc_, 0), 3u * 14 * 10 * sizeof(float));
+    size_t in_size = aclmdlGetInputSizeByIndex(desc_, 0);
+    size_t out_size = aclmdlGetOutputSizeByIndex(desc_, 0);
+    std::vector<float> x = Iota(3 * 7 * 5, -5);
+    void* in = Device(in_size);  // sized for the largest gear, filled for the one chosen
+    ASSERT_EQ(aclrtMemcpy(in, in_size, x.data(), x.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    void* out = Device(out_size);
+    aclmdlDataset* inputs = Dataset({{in, in_size}, {Device(16), 16}});
+    ASSERT_EQ(aclmdlSetDynamicHWSize(id, inputs, dynamic, 7, 5), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecute(id, inputs, Dataset({{out, out_size}})), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    aclmdlIODims dims;
+    ASSERT_EQ(aclmdlGetCurOutputDims(desc_, 0, &dims), ACL_SUCCESS);
+    ASSERT_EQ(dims.dimCount, 4u);
+    EXPECT_EQ(dims.dims[2], 5);  // 7x5 through a 3x3 kernel, no padding... as test_Conv2d
+    EXPECT_EQ(dims.dims[3], 4);
+    EXPECT_EQ(aclmdlSetDynamicHWSize(id, inputs, dynamic, 8, 8), ACL_ERROR_INVALID_PARAM);
+    DestroyDatasets();
+    aclmdlUnload(id);
+}
+
+TEST_F(AtcModelTest, SetDynamicBatchSizeOnAStaticModelReportsInvalidParam) {
+    uint32_t id = 0;
+    ASSERT_EQ(aclmdlLoadFromFile(TestModel("node/test_relu").c_str(), &id), ACL_SUCCESS);
+    aclmdlDataset* in = Dataset({{Device(240), 240}});
+    EXPECT_EQ(aclmdlSetDynamicBatchSize(id, in, 0, 1), ACL_ERROR_INVALID_PARAM);
+    aclmdlUnload(id);
+}
+
+TEST_F(AtcModelTest, DamagedOmReportsParseModel) {
+    std::string om = Convert(TestModel("node/test_relu"), "", "damaged");
+    files_.push_back(om);
+    FILE* f = std::fopen(om.c_str(), "r+b");
+    ASSERT_NE(f, nullptr);
+    std::fseek(f, 100, SEEK_SET);
+    std::fputc(0x5a, f);
+    std::fclose(f);
+    uint32_t id = 0;
+    EXPECT_EQ(aclmdlLoadFromFile(om.c_str(), &id), ACL_ERROR_PARSE_MODEL);
+    EXPECT_THAT_MESSAGE_CONTAINS(".om model is damaged");
+}
+
+}  // namespace
