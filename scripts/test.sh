@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite (what CI runs): the default build, formatting, then the
-# same suite again under ThreadSanitizer (the asynchronous engine must stay race-free). Extra
+# same suite again under ThreadSanitizer (the asynchronous engine must stay race-free), less
+# the single-threaded conformance and fuzz replays, which would only be slow there. Extra
 # arguments go to both ctest runs; OPENACL_SKIP_TSAN=1 skips the second pass locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,5 +15,6 @@ if [ "${OPENACL_SKIP_TSAN:-0}" != 1 ]; then
   cmake --preset tsan
   cmake --build build-tsan
   TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
-    ctest --test-dir build-tsan --output-on-failure -j"$(nproc)" --timeout 600 "$@"
+    ctest --test-dir build-tsan --output-on-failure -j"$(nproc)" --timeout 600 \
+      --label-exclude "conformance|fuzz" "$@"
 fi

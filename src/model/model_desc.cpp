@@ -26,10 +26,13 @@ bool HasDynamicDim(const std::vector<int64_t>& dims) {
 }
 
 std::string DimsText(const std::vector<int64_t>& dims) {
-    std::string text;
-    for (size_t i = 0; i < dims.size(); ++i)
-        text += (i ? "," : "") + std::to_string(dims[i]);
-    return "[" + text + "]";
+    std::string text = "[";
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (i != 0) text += ',';
+        text += std::to_string(dims[i]);
+    }
+    text += ']';
+    return text;
 }
 
 }  // namespace
