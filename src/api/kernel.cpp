@@ -1,16 +1,11 @@
 // Kernel binaries, function lookup, argument building and launches.
-#include <algorithm>
 #include <cstring>
-#include <memory>
-#include <mutex>
-#include <string>
-#include <vector>
 
 #include "acl/acl.h"
 #include "core/context.h"
 #include "core/error.h"
-#include "core/handle_table.h"
 #include "core/kernel.h"
+#include "core/kernel_args.h"
 #include "core/stream.h"
 
 using openacl::Fail;
@@ -39,50 +34,6 @@ aclError CheckLoadOptions(const aclrtBinaryLoadOptions* options) {
         }
     }
     return ACL_SUCCESS;
-}
-
-// aclrtKernelArgs*: arguments built in host memory, one 8-byte slot per parameter, with
-// placeholder slots that point at extra data carried along with the launch.
-struct ArgsBuilder {
-    // The kernel the arguments are for. Its handle may be unloaded, and even reused for another
-    // kernel, while the builder lives: compare the serial too, and never dereference it here.
-    KernelFunction* function;
-    uint64_t function_serial;
-    std::string kernel_name;
-    std::vector<uint64_t> slots;
-    struct Placeholder {
-        size_t slot;
-        std::vector<unsigned char> data;
-    };
-    std::vector<Placeholder> placeholders;
-    bool finalized = false;
-};
-
-openacl::HandleTable<ArgsBuilder>& Builders() {
-    static auto* table = new openacl::HandleTable<ArgsBuilder>;
-    return *table;
-}
-
-ArgsBuilder* ResolveBuilder(aclrtArgsHandle handle, aclError* rc) {
-    ArgsBuilder* builder = handle ? Builders().Find(handle) : nullptr;
-    if (builder == nullptr) {
-        *rc = Fail(ACL_ERROR_INVALID_PARAM,
-                   "argsHandle %p is not a live argument handle: it comes from "
-                   "aclrtKernelArgsInit and goes away with its binary's aclrtBinaryUnLoad",
-                   handle);
-    }
-    return builder;
-}
-
-// A parameter handle is its slot index + 1, so NULL is never a valid one.
-aclrtParamHandle SlotHandle(size_t slot) {
-    return reinterpret_cast<aclrtParamHandle>(slot + 1);
-}
-bool SlotOf(const ArgsBuilder* builder, aclrtParamHandle handle, size_t* slot) {
-    auto value = reinterpret_cast<uintptr_t>(handle);
-    if (value == 0 || value > builder->slots.size()) return false;
-    *slot = value - 1;
-    return true;
 }
 
 // What every launch call resolves first: the function, the stream and the launch options.
@@ -154,22 +105,7 @@ aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     OPENACL_API();
     if (binHandle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "binHandle is null");
-    aclError rc = ACL_SUCCESS;
-    openacl::KernelBinary* binary = openacl::ResolveKernelBinary(binHandle, &rc);
-    if (binary == nullptr) return rc;
-    std::vector<uint64_t> serials = binary->FunctionSerials();
-    if (rc = openacl::UnloadKernelBinary(binHandle); rc) return rc;
-    // Argument handles built for the binary's kernels go with it (CANN has no call to free
-    // them, so this is where their memory comes back).
-    std::vector<const void*> doomed;
-    Builders().ForEach([&](ArgsBuilder* builder) {
-        if (std::find(serials.begin(), serials.end(), builder->function_serial) != serials.end()) {
-            doomed.push_back(builder);
-        }
-    });
-    for (const void* handle : doomed)
-        Builders().Remove(handle);
-    return ACL_SUCCESS;
+    return openacl::UnloadKernelBinary(binHandle);
 }
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,
@@ -182,6 +118,16 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kern
     openacl::KernelBinary* binary = openacl::ResolveKernelBinary(binHandle, &rc);
     if (binary == nullptr) return rc;
     return openacl::GetKernelFunction(binary, kernelName, funcHandle);
+}
+
+aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry,
+                                       aclrtFuncHandle* funcHandle) {
+    OPENACL_API();
+    if (funcHandle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "funcHandle is null");
+    aclError rc = ACL_SUCCESS;
+    openacl::KernelBinary* binary = openacl::ResolveKernelBinary(binHandle, &rc);
+    if (binary == nullptr) return rc;
+    return openacl::GetKernelFunctionByEntry(binary, funcEntry, funcHandle);
 }
 
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
@@ -231,18 +177,55 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
                                          placeHolderArray, placeHolderNum, target.stream);
 }
 
+aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream,
+                                        aclrtLaunchKernelCfg* cfg, void** args) {
+    OPENACL_API();
+    LaunchTarget target;
+    if (aclError rc = ResolveLaunch(func, numBlocks, stream, cfg, &target)) return rc;
+    return openacl::LaunchKernelArgsArray(target.function, target.options, args, target.stream);
+}
+
+aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
+    OPENACL_API();
+    if (memSize == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "memSize is null");
+    aclError rc = ACL_SUCCESS;
+    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
+    if (function == nullptr) return rc;
+    *memSize = openacl::KernelArgsHandleMemSize(*function);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
+                                   size_t* actualArgsSize) {
+    OPENACL_API();
+    if (actualArgsSize == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "actualArgsSize is null");
+    aclError rc = ACL_SUCCESS;
+    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
+    if (function == nullptr) return rc;
+    return openacl::KernelArgsMemSize(*function, userArgsSize, actualArgsSize);
+}
+
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
     OPENACL_API();
     if (argsHandle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "argsHandle is null");
     aclError rc = ACL_SUCCESS;
     KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
     if (function == nullptr) return rc;
-    auto builder = std::make_unique<ArgsBuilder>();
-    builder->function = function;
-    builder->function_serial = function->serial();
-    builder->kernel_name = function->name();
-    *argsHandle = Builders().Insert(std::move(builder));
-    return ACL_SUCCESS;
+    return openacl::CreateKernelArgs(function, argsHandle);
+}
+
+aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle,
+                                      void* userHostMem, size_t actualArgsSize) {
+    OPENACL_API();
+    if (argsHandle == nullptr || userHostMem == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "argsHandle and userHostMem must not be null: they are host memory of "
+                    "aclrtKernelArgsGetHandleMemSize and aclrtKernelArgsGetMemSize bytes");
+    }
+    aclError rc = ACL_SUCCESS;
+    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
+    if (function == nullptr) return rc;
+    return openacl::CreateKernelArgsInUserMemory(function, argsHandle, userHostMem, actualArgsSize);
 }
 
 aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize,
@@ -256,33 +239,14 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t p
                     "paramSize %zu: each kernel parameter is one %u-byte slot", paramSize,
                     OPENACL_KERNEL_ARG_SLOT);
     }
-    aclError rc = ACL_SUCCESS;
-    ArgsBuilder* builder = ResolveBuilder(argsHandle, &rc);
-    if (builder == nullptr) return rc;
-    if (builder->finalized) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "argsHandle %p is already finalized", argsHandle);
-    }
-    uint64_t slot = 0;
-    std::memcpy(&slot, param, paramSize);
-    builder->slots.push_back(slot);
-    *paramHandle = SlotHandle(builder->slots.size() - 1);
-    return ACL_SUCCESS;
+    return openacl::AppendKernelArg(argsHandle, param, paramSize, paramHandle);
 }
 
 aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
                                           aclrtParamHandle* paramHandle) {
     OPENACL_API();
     if (paramHandle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "paramHandle is null");
-    aclError rc = ACL_SUCCESS;
-    ArgsBuilder* builder = ResolveBuilder(argsHandle, &rc);
-    if (builder == nullptr) return rc;
-    if (builder->finalized) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "argsHandle %p is already finalized", argsHandle);
-    }
-    builder->slots.push_back(0);
-    builder->placeholders.push_back({builder->slots.size() - 1, {}});
-    *paramHandle = SlotHandle(builder->slots.size() - 1);
-    return ACL_SUCCESS;
+    return openacl::AppendKernelArgPlaceholder(argsHandle, paramHandle);
 }
 
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
@@ -292,22 +256,7 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
     if (bufferAddr == nullptr || dataSize == 0) {
         return Fail(ACL_ERROR_INVALID_PARAM, "bufferAddr must not be null and dataSize > 0");
     }
-    aclError rc = ACL_SUCCESS;
-    ArgsBuilder* builder = ResolveBuilder(argsHandle, &rc);
-    if (builder == nullptr) return rc;
-    size_t slot = 0;
-    if (SlotOf(builder, paramHandle, &slot)) {
-        for (auto& placeholder : builder->placeholders) {
-            if (placeholder.slot != slot) continue;
-            placeholder.data.assign(dataSize, 0);
-            *bufferAddr = placeholder.data.data();
-            return ACL_SUCCESS;
-        }
-    }
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "paramHandle %p is not a placeholder of argsHandle %p (aclrtKernelArgsAppend"
-                "PlaceHolder)",
-                paramHandle, argsHandle);
+    return openacl::KernelArgPlaceholderBuffer(argsHandle, paramHandle, dataSize, bufferAddr);
 }
 
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
@@ -318,27 +267,12 @@ aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle 
                     "param must not be null and paramSize must be 1..%u bytes",
                     OPENACL_KERNEL_ARG_SLOT);
     }
-    aclError rc = ACL_SUCCESS;
-    ArgsBuilder* builder = ResolveBuilder(argsHandle, &rc);
-    if (builder == nullptr) return rc;
-    size_t slot = 0;
-    if (!SlotOf(builder, paramHandle, &slot)) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "paramHandle %p is not a parameter of argsHandle %p",
-                    paramHandle, argsHandle);
-    }
-    uint64_t value = 0;
-    std::memcpy(&value, param, paramSize);
-    builder->slots[slot] = value;
-    return ACL_SUCCESS;
+    return openacl::UpdateKernelArg(argsHandle, paramHandle, param, paramSize);
 }
 
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
     OPENACL_API();
-    aclError rc = ACL_SUCCESS;
-    ArgsBuilder* builder = ResolveBuilder(argsHandle, &rc);
-    if (builder == nullptr) return rc;
-    builder->finalized = true;
-    return ACL_SUCCESS;
+    return openacl::FinalizeKernelArgs(argsHandle);
 }
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
@@ -346,37 +280,8 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
                                      aclrtArgsHandle argsHandle, void* reserve) {
     OPENACL_API();
     if (reserve != nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "reserve must be NULL");
-    aclError rc = ACL_SUCCESS;
-    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
-    if (function == nullptr) return rc;
-    ArgsBuilder* builder = ResolveBuilder(argsHandle, &rc);
-    if (builder == nullptr) return rc;
-    if (builder->function != function || builder->function_serial != function->serial()) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "argsHandle %p was built for kernel %s%s, not %s",
-                    argsHandle, builder->kernel_name.c_str(),
-                    builder->function == function ? " (of a binary since unloaded)" : "",
-                    function->name());
-    }
-    if (!builder->finalized) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "argsHandle %p is not finalized: call aclrtKernelArgsFinalize first",
-                    argsHandle);
-    }
-    Stream* resolved = openacl::ResolveStream(stream, &rc);
-    if (resolved == nullptr) return rc;
-    LaunchOptions options;
-    options.num_blocks = numBlocks;
-    if (rc = openacl::ApplyLaunchConfig(cfg, &options); rc) return rc;
-    // One block: the slots, then each placeholder's data, which its slot points at.
-    std::vector<unsigned char> block(builder->slots.size() * OPENACL_KERNEL_ARG_SLOT);
-    std::memcpy(block.data(), builder->slots.data(), block.size());
-    std::vector<aclrtPlaceHolderInfo> placeholders;
-    for (const auto& placeholder : builder->placeholders) {
-        placeholders.push_back({static_cast<uint32_t>(placeholder.slot * OPENACL_KERNEL_ARG_SLOT),
-                                static_cast<uint32_t>(block.size())});
-        block.insert(block.end(), placeholder.data.begin(), placeholder.data.end());
-        block.resize((block.size() + 7) / 8 * 8 + (placeholder.data.empty() ? 8 : 0));
-    }
-    return openacl::LaunchKernelHostArgs(function, options, block.data(), block.size(),
-                                         placeholders.data(), placeholders.size(), resolved);
+    LaunchTarget target;
+    if (aclError rc = ResolveLaunch(funcHandle, numBlocks, stream, cfg, &target)) return rc;
+    return openacl::LaunchKernelWithArgsHandle(target.function, target.options, argsHandle,
+                                               target.stream);
 }

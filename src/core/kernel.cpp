@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -20,6 +21,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/handle_table.h"
+#include "core/kernel_args.h"
 #include "core/memory.h"
 #include "core/stream.h"
 
@@ -31,10 +33,96 @@ HandleTable<KernelBinary>& Binaries() {
     return *table;
 }
 
-// Function handles live here until their binary is unloaded.
-HandleTable<KernelFunction>& Functions() {
-    static auto* table = new HandleTable<KernelFunction>;
-    return *table;
+// The registry of function handles. A handle is kTag | generation << kIndexBits | slot: the slot
+// says where the function is registered, the generation which of the slot's successive
+// occupants it is. An address would alias: after aclrtBinaryUnLoad the allocator hands it to
+// the next function, and a stale handle would launch the wrong kernel. The tag sets high bits
+// that user-space addresses leave clear, so other handles and pointers are not even looked up.
+// A lookup takes no lock (one slot read), and a stale handle is told apart from a forged one
+// without any record of the dead beyond each slot's last occupant's name.
+class FunctionRegistry {
+ public:
+    aclrtFuncHandle Add(KernelFunction* function) {
+        std::lock_guard lock(mutex_);
+        uint32_t index;
+        if (!free_.empty()) {
+            index = free_.back();
+            free_.pop_back();
+        } else {
+            index = used_.load(std::memory_order_relaxed);
+            if (index == kMaxSlots) return nullptr;
+            if (index % kChunkSize == 0) chunks_[index / kChunkSize].store(new Slot[kChunkSize]);
+        }
+        Slot& slot = At(index);
+        slot.generation = (slot.generation + 1) & kGenerationMask;
+        auto handle = reinterpret_cast<aclrtFuncHandle>(
+            kTag | uint64_t{slot.generation} << kIndexBits | index);
+        function->set_handle(handle);
+        slot.function.store(function, std::memory_order_release);
+        if (index == used_.load(std::memory_order_relaxed)) {
+            used_.store(index + 1, std::memory_order_release);
+        }
+        return handle;
+    }
+
+    void Remove(KernelFunction* function) {
+        std::lock_guard lock(mutex_);
+        uint32_t index = Index(function->handle());
+        Slot& slot = At(index);
+        slot.function.store(nullptr, std::memory_order_release);
+        slot.last_name = function->name();
+        free_.push_back(index);
+    }
+
+    // The live function behind handle, or nullptr; *stale tells whether the handle was one whose
+    // binary has since been unloaded, and *name then holds its kernel's name if still known.
+    KernelFunction* Find(aclrtFuncHandle handle, bool* stale, std::string* name) {
+        auto value = reinterpret_cast<uint64_t>(handle);
+        if ((value & ~kValueMask) != kTag) return nullptr;
+        uint32_t index = Index(handle);
+        if (index >= used_.load(std::memory_order_acquire)) return nullptr;
+        Slot& slot = At(index);
+        KernelFunction* function = slot.function.load(std::memory_order_acquire);
+        if (function != nullptr && function->handle() == handle) return function;
+        // Every tagged value of a slot below used_ was handed out once (error path: may lock).
+        std::lock_guard lock(mutex_);
+        auto generation = static_cast<uint32_t>(value >> kIndexBits);
+        if (generation == 0 || generation > slot.generation) return nullptr;  // never handed out
+        *stale = true;
+        if (generation == slot.generation) *name = slot.last_name;
+        return nullptr;
+    }
+
+ private:
+    static constexpr unsigned kIndexBits = 20;       // a million functions looked up at once
+    static constexpr unsigned kGenerationBits = 32;  // reuses of a slot before a handle recurs
+    static constexpr uint64_t kValueMask = (uint64_t{1} << (kIndexBits + kGenerationBits)) - 1;
+    static constexpr uint64_t kTag = uint64_t{0xAC1} << (kIndexBits + kGenerationBits);
+    static constexpr uint32_t kGenerationMask = ~uint32_t{0};
+    static constexpr uint32_t kMaxSlots = uint32_t{1} << kIndexBits;
+    static constexpr uint32_t kChunkSize = 1024;
+
+    struct Slot {
+        std::atomic<KernelFunction*> function{nullptr};
+        uint32_t generation = 0;  // under mutex_
+        std::string last_name;    // under mutex_: the name of the last function removed
+    };
+    static uint32_t Index(aclrtFuncHandle handle) {
+        return static_cast<uint32_t>(reinterpret_cast<uint64_t>(handle) & (kMaxSlots - 1));
+    }
+    Slot& At(uint32_t index) {
+        return chunks_[index / kChunkSize].load(std::memory_order_acquire)[index % kChunkSize];
+    }
+
+    std::mutex mutex_;
+    std::atomic<Slot*> chunks_[kMaxSlots / kChunkSize] = {};
+    std::atomic<uint32_t> used_{0};  // slots handed out so far; chunks below it exist
+    std::vector<uint32_t> free_;
+};
+
+FunctionRegistry& Functions() {
+    static auto* registry = new FunctionRegistry;
+    return *registry;
 }
 
 HandleTable<BinaryImage>& Images() {
@@ -218,34 +306,32 @@ void KernelBinary::Release() {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }
 
-KernelFunction* KernelBinary::Function(const char* name) {
+KernelFunction* KernelBinary::FunctionAt(uint32_t index) {
     std::lock_guard lock(functions_mutex_);
-    for (KernelFunction* function : functions_) {
-        if (std::strcmp(function->name(), name) == 0) return function;
+    if (unloading_ || index >= table_->kernelCount) return nullptr;
+    if (functions_.empty()) functions_.resize(table_->kernelCount);
+    std::unique_ptr<KernelFunction>& function = functions_[index];
+    if (function == nullptr) {
+        auto made = std::make_unique<KernelFunction>(this, &table_->kernels[index]);
+        if (Functions().Add(made.get()) == nullptr) return nullptr;
+        function = std::move(made);
     }
+    return function.get();
+}
+
+KernelFunction* KernelBinary::Function(const char* name) {
     for (uint32_t i = 0; i < table_->kernelCount; ++i) {
-        if (std::strcmp(table_->kernels[i].name, name) == 0) {
-            functions_.push_back(
-                Functions().Insert(std::make_unique<KernelFunction>(this, &table_->kernels[i])));
-            return functions_.back();
-        }
+        if (std::strcmp(table_->kernels[i].name, name) == 0) return FunctionAt(i);
     }
     return nullptr;
 }
 
-std::vector<KernelFunction*> KernelBinary::TakeFunctions() {
+std::vector<std::unique_ptr<KernelFunction>> KernelBinary::TakeFunctions() {
     std::lock_guard lock(functions_mutex_);
-    std::vector<KernelFunction*> taken;
+    unloading_ = true;
+    std::vector<std::unique_ptr<KernelFunction>> taken;
     taken.swap(functions_);
     return taken;
-}
-
-std::vector<uint64_t> KernelBinary::FunctionSerials() {
-    std::lock_guard lock(functions_mutex_);
-    std::vector<uint64_t> serials;
-    for (KernelFunction* function : functions_)
-        serials.push_back(function->serial());
-    return serials;
 }
 
 std::string KernelBinary::KernelNames() const {
@@ -257,10 +343,29 @@ std::string KernelBinary::KernelNames() const {
     return names;
 }
 
+std::string KernelBinary::KernelEntries() const {
+    std::string entries;
+    for (uint32_t i = 0; i < table_->kernelCount; ++i) {
+        if (!entries.empty()) entries += ", ";
+        entries += std::to_string(i) + " " + table_->kernels[i].name;
+    }
+    return entries;
+}
+
 aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out) {
     if (access(path, R_OK) != 0) {
         return Fail(ACL_ERROR_INVALID_FILE, "cannot read kernel binary %s: %s", path,
                     std::strerror(errno));
+    }
+    // A directory, FIFO or device is no file to load (and reading a FIFO would block).
+    struct stat info {};
+    if (stat(path, &info) != 0) {
+        return Fail(ACL_ERROR_INVALID_FILE, "cannot read kernel binary %s: %s", path,
+                    std::strerror(errno));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        return Fail(ACL_ERROR_INVALID_FILE, "kernel binary %s is %s, not a regular file", path,
+                    S_ISDIR(info.st_mode) ? "a directory" : "a special file");
     }
     char magic[4] = {};
     std::ifstream(path, std::ios::binary).read(magic, sizeof magic);
@@ -304,8 +409,15 @@ aclError UnloadKernelBinary(aclrtBinHandle handle) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "binHandle %p is not a loaded kernel binary (already unloaded?)", handle);
     }
-    for (KernelFunction* function : binary->TakeFunctions())
-        Functions().Remove(function);
+    std::vector<uint64_t> serials;
+    for (const std::unique_ptr<KernelFunction>& function : binary->TakeFunctions()) {
+        if (function == nullptr) continue;
+        Functions().Remove(function.get());
+        serials.push_back(function->serial());
+    }
+    // Argument handles built for the binary's kernels go with it (CANN has no call to free
+    // them, so this is where their memory comes back).
+    DropKernelArgs(serials);
     binary.release()->Release();  // queued launches may still hold it
     return ACL_SUCCESS;
 }
@@ -319,14 +431,22 @@ KernelBinary* ResolveKernelBinary(aclrtBinHandle handle, aclError* rc) {
 }
 
 KernelFunction* ResolveKernelFunction(aclrtFuncHandle handle, aclError* rc) {
-    KernelFunction* function = handle ? Functions().Find(handle) : nullptr;
-    if (function == nullptr) {
+    bool stale = false;
+    std::string name;
+    KernelFunction* function = Functions().Find(handle, &stale, &name);
+    if (function != nullptr) return function;
+    if (stale) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM,
+                   "funcHandle %p%s%s%s is a function of a kernel binary that was unloaded "
+                   "(aclrtBinaryUnLoad): look the kernel up again in a loaded binary",
+                   handle, name.empty() ? "" : " (kernel ", name.c_str(), name.empty() ? "" : ")");
+    } else {
         *rc = Fail(ACL_ERROR_INVALID_PARAM,
                    "funcHandle %p is not a kernel function (from aclrtBinaryGetFunction of a "
                    "loaded binary)",
                    handle);
     }
-    return function;
+    return nullptr;
 }
 
 aclError GetKernelFunction(KernelBinary* binary, const char* name, aclrtFuncHandle* out) {
@@ -335,7 +455,27 @@ aclError GetKernelFunction(KernelBinary* binary, const char* name, aclrtFuncHand
         return Fail(ACL_ERROR_RT_SYMBOL_NOT_FOUND, "%s has no kernel named \"%s\" (it has: %s)",
                     binary->origin().c_str(), name, binary->KernelNames().c_str());
     }
-    *out = function;
+    *out = function->handle();
+    return ACL_SUCCESS;
+}
+
+// openacl's entry value of a kernel is its index in the binary's kernel table: the order of the
+// kernel entries in the sources given to openacl_add_kernel_binary, from 0. It is stable for a
+// given build of a binary, needs no name, and lets a program enumerate a binary's kernels
+// (entries 0, 1, ... until ACL_ERROR_RT_SYMBOL_NOT_FOUND, naming each with aclrtGetFunctionName).
+aclError GetKernelFunctionByEntry(KernelBinary* binary, uint64_t entry, aclrtFuncHandle* out) {
+    KernelFunction* function = nullptr;
+    if (entry < binary->table()->kernelCount) {
+        function = binary->FunctionAt(static_cast<uint32_t>(entry));
+    }
+    if (function == nullptr) {
+        return Fail(ACL_ERROR_RT_SYMBOL_NOT_FOUND,
+                    "%s has no kernel with entry value %" PRIu64
+                    ": openacl's entry value is the kernel's index in the binary's kernel table "
+                    "(valid entries: %s)",
+                    binary->origin().c_str(), entry, binary->KernelEntries().c_str());
+    }
+    *out = function->handle();
     return ACL_SUCCESS;
 }
 
@@ -414,6 +554,13 @@ aclError LaunchKernelDeviceArgs(KernelFunction* function, const LaunchOptions& o
                     "packed arguments; for host memory use aclrtLaunchKernelWithHostArgs",
                     args, DomainName(region.domain));
     }
+    Device* device = stream->context()->device();
+    if (region.device != device) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "argsData %p is device memory of device %d, but the stream runs on device %d: "
+                    "the argument block must be on the device that runs the launch",
+                    args, region.device->id(), device->id());
+    }
     uint64_t left = region.usable - (reinterpret_cast<uintptr_t>(args) - region.base);
     if (args_size > left) {
         return Fail(ACL_ERROR_INVALID_PARAM,
@@ -457,6 +604,44 @@ aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& opt
     Submit(Launch{function->entry(), function->binary(), copy, stream, options.num_blocks,
                   TimeoutMs(options), true, false});
     return ACL_SUCCESS;
+}
+
+aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& options, void* block,
+                               size_t slots_size, Stream* stream) {
+    if (aclError rc = CheckLaunch(function, options, slots_size)) {
+        std::free(block);
+        return rc;
+    }
+    Submit(Launch{function->entry(), function->binary(), block, stream, options.num_blocks,
+                  TimeoutMs(options), true, false});
+    return ACL_SUCCESS;
+}
+
+aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& options,
+                               void* const* args, Stream* stream) {
+    uint32_t count = function->param_count();
+    if (args == nullptr && count > 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "args is null, but kernel %s takes %u parameters: pass an array of %u "
+                    "pointers, each at one parameter's value",
+                    function->name(), count, count);
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        if (args[i] == nullptr) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "args[%u] is null: kernel %s takes %u parameters, and each element of "
+                        "args must point at one parameter's value",
+                        i, function->name(), count);
+        }
+    }
+    auto* block = static_cast<unsigned char*>(std::malloc(count == 0 ? 1 : function->args_size()));
+    if (block == nullptr) return Fail(ACL_ERROR_BAD_ALLOC, "out of host memory for the arguments");
+    // The kernel table has parameter counts, not sizes: each value is read as a full slot, of
+    // which the kernel uses its parameter type's bytes (a narrower value has the bytes after it
+    // read along; avoiding that needs the sizes in the table).
+    for (uint32_t i = 0; i < count; ++i)
+        std::memcpy(block + size_t{i} * OPENACL_KERNEL_ARG_SLOT, args[i], OPENACL_KERNEL_ARG_SLOT);
+    return LaunchKernelOwnedArgs(function, options, block, function->args_size(), stream);
 }
 
 }  // namespace openacl

@@ -36,13 +36,16 @@ class KernelBinary {
 
     const std::string& origin() const { return origin_; }
     const openaclKernelTable* table() const { return table_; }
-    // The function handle of a kernel, made once per kernel; nullptr if there is none.
+    // The function of the kernel at `index` in the table (registered on first use), or nullptr
+    // if there is none or the binary is being unloaded.
+    KernelFunction* FunctionAt(uint32_t index);
+    // The function of the kernel named `name`, or nullptr.
     KernelFunction* Function(const char* name);
     std::string KernelNames() const;
-    // Hands the function handles over for unregistering (aclrtBinaryUnLoad).
-    std::vector<KernelFunction*> TakeFunctions();
-    // The serials of the function handles made so far.
-    std::vector<uint64_t> FunctionSerials();
+    // Lists "index name" pairs, for messages about entry values.
+    std::string KernelEntries() const;
+    // Hands the functions over for unregistering (aclrtBinaryUnLoad); later lookups find none.
+    std::vector<std::unique_ptr<KernelFunction>> TakeFunctions();
 
  private:
     void* module_;
@@ -51,25 +54,31 @@ class KernelBinary {
     std::string origin_;
     std::atomic<uint32_t> refs_{1};
     std::mutex functions_mutex_;
-    std::vector<KernelFunction*> functions_;  // owned by the function handle table
+    std::vector<std::unique_ptr<KernelFunction>> functions_;  // by table index, made on first use
+    bool unloading_ = false;
 };
 
-// aclrtFuncHandle.
+// aclrtFuncHandle. The handle is not the object's address but a value the function registry
+// hands out (see kernel.cpp), so a handle kept past its binary's unload never names another
+// function and is reported as what it is.
 class KernelFunction {
  public:
     KernelFunction(KernelBinary* binary, const openaclKernelEntry* entry)
         : binary_(binary), entry_(entry), serial_(next_serial_.fetch_add(1) + 1) {}
     KernelBinary* binary() const { return binary_; }
-    // Unique for the life of the process: tells a function apart from an earlier, unloaded one
-    // that had the same address (handles are addresses).
+    aclrtFuncHandle handle() const { return handle_; }
+    void set_handle(aclrtFuncHandle handle) { handle_ = handle; }
+    // Unique for the life of the process: argument handles remember their function by it.
     uint64_t serial() const { return serial_; }
     const openaclKernelEntry* entry() const { return entry_; }
     const char* name() const { return entry_->name; }
+    uint32_t param_count() const { return entry_->paramCount; }
     size_t args_size() const { return size_t{entry_->paramCount} * OPENACL_KERNEL_ARG_SLOT; }
 
  private:
     KernelBinary* binary_;
     const openaclKernelEntry* entry_;
+    aclrtFuncHandle handle_ = nullptr;
     uint64_t serial_;
     static inline std::atomic<uint64_t> next_serial_{0};
 };
@@ -81,6 +90,9 @@ aclError UnloadKernelBinary(aclrtBinHandle handle);
 KernelBinary* ResolveKernelBinary(aclrtBinHandle handle, aclError* rc);
 KernelFunction* ResolveKernelFunction(aclrtFuncHandle handle, aclError* rc);
 aclError GetKernelFunction(KernelBinary* binary, const char* name, aclrtFuncHandle* out);
+// aclrtBinaryGetFunctionByEntry: the entry value of a kernel is its index in the binary's kernel
+// table (see kernel.cpp).
+aclError GetKernelFunctionByEntry(KernelBinary* binary, uint64_t entry, aclrtFuncHandle* out);
 aclError CreateBinaryImage(const void* data, size_t length, aclrtBinary* out);
 aclError DestroyBinaryImage(aclrtBinary handle);
 BinaryImage* ResolveBinaryImage(aclrtBinary handle, aclError* rc);
@@ -101,6 +113,15 @@ aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& opt
                               const void* args, size_t args_size,
                               const aclrtPlaceHolderInfo* placeholders, size_t placeholder_count,
                               Stream* stream);
+// Launches with one pointer per parameter, each pointing at the parameter's value in host
+// memory (aclrtLaunchKernelWithArgsArray): the values are copied now, one 8-byte slot each.
+aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& options,
+                               void* const* args, Stream* stream);
+// Launches with an argument block built in host memory for this launch (std::malloc), whose
+// ownership passes to the launch whatever the outcome. slots_size: the bytes of parameter slots
+// at its start (the rest is data they point at), checked against the kernel's parameters.
+aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& options, void* block,
+                               size_t slots_size, Stream* stream);
 // Reads the launch attributes of a config (timeout; others have no meaning on a CPU).
 aclError ApplyLaunchConfig(const aclrtLaunchKernelCfg* cfg, LaunchOptions* options);
 

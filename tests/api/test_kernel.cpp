@@ -3,6 +3,7 @@
 // workers, stream ordering, launch configs, argument building, loading and failures.
 #include <gtest/gtest.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -931,7 +932,6 @@ TEST_F(Kernel, FilesThatAreNotKernelBinariesAreRefused) {
                   ACL_ERROR_INVALID_PARAM);
         EXPECT_THAT_MESSAGE_CONTAINS("not an openacl CPU kernel binary");
     }
-    EXPECT_NE(aclrtBinaryLoadFromFile("/tmp", nullptr, &binary), ACL_SUCCESS);
     EXPECT_EQ(binary, nullptr);
 
     // The same bytes from memory.
@@ -1100,14 +1100,26 @@ TEST_F(Kernel, FunctionsOfAnUnloadedBinaryAreRefused) {
     void* out = Upload(std::vector<uint64_t>{0});
     void* args = DeviceArgs({Slot(out), 1});
     EXPECT_EQ(aclrtLaunchKernel(write, 1, args, 16, stream_), ACL_ERROR_INVALID_PARAM);
-    EXPECT_THAT_MESSAGE_CONTAINS("is not a kernel function");
+    EXPECT_THAT_MESSAGE_CONTAINS("binary that was unloaded");
     uint64_t host[2] = {Slot(out), 1};
     EXPECT_EQ(aclrtLaunchKernelWithHostArgs(write, 1, stream_, nullptr, host, 16, nullptr, 0),
               ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("binary that was unloaded");
+    void* values[2] = {&host[0], &host[1]};
+    EXPECT_EQ(aclrtLaunchKernelWithArgsArray(write, 1, stream_, nullptr, values),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("binary that was unloaded");
     aclrtArgsHandle handle = nullptr;
     EXPECT_EQ(aclrtKernelArgsInit(write, &handle), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("binary that was unloaded");
+    size_t size = 0;
+    EXPECT_EQ(aclrtKernelArgsGetHandleMemSize(write, &size), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("binary that was unloaded");
     char name[32];
     EXPECT_EQ(aclrtGetFunctionName(write, sizeof name, name), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS(
+        "(kernel write_value) is a function of a kernel binary that was "
+        "unloaded");
     aclrtFuncHandle again = nullptr;
     EXPECT_EQ(aclrtBinaryGetFunction(binary, "write_value", &again), ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(aclrtBinaryUnLoad(binary), ACL_ERROR_INVALID_PARAM);
@@ -1270,4 +1282,444 @@ TEST_F(Kernel, BinariesLoadedFromDataOneAfterAnotherStayApart) {
             << aclGetRecentErrMsg();
         EXPECT_EQ(aclrtBinaryUnLoad(third), ACL_SUCCESS);
     }
+}
+
+// ---- Function handles after an unload ----
+
+TEST_F(Kernel, AStaleFunctionHandleNeverNamesAFunctionLoadedLater) {
+    // Each round frees a function and makes the next one at once, where an allocator likes to
+    // reuse the address: a handle that was an address would then launch the new function.
+    void* out = Upload(std::vector<uint64_t>{0});
+    void* args = DeviceArgs({Slot(out), 6});
+    std::vector<aclrtFuncHandle> stale;
+    for (int round = 0; round < 8; ++round) {
+        SCOPED_TRACE(round);
+        aclrtBinHandle binary = nullptr;
+        ASSERT_EQ(aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, &binary), ACL_SUCCESS);
+        aclrtFuncHandle write = nullptr;
+        ASSERT_EQ(aclrtBinaryGetFunction(binary, "write_value", &write), ACL_SUCCESS);
+        for (aclrtFuncHandle old : stale) {
+            EXPECT_NE(old, write);
+            EXPECT_EQ(aclrtLaunchKernel(old, 1, args, 16, stream_), ACL_ERROR_INVALID_PARAM);
+            EXPECT_THAT_MESSAGE_CONTAINS("binary that was unloaded");
+        }
+        ASSERT_EQ(aclrtBinaryUnLoad(binary), ACL_SUCCESS);
+        stale.push_back(write);
+    }
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(Download<uint64_t>(out, 1)[0], 0u) << "a stale handle launched a kernel";
+}
+
+TEST_F(Kernel, OtherHandlesAndPointersAreNoFunctionHandles) {
+    void* out = Upload(std::vector<uint64_t>{0});
+    void* args = DeviceArgs({Slot(out), 1});
+    aclrtArgsHandle owned = nullptr;
+    ASSERT_EQ(aclrtKernelArgsInit(TestFunction("write_value"), &owned), ACL_SUCCESS);
+    for (void* other : {static_cast<void*>(stream_), static_cast<void*>(test_binary_),
+                        static_cast<void*>(owned), args}) {
+        EXPECT_EQ(aclrtLaunchKernel(other, 1, args, 16, stream_), ACL_ERROR_INVALID_PARAM);
+        EXPECT_THAT_MESSAGE_CONTAINS("is not a kernel function");
+    }
+}
+
+// ---- aclrtBinaryGetFunctionByEntry ----
+
+TEST_F(Kernel, GetFunctionByEntryTakesTheKernelsIndexInTheBinary) {
+    // The test binary's kernels in source order: record_blocks, wait_for_others, affine, ...
+    const char* expected[] = {"record_blocks", "wait_for_others", "affine"};
+    TestFunction("affine");  // loads the test binary
+    for (uint64_t entry = 0; entry < 3; ++entry) {
+        SCOPED_TRACE(entry);
+        aclrtFuncHandle f = nullptr;
+        ASSERT_EQ(aclrtBinaryGetFunctionByEntry(test_binary_, entry, &f), ACL_SUCCESS)
+            << aclGetRecentErrMsg();
+        char name[32] = {};
+        ASSERT_EQ(aclrtGetFunctionName(f, sizeof name, name), ACL_SUCCESS);
+        EXPECT_STREQ(name, expected[entry]);
+        EXPECT_EQ(f, TestFunction(expected[entry])) << "one kernel, one handle";
+    }
+}
+
+TEST_F(Kernel, GetFunctionByEntryEnumeratesEveryKernel) {
+    std::vector<std::string> names;
+    for (uint64_t entry = 0;; ++entry) {
+        aclrtFuncHandle f = nullptr;
+        aclError rc = aclrtBinaryGetFunctionByEntry(binary_, entry, &f);
+        if (rc == ACL_ERROR_RT_SYMBOL_NOT_FOUND) break;
+        ASSERT_EQ(rc, ACL_SUCCESS);
+        char name[32] = {};
+        ASSERT_EQ(aclrtGetFunctionName(f, sizeof name, name), ACL_SUCCESS);
+        names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"checked_copy", "empty_kernel", "row_softmax",
+                                               "tiled_matmul", "vector_add"}));
+}
+
+TEST_F(Kernel, AnUnknownEntryIsSymbolNotFoundListingTheValidOnes) {
+    aclrtFuncHandle f = nullptr;
+    EXPECT_EQ(aclrtBinaryGetFunctionByEntry(binary_, 5, &f), ACL_ERROR_RT_SYMBOL_NOT_FOUND);
+    EXPECT_THAT_MESSAGE_CONTAINS("vector_add");
+    EXPECT_EQ(aclrtBinaryGetFunctionByEntry(binary_, ~uint64_t{0}, &f),
+              ACL_ERROR_RT_SYMBOL_NOT_FOUND);
+    std::string message = RecentMessage();
+    EXPECT_NE(message.find("index in the binary's kernel table"), std::string::npos) << message;
+    EXPECT_NE(message.find("valid entries: 0 "), std::string::npos) << message;
+    EXPECT_EQ(f, nullptr);
+}
+
+TEST_F(Kernel, GetFunctionByEntryRefusesNullAndForeignHandles) {
+    aclrtFuncHandle f = nullptr;
+    int not_a_handle = 0;
+    EXPECT_EQ(aclrtBinaryGetFunctionByEntry(binary_, 0, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtBinaryGetFunctionByEntry(nullptr, 0, &f), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtBinaryGetFunctionByEntry(&not_a_handle, 0, &f), ACL_ERROR_INVALID_PARAM);
+    aclrtBinHandle unloaded = nullptr;
+    ASSERT_EQ(aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, &unloaded), ACL_SUCCESS);
+    ASSERT_EQ(aclrtBinaryUnLoad(unloaded), ACL_SUCCESS);
+    EXPECT_EQ(aclrtBinaryGetFunctionByEntry(unloaded, 0, &f), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(f, nullptr);
+}
+
+// ---- aclrtLaunchKernelWithArgsArray ----
+
+TEST_F(Kernel, LaunchWithArgsArrayPassesEachArgumentByValue) {
+    aclrtFuncHandle probe = TestFunction("args_probe");
+    void* out = Device(sizeof(test_kernels::Probe));
+    unsigned char data[32];
+    for (int i = 0; i < 32; ++i)
+        data[i] = static_cast<unsigned char>(50 + i);
+    void* placeholder = data;  // a pointer parameter: its value is the address
+    // Each value sits in 8 bytes of its own: the launch reads a full slot at every pointer.
+    struct {
+        uint32_t value, unused;
+    } a{42, 0};
+    struct {
+        float value, unused;
+    } b{1.5f, 0};
+    double c = -0.125;
+    void* values[5] = {&out, &placeholder, &a.value, &b.value, &c};
+    ASSERT_EQ(aclrtLaunchKernelWithArgsArray(probe, 2, stream_, nullptr, values), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+    auto probed = Download<test_kernels::Probe>(out, 1)[0];
+    EXPECT_EQ(probed.a, 42u);
+    EXPECT_EQ(probed.b, 1.5f);
+    EXPECT_EQ(probed.c, -0.125);
+    EXPECT_EQ(probed.placeholder_address, reinterpret_cast<uint64_t>(data));
+    EXPECT_EQ(probed.placeholder_bytes[31], 50 + 31);
+}
+
+TEST_F(Kernel, LaunchWithArgsArrayCopiesTheArgumentsAtTheCall) {
+    void* out = Upload(std::vector<uint64_t>{0});
+    uint64_t value = 1234;
+    void* target = out;
+    void* values[2] = {&target, &value};
+    Gate gate;
+    ASSERT_EQ(gate.Block(stream_), ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtLaunchKernelWithArgsArray(TestFunction("write_value"), 1, stream_, nullptr, values),
+        ACL_SUCCESS);
+    value = 99;  // the launch has its own copy
+    values[0] = nullptr;
+    gate.Open();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(Download<uint64_t>(out, 1)[0], 1234u);
+}
+
+TEST_F(Kernel, LaunchWithArgsArrayTakesALaunchConfig) {
+    void* ran = Upload(std::vector<uint32_t>{0});
+    uint64_t ms = 300;
+    void* values[2] = {&ran, &ms};
+    TimeoutConfig cfg(20000);
+    ASSERT_EQ(
+        aclrtLaunchKernelWithArgsArray(TestFunction("sleep_ms"), 1, stream_, cfg.get(), values),
+        ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_TIMEOUT);
+    EXPECT_THAT_MESSAGE_CONTAINS("kernel sleep_ms did not finish within");
+}
+
+TEST_F(Kernel, LaunchWithArgsArrayRefusesMissingArguments) {
+    aclrtFuncHandle write = TestFunction("write_value");
+    void* out = Upload(std::vector<uint64_t>{0});
+    uint64_t value = 5;
+    void* values[2] = {&out, nullptr};
+    EXPECT_EQ(aclrtLaunchKernelWithArgsArray(write, 1, stream_, nullptr, nullptr),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("kernel write_value takes 2 parameters");
+    EXPECT_EQ(aclrtLaunchKernelWithArgsArray(write, 1, stream_, nullptr, values),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("args[1] is null");
+    values[1] = &value;
+    EXPECT_EQ(aclrtLaunchKernelWithArgsArray(write, 0, stream_, nullptr, values),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtLaunchKernelWithArgsArray(nullptr, 1, stream_, nullptr, values),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(Download<uint64_t>(out, 1)[0], 0u) << "a refused launch ran";
+}
+
+TEST_F(Kernel, LaunchWithArgsArrayNeedsNoArrayForAKernelWithoutParameters) {
+    EXPECT_EQ(
+        aclrtLaunchKernelWithArgsArray(Function("empty_kernel"), 4, stream_, nullptr, nullptr),
+        ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+}
+
+// ---- Argument handles in the caller's memory: aclrtKernelArgsInitByUserMem ----
+
+namespace {
+
+// The two buffers of a user-memory argument handle, sized as the runtime says.
+struct UserArgsMemory {
+    UserArgsMemory(aclrtFuncHandle f, size_t user_args_size) {
+        EXPECT_EQ(aclrtKernelArgsGetHandleMemSize(f, &handle_size), ACL_SUCCESS);
+        EXPECT_EQ(aclrtKernelArgsGetMemSize(f, user_args_size, &args_size), ACL_SUCCESS);
+        handle.resize(handle_size / 8 + 1);
+        args.resize(args_size);
+    }
+    aclrtArgsHandle Handle() { return handle.data(); }
+    bool Holds(const void* p, size_t bytes) const {
+        auto begin = reinterpret_cast<uintptr_t>(args.data()), at = reinterpret_cast<uintptr_t>(p);
+        return at >= begin && at + bytes <= begin + args.size();
+    }
+    size_t handle_size = 0, args_size = 0;
+    std::vector<uint64_t> handle;  // 8-byte aligned
+    std::vector<unsigned char> args;
+};
+
+}  // namespace
+
+TEST_F(Kernel, KernelArgsGetHandleMemSizeGrowsWithTheParameters) {
+    size_t two = 0, five = 0;
+    ASSERT_EQ(aclrtKernelArgsGetHandleMemSize(TestFunction("write_value"), &two), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsGetHandleMemSize(TestFunction("args_probe"), &five), ACL_SUCCESS);
+    EXPECT_GT(two, 0u);
+    EXPECT_GT(five, two) << "the handle keeps a record per possible placeholder";
+    EXPECT_EQ(aclrtKernelArgsGetHandleMemSize(TestFunction("args_probe"), nullptr),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtKernelArgsGetHandleMemSize(nullptr, &two), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Kernel, KernelArgsGetMemSizeCoversTheSlotsAndTheArgumentData) {
+    aclrtFuncHandle probe = TestFunction("args_probe");  // 5 parameters
+    size_t size = 0;
+    ASSERT_EQ(aclrtKernelArgsGetMemSize(probe, 0, &size), ACL_SUCCESS);
+    EXPECT_EQ(size, 40u) << "one 8-byte slot per parameter";
+    ASSERT_EQ(aclrtKernelArgsGetMemSize(probe, 72, &size), ACL_SUCCESS);
+    EXPECT_EQ(size, 40u + 72u) << "slots, then room for userArgsSize bytes";
+    ASSERT_EQ(aclrtKernelArgsGetMemSize(probe, 33, &size), ACL_SUCCESS);
+    EXPECT_EQ(size, 40u + 40u) << "rounded up to whole slots";
+    EXPECT_EQ(aclrtKernelArgsGetMemSize(probe, SIZE_MAX - 4, &size), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtKernelArgsGetMemSize(probe, 8, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtKernelArgsGetMemSize(nullptr, 8, &size), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Kernel, KernelArgsInitByUserMemKeepsTheArgumentsInTheCallersMemory) {
+    aclrtFuncHandle probe = TestFunction("args_probe");
+    UserArgsMemory memory(probe, 4 * 8 + 32);  // four plain values and 32 bytes of placeholder
+    ASSERT_EQ(
+        aclrtKernelArgsInitByUserMem(probe, memory.Handle(), memory.args.data(), memory.args_size),
+        ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    void* out = Device(sizeof(test_kernels::Probe));
+    aclrtParamHandle p = nullptr, holder = nullptr;
+    uint64_t a = 3;
+    ASSERT_EQ(aclrtKernelArgsAppend(memory.Handle(), &out, sizeof out, &p), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsAppendPlaceHolder(memory.Handle(), &holder), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsAppend(memory.Handle(), &a, sizeof a, &p), ACL_SUCCESS);
+    void* buffer = nullptr;
+    ASSERT_EQ(aclrtKernelArgsGetPlaceHolderBuffer(memory.Handle(), holder, 32, &buffer),
+              ACL_SUCCESS);
+    EXPECT_TRUE(memory.Holds(buffer, 32)) << "the placeholder data lives in the caller's memory";
+    uint64_t slots[3];
+    std::memcpy(slots, memory.args.data(), sizeof slots);
+    EXPECT_EQ(slots[0], Slot(out)) << "the slots start the caller's memory, in order";
+    EXPECT_EQ(slots[2], 3u);
+}
+
+TEST_F(Kernel, KernelArgsInitByUserMemLaunchesLikeKernelArgsInit) {
+    aclrtFuncHandle probe = TestFunction("args_probe");
+    UserArgsMemory memory(probe, 4 * 8 + 32);
+    ASSERT_EQ(
+        aclrtKernelArgsInitByUserMem(probe, memory.Handle(), memory.args.data(), memory.args_size),
+        ACL_SUCCESS);
+    void* out1 = Device(sizeof(test_kernels::Probe));
+    void* out2 = Device(sizeof(test_kernels::Probe));
+    aclrtParamHandle p_out = nullptr, holder = nullptr, p_a = nullptr, p = nullptr;
+    uint32_t a = 1;
+    float b = 2.5f;
+    double c = 4.0;
+    ASSERT_EQ(aclrtKernelArgsAppend(memory.Handle(), &out1, sizeof out1, &p_out), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsAppendPlaceHolder(memory.Handle(), &holder), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsAppend(memory.Handle(), &a, sizeof a, &p_a), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsAppend(memory.Handle(), &b, sizeof b, &p), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsAppend(memory.Handle(), &c, sizeof c, &p), ACL_SUCCESS);
+    void* buffer = nullptr;
+    ASSERT_EQ(aclrtKernelArgsGetPlaceHolderBuffer(memory.Handle(), holder, 32, &buffer),
+              ACL_SUCCESS);
+    std::memset(buffer, 0x11, 32);
+    ASSERT_EQ(aclrtKernelArgsFinalize(memory.Handle()), ACL_SUCCESS);
+    Gate gate;
+    ASSERT_EQ(gate.Block(stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernelWithConfig(probe, 2, stream_, nullptr, memory.Handle(), nullptr),
+              ACL_SUCCESS);
+    // The launch took its copy: changes now are for the next launch only.
+    a = 2;
+    ASSERT_EQ(aclrtKernelArgsParaUpdate(memory.Handle(), p_a, &a, sizeof a), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsParaUpdate(memory.Handle(), p_out, &out2, sizeof out2), ACL_SUCCESS);
+    std::memset(buffer, 0x22, 32);
+    ASSERT_EQ(aclrtLaunchKernelWithConfig(probe, 2, stream_, nullptr, memory.Handle(), nullptr),
+              ACL_SUCCESS);
+    gate.Open();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+    auto first = Download<test_kernels::Probe>(out1, 1)[0];
+    auto second = Download<test_kernels::Probe>(out2, 1)[0];
+    EXPECT_EQ(first.a, 1u);
+    EXPECT_EQ(first.b, 2.5f);
+    EXPECT_EQ(first.c, 4.0);
+    EXPECT_EQ(first.placeholder_bytes[0], 0x11);
+    EXPECT_EQ(first.placeholder_bytes[31], 0x11);
+    EXPECT_EQ(second.a, 2u);
+    EXPECT_EQ(second.placeholder_bytes[31], 0x22);
+    EXPECT_FALSE(memory.Holds(reinterpret_cast<void*>(first.placeholder_address), 1))
+        << "the placeholder must point into the launch's copy, not the caller's memory";
+}
+
+TEST_F(Kernel, KernelArgsInitByUserMemHoldsOneSlotPerParameter) {
+    aclrtFuncHandle write = TestFunction("write_value");  // 2 parameters
+    UserArgsMemory memory(write, 64);
+    ASSERT_EQ(
+        aclrtKernelArgsInitByUserMem(write, memory.Handle(), memory.args.data(), memory.args_size),
+        ACL_SUCCESS);
+    uint64_t value = 0;
+    aclrtParamHandle p = nullptr;
+    ASSERT_EQ(aclrtKernelArgsAppend(memory.Handle(), &value, 8, &p), ACL_SUCCESS);
+    ASSERT_EQ(aclrtKernelArgsAppendPlaceHolder(memory.Handle(), &p), ACL_SUCCESS);
+    EXPECT_EQ(aclrtKernelArgsAppend(memory.Handle(), &value, 8, &p), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("already holds all 2 parameters of kernel write_value");
+    EXPECT_EQ(aclrtKernelArgsAppendPlaceHolder(memory.Handle(), &p), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Kernel, KernelArgsInitByUserMemRefusesTooLittleMemory) {
+    aclrtFuncHandle probe = TestFunction("args_probe");
+    UserArgsMemory memory(probe, 8);
+    EXPECT_EQ(aclrtKernelArgsInitByUserMem(probe, memory.Handle(), memory.args.data(), 39),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("aclrtKernelArgsGetMemSize");
+    // Room for the slots and 8 bytes of data: a 32-byte placeholder buffer does not fit.
+    ASSERT_EQ(
+        aclrtKernelArgsInitByUserMem(probe, memory.Handle(), memory.args.data(), memory.args_size),
+        ACL_SUCCESS);
+    aclrtParamHandle holder = nullptr;
+    void* buffer = nullptr;
+    ASSERT_EQ(aclrtKernelArgsAppendPlaceHolder(memory.Handle(), &holder), ACL_SUCCESS);
+    EXPECT_EQ(aclrtKernelArgsGetPlaceHolderBuffer(memory.Handle(), holder, 32, &buffer),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("has no room for 32 more bytes");
+    EXPECT_EQ(aclrtKernelArgsGetPlaceHolderBuffer(memory.Handle(), holder, 8, &buffer),
+              ACL_SUCCESS);
+    EXPECT_TRUE(memory.Holds(buffer, 8));
+}
+
+TEST_F(Kernel, KernelArgsInitByUserMemRefusesBadMemory) {
+    aclrtFuncHandle probe = TestFunction("args_probe");
+    UserArgsMemory memory(probe, 64);
+    auto* handle = static_cast<unsigned char*>(memory.Handle());
+    EXPECT_EQ(aclrtKernelArgsInitByUserMem(probe, nullptr, memory.args.data(), memory.args_size),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtKernelArgsInitByUserMem(probe, handle, nullptr, memory.args_size),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtKernelArgsInitByUserMem(nullptr, handle, memory.args.data(), memory.args_size),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtKernelArgsInitByUserMem(probe, handle + 4, memory.args.data(), memory.args_size),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("aligned");
+    EXPECT_EQ(aclrtKernelArgsInitByUserMem(probe, handle, handle + 8, memory.args_size),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("overlap");
+    aclrtArgsHandle owned = nullptr;
+    ASSERT_EQ(aclrtKernelArgsInit(probe, &owned), ACL_SUCCESS);
+    EXPECT_EQ(aclrtKernelArgsInitByUserMem(probe, owned, memory.args.data(), memory.args_size),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("made by aclrtKernelArgsInit");
+    // None of them became a handle.
+    EXPECT_EQ(aclrtKernelArgsFinalize(handle), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Kernel, UserMemoryArgsHandlesGoAwayWithTheirBinary) {
+    aclrtFuncHandle probe = TestFunction("args_probe");
+    UserArgsMemory memory(probe, 64);
+    ASSERT_EQ(
+        aclrtKernelArgsInitByUserMem(probe, memory.Handle(), memory.args.data(), memory.args_size),
+        ACL_SUCCESS);
+    ASSERT_EQ(aclrtBinaryUnLoad(test_binary_), ACL_SUCCESS);
+    test_binary_ = nullptr;
+    EXPECT_EQ(aclrtKernelArgsFinalize(memory.Handle()), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("goes away with its binary's aclrtBinaryUnLoad");
+}
+
+// ---- Loading: what is not a regular file ----
+
+TEST_F(Kernel, ADirectoryIsInvalidFile) {
+    aclrtBinHandle binary = nullptr;
+    EXPECT_EQ(aclrtBinaryLoadFromFile("/tmp", nullptr, &binary), ACL_ERROR_INVALID_FILE);
+    EXPECT_THAT_MESSAGE_CONTAINS("/tmp is a directory");
+    EXPECT_EQ(binary, nullptr);
+}
+
+TEST_F(Kernel, ASpecialFileIsInvalidFile) {
+    aclrtBinHandle binary = nullptr;
+    EXPECT_EQ(aclrtBinaryLoadFromFile("/dev/null", nullptr, &binary), ACL_ERROR_INVALID_FILE);
+    EXPECT_THAT_MESSAGE_CONTAINS("not a regular file");
+    // A FIFO nobody writes to: reading it would block for ever.
+    std::string fifo = "/tmp/openacl-test-fifo-" + std::to_string(getpid());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_EQ(aclrtBinaryLoadFromFile(fifo.c_str(), nullptr, &binary), ACL_ERROR_INVALID_FILE);
+    unlink(fifo.c_str());
+    EXPECT_EQ(binary, nullptr);
+}
+
+// ---- Arguments on another device ----
+
+namespace {
+
+// Two devices (OPENACL_DEVICE_COUNT=2, read by aclInit), device 0 current.
+class KernelTwoDevices : public InitializedDeviceTest {
+ private:
+    ScopedEnv count_{"OPENACL_DEVICE_COUNT", "2"};
+};
+
+}  // namespace
+
+TEST_F(KernelTwoDevices, ArgsOnAnotherDeviceThanTheStreamAreRefused) {
+    aclrtBinHandle binary = nullptr;
+    ASSERT_EQ(aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, &binary), ACL_SUCCESS);
+    aclrtFuncHandle write = nullptr;
+    ASSERT_EQ(aclrtBinaryGetFunction(binary, "write_value", &write), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+    void *out = nullptr, *args = nullptr;
+    ASSERT_EQ(aclrtMalloc(&out, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&args, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    const uint64_t slots[2] = {Slot(out), 7};
+    ASSERT_EQ(aclrtMemcpy(args, 16, slots, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    aclrtStream on_device1 = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&on_device1), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream on_device0 = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&on_device0), ACL_SUCCESS);
+
+    EXPECT_EQ(aclrtLaunchKernel(write, 1, args, 16, on_device0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("is device memory of device 1, but the stream runs on device 0");
+    EXPECT_EQ(aclrtLaunchKernelV2(write, 1, args, 16, nullptr, on_device0),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtSynchronizeStream(on_device0), ACL_SUCCESS);
+    // On its own device's stream the same block launches.
+    ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtLaunchKernel(write, 1, args, 16, on_device1), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(aclrtSynchronizeStream(on_device1), ACL_SUCCESS) << aclGetRecentErrMsg();
+    uint64_t written = 0;
+    ASSERT_EQ(aclrtMemcpy(&written, 8, out, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(written, 7u);
+    EXPECT_EQ(aclrtBinaryUnLoad(binary), ACL_SUCCESS);
 }

@@ -739,6 +739,30 @@ TEST_F(ModelTest, OneModelRunsConcurrentlyFromSeveralThreads) {
     aclmdlUnload(id);
 }
 
+TEST_F(ModelTest, OneModelRunsConcurrentlyOnTwoStreams) {
+    uint32_t id = Load(TestModel("pytorch-converted/test_Linear"));
+    aclrtStream streams[2] = {};
+    ASSERT_EQ(aclrtCreateStream(&streams[0]), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&streams[1]), ACL_SUCCESS);
+    DeviceBuffer in0(160), in1(160), out0(128), out1(128), ref0(128), ref1(128);
+    in0.Upload(Iota(40, 1));
+    in1.Upload(Iota(40, -7));
+    Dataset i0{&in0}, i1{&in1}, o0{&out0}, o1{&out1}, r0{&ref0}, r1{&ref1};
+    ASSERT_EQ(aclmdlExecute(id, i0.get(), r0.get()), ACL_SUCCESS);  // the answers, one at a time
+    ASSERT_EQ(aclmdlExecute(id, i1.get(), r1.get()), ACL_SUCCESS);
+    for (int round = 0; round < 10; ++round) {
+        ASSERT_EQ(aclmdlExecuteAsync(id, i0.get(), o0.get(), streams[0]), ACL_SUCCESS);
+        ASSERT_EQ(aclmdlExecuteAsync(id, i1.get(), o1.get(), streams[1]), ACL_SUCCESS);
+    }
+    ASSERT_EQ(aclrtSynchronizeStream(streams[0]), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(streams[1]), ACL_SUCCESS);
+    EXPECT_EQ(out0.Download<float>(32), ref0.Download<float>(32));
+    EXPECT_EQ(out1.Download<float>(32), ref1.Download<float>(32));
+    aclrtDestroyStream(streams[0]);
+    aclrtDestroyStream(streams[1]);
+    aclmdlUnload(id);
+}
+
 TEST(ModelContextTest, ExecuteOnAnotherDeviceReportsWhereTheModelLives) {
     ScopedEnv devices("OPENACL_DEVICE_COUNT", "2");
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);

@@ -11,7 +11,7 @@ cmake --install "$build_dir" --prefix "$prefix" > /dev/null
 for path in include/acl/acl.h include/acl/ops/acl_dvpp.h lib64/libascendcl.so lib64/libacl_rt.so \
             lib64/libmsprofiler.so runtime/include/acl/acl.h runtime/lib64/libascendcl.so \
             lib64/stub/libascendcl.so set_env.sh lib64/pkgconfig/openacl.pc \
-            share/cmake/openacl/openaclConfig.cmake; do
+            share/cmake/openacl/openaclConfig.cmake bin/atc; do
   [ -e "$prefix/$path" ] || { echo "missing from the installed tree: $path"; exit 1; }
 done
 
@@ -20,7 +20,12 @@ source "$prefix/set_env.sh"
 for var in ASCEND_TOOLKIT_HOME ASCEND_HOME_PATH DDK_PATH NPU_HOST_LIB INSTALL_DIR; do
   [ -n "${!var:-}" ] || { echo "set_env.sh did not export $var"; exit 1; }
 done
+# atc is on PATH after set_env.sh, as in CANN.
+[ "$(command -v atc)" = "$prefix/bin/atc" ] || { echo "set_env.sh did not put atc on PATH"; exit 1; }
 work=$(mktemp -d -p "$prefix")
+onnx=/usr/share/libonnx-testdata/data/node/test_relu/model.onnx
+atc --model="$onnx" --framework=5 --output="$work/relu" --soc_version=Ascend310P3 > /dev/null
+[ -f "$work/relu.om" ] || { echo "the installed atc wrote no .om"; exit 1; }
 cc "$source_dir/app.c" -I"$DDK_PATH/include" -L"$NPU_HOST_LIB" -lascendcl -o "$work/app_cann"
 "$work/app_cann"
 cc "$source_dir/app.c" -o "$work/app_runtime" -I"$ASCEND_TOOLKIT_HOME/runtime/include" \

@@ -190,7 +190,8 @@ std::string Join(const std::vector<std::string>& items) {
 std::string DimsText(const std::vector<int64_t>& dims) {
     std::string out;
     for (size_t i = 0; i < dims.size(); ++i) {
-        out += (i ? "," : "") + std::to_string(dims[i]);
+        if (i != 0) out += ',';
+        out += std::to_string(dims[i]);
     }
     return out;
 }
