@@ -54,6 +54,7 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
     // Runs on the stream's worker, holding the stream until it returns.
-    resolved->Submit(openacl::cpu::MakeTask([fn, args]() { fn(args); }));
+    resolved->Submit(openacl::cpu::MakeTask([fn, args]() { fn(args); }),
+                     {openacl::trace::Kind::kHostFunc, reinterpret_cast<uintptr_t>(fn)});
     return ACL_SUCCESS;
 }

@@ -142,11 +142,12 @@ aclError LaunchCallback(aclrtCallback fn, void* user_data, aclrtCallbackBlockTyp
                     static_cast<void*>(stream));
     }
     bool blocking = block == ACL_CALLBACK_BLOCK;
-    stream->Submit(cpu::MakeTask([channel, fn, user_data, blocking](cpu::TaskContext& ctx) {
+    const cpu::Task task = cpu::MakeTask([channel, fn, user_data, blocking](cpu::TaskContext& ctx) {
         Push(channel, {fn, user_data, ctx.token(), blocking});
         // A blocking callback holds the stream until the subscribed thread has run it.
         return blocking ? cpu::TaskStatus::Suspended() : cpu::TaskStatus::Done();
-    }));
+    });
+    stream->Submit(task, {trace::Kind::kCallback, blocking ? 1u : 0u});
     return ACL_SUCCESS;
 }
 

@@ -125,6 +125,13 @@ aclError ApplyOpenaclSection(const json& section, const std::string& path, Confi
                 return Fail(ACL_ERROR_FILE_ATTR_INVALID, "%s: openacl.strict must be true or false",
                             path.c_str());
             }
+        } else if (key == "trace") {
+            if (!value.is_string()) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.trace must be the path of the trace file to write",
+                            path.c_str());
+            }
+            config->trace_path = value.get<std::string>();
         } else {
             Warn("%s: unknown key openacl.%s is ignored", path.c_str(), key.c_str());
         }
@@ -213,6 +220,7 @@ aclError ApplyEnvironment(Config* config) {
             return Fail(ACL_ERROR_INVALID_PARAM, "OPENACL_STRICT=%s: expected 0 or 1", v);
         }
     }
+    if (const char* v = std::getenv("OPENACL_TRACE"); v && *v) config->trace_path = v;
     config->visible_devices.clear();
     if (const char* v = std::getenv("ASCEND_RT_VISIBLE_DEVICES"); v && *v) {
         std::stringstream list(v);

@@ -17,6 +17,7 @@ struct Config {
     uint32_t worker_threads = 0;  // "worker_threads" / OPENACL_WORKER_THREADS (0: one per core)
     uint32_t spin_us = 50;        // "spin_us" / OPENACL_SPIN_US: busy-wait before sleeping
     bool strict = false;          // "strict" / OPENACL_STRICT: warnings become errors
+    std::string trace_path;       // "trace" / OPENACL_TRACE: write a Chrome trace there
     bool err_msg_process_level = false;  // top-level "err_msg_mode": "1"
     int32_t default_device = -1;         // top-level "defaultDevice": {"default_device": "N"}
     // ASCEND_RT_VISIBLE_DEVICES: the user-visible ids map onto these logical devices.

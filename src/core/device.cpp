@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "core/trace.h"
 
 namespace openacl {
 
@@ -30,6 +31,9 @@ aclError OpenDeviceLocked(Device* device) {
     options.workers = config.worker_threads;
     options.spin = std::chrono::microseconds(config.spin_us);
     options.max_queues = kMaxStreamsPerDevice;
+    // Always installed: only tasks submitted while tracing is on carry a tag, and untagged
+    // tasks never reach it.
+    options.tracer = trace::ExecutorTracer();
     device->executor_ = std::make_unique<cpu::Executor>(options);
     device->open = true;
     device->force_reset = false;

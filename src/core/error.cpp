@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/log.h"
+#include "core/trace.h"
 
 namespace openacl {
 namespace {
@@ -44,10 +45,15 @@ void Record(const char* text) {
 
 }  // namespace
 
-ApiScope::ApiScope(const char* name) noexcept : previous_(t_api) {
-    if (previous_ == nullptr) t_api = name;
+ApiScope::ApiScope(const char* name) noexcept : previous_(t_api), trace_start_(0) {
+    if (previous_ == nullptr) {
+        t_api = name;
+        trace_start_ = trace::On() ? trace::ApiBegin() : 0;  // off: one relaxed load
+    }
 }
 ApiScope::~ApiScope() {
+    if (trace_start_ != 0) [[unlikely]]
+        trace::ApiEnd(t_api, trace_start_);
     t_api = previous_;
 }
 

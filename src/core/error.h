@@ -3,6 +3,8 @@
 // runtime error and logs the message in CANN's format.
 #pragma once
 
+#include <cstdint>
+
 #include "acl/acl_base.h"
 
 namespace openacl {
@@ -18,6 +20,7 @@ class ApiScope {
 
  private:
     const char* previous_;
+    int64_t trace_start_;  // non-zero: the outermost scope, traced
 };
 const char* CurrentApi();
 

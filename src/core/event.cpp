@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/handle_table.h"
 #include "core/stream.h"
+#include "core/trace.h"
 
 namespace openacl {
 namespace {
@@ -34,12 +35,29 @@ void Event::Record(Stream* stream) {
     // own is needed: a Retain/Release pair here costs two atomic operations on a cache line the
     // worker running the previous record is writing (about a quarter of the enqueue cost).
     std::lock_guard guard(lock_);
-    impl_->Record(stream->queue());
+    if (!trace::On()) [[likely]] {
+        impl_->Record(stream->queue());
+        return;
+    }
+    const uint64_t seq =
+        impl_->Record(stream->queue(), static_cast<uint32_t>(trace::Kind::kEventRecord));
+    trace::NoteEnqueue(*stream, seq, {trace::Kind::kEventRecord, static_cast<uint64_t>(id_)});
 }
 
 void Event::EnqueueWait(Stream* stream) {
     cpu::Event* impl = Acquire();
-    impl->EnqueueWait(stream->queue());
+    if (!trace::On()) [[likely]] {
+        impl->EnqueueWait(stream->queue());
+    } else {
+        uint64_t seq = 0;
+        const cpu::Event::Point point = impl->EnqueueWait(
+            stream->queue(), static_cast<uint32_t>(trace::Kind::kEventWait), &seq);
+        if (seq != 0) {
+            trace::NoteEnqueue(
+                *stream, seq,
+                {trace::Kind::kEventWait, static_cast<uint64_t>(id_), point.seq, point.queue});
+        }
+    }
     impl->Release();
 }
 

@@ -598,6 +598,18 @@ void StreamCopy(void* dst, const void* src, uint64_t count) {
 
 }  // namespace
 
+namespace {
+
+// The direction a copy really takes, for traces (the declared kind may differ).
+trace::Kind CopyKind(const MemRegion& dst, const MemRegion& src) {
+    const bool to_device = dst.domain == MemDomain::kDevice;
+    const bool from_device = src.domain == MemDomain::kDevice;
+    if (to_device) return from_device ? trace::Kind::kMemcpyD2D : trace::Kind::kMemcpyH2D;
+    return from_device ? trace::Kind::kMemcpyD2H : trace::Kind::kMemcpyH2H;
+}
+
+}  // namespace
+
 aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
                      aclrtMemcpyKind kind, Stream* stream) {
     MemRegion dst_region, src_region;
@@ -641,7 +653,7 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
         copy.check_src = false;
     }
     // Called when skipped or discarded too, so that a staging buffer is always freed.
-    stream->Submit(cpu::MakeTask(
+    const cpu::Task task = cpu::MakeTask(
         [copy](cpu::TaskContext& ctx) {
             std::unique_ptr<unsigned char[]> staged(copy.staged);
             if (ctx.cancelled()) return cpu::TaskStatus::Done();
@@ -657,7 +669,8 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
             StreamCopy(copy.dst, copy.src, copy.count);
             return cpu::TaskStatus::Done();
         },
-        0, copy.staged != nullptr ? cpu::Task::kCallWhenCancelled : cpu::Task::kNoFlags));
+        0, copy.staged != nullptr ? cpu::Task::kCallWhenCancelled : cpu::Task::kNoFlags);
+    stream->Submit(task, {CopyKind(dst_region, src_region), count});
     return ACL_SUCCESS;
 }
 
@@ -700,7 +713,7 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
                     static_cast<uint32_t>(height),
                     dst_region.device_accessible(),
                     src_region.device_accessible()};
-    stream->Submit(cpu::MakeTask([task]() {
+    const cpu::Task copy = cpu::MakeTask([task]() {
         uint64_t rows = task.height - 1;
         Span dst_span{task.dst, rows * task.dpitch + task.width, task.check_dst};
         Span src_span{task.src, rows * task.spitch + task.width, task.check_src};
@@ -712,7 +725,8 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
         }
         Copy2d(task.dst, task.dpitch, task.src, task.spitch, task.width, task.height);
         return cpu::TaskStatus::Done();
-    }));
+    });
+    stream->Submit(copy, {trace::Kind::kMemcpy2d, uint64_t{width} * height});
     return ACL_SUCCESS;
 }
 
@@ -726,7 +740,7 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
         return ACL_SUCCESS;
     }
     Span span{ptr, count, region.device_accessible()};
-    stream->Submit(cpu::MakeTask([span, value, stream]() {
+    const cpu::Task fill = cpu::MakeTask([span, value, stream]() {
         if (!StillLive(span)) {
             stream->NoteFailure(
                 "aclrtMemsetAsync of %llu bytes at %p: the memory was freed "
@@ -736,7 +750,8 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
         }
         std::memset(const_cast<void*>(span.p), value, span.bytes);
         return cpu::TaskStatus::Done();
-    }));
+    });
+    stream->Submit(fill, {trace::Kind::kMemset, count});
     return ACL_SUCCESS;
 }
 

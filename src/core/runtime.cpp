@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/memory.h"
 #include "core/stream.h"
+#include "core/trace.h"
 
 namespace openacl {
 
@@ -32,6 +33,8 @@ void Runtime::EnsureDevicesLocked() {
         config_loaded_ = true;
     }
     SetProcessLevelErrMsg(config_.err_msg_process_level);
+    // Programs that never call aclInit; not again after aclFinalize wrote the trace.
+    trace::StartConfigured(config_.trace_path, /*again=*/false);
     std::vector<uint32_t> physical = config_.visible_devices;
     if (physical.empty()) {
         for (uint32_t i = 0; i < config_.device_count; ++i)
@@ -107,6 +110,7 @@ aclError Runtime::Init(const char* config_path) {
         SetProcessLevelErrMsg(config_.err_msg_process_level);
     }
     init_count_ = 1;
+    trace::StartConfigured(config_.trace_path, /*again=*/true);
     for (const auto& hook : init_hooks_) {
         if (aclError rc = hook.fn(config_.json_text.c_str(), config_.json_text.size(), hook.data);
             rc != ACL_SUCCESS) {
@@ -143,6 +147,11 @@ aclError Runtime::Finalize() {
         hook.fn(hook.data);
     for (Device* device : device_view_) {
         if (cpu::Executor* executor = device->executor()) executor->WaitAll();
+    }
+    // Every task has run: the trace is complete (a session aclprofStart left open ends here).
+    if (trace::Running() != trace::Owner::kNone) {
+        std::string why;
+        if (!trace::Stop(&why)) Warn("the trace was not written: %s", why.c_str());
     }
     for (auto* hook : release_hooks_)
         hook();

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/handle_table.h"
 #include "core/runtime.h"
+#include "core/trace.h"
 
 namespace openacl {
 namespace {
@@ -32,6 +33,14 @@ void Stream::NoteFailure(const char* fmt, ...) {
     va_end(args);
     std::lock_guard lock(note_mutex_);
     if (note_.empty()) note_ = text;  // the first failure is the one reported
+}
+
+uint64_t Stream::SubmitTraced(const cpu::Task& task, const trace::Label& label) {
+    cpu::Task tagged = task;
+    tagged.tag = static_cast<uint32_t>(label.kind);  // non-zero: the executor reports its runs
+    const uint64_t seq = executor_->Submit(queue_, tagged);
+    trace::NoteEnqueue(*this, seq, label);
+    return seq;
 }
 
 std::string Stream::TakeFailureNote() {

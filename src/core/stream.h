@@ -8,6 +8,7 @@
 
 #include "acl/acl_rt.h"
 #include "backend/cpu/executor.h"
+#include "core/trace.h"
 
 namespace openacl {
 
@@ -33,8 +34,13 @@ class Stream {
     uint32_t flags() const { return flags_; }
     bool is_default() const { return is_default_; }
 
-    // Submits a task; returns its sequence number on the stream.
-    uint64_t Submit(const cpu::Task& task) { return executor_->Submit(queue_, task); }
+    // Submits a task; returns its sequence number on the stream. The label names the task
+    // in traces; unlabelled tasks are named after the API that submits them.
+    uint64_t Submit(const cpu::Task& task, const trace::Label& label = {}) {
+        if (!trace::On()) [[likely]]
+            return executor_->Submit(queue_, task);
+        return SubmitTraced(task, label);
+    }
 
     // A failing task explains itself here (on a worker thread); the next synchronisation
     // reports the explanation with the code.
@@ -44,6 +50,8 @@ class Stream {
     bool failure_mode_set = false;  // aclrtSetStreamFailureMode may be called once
 
  private:
+    uint64_t SubmitTraced(const cpu::Task& task, const trace::Label& label);
+
     Context* context_;
     cpu::Executor* executor_;
     cpu::Queue* queue_;

@@ -631,7 +631,7 @@ void SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stream* 
         Stream* stream;
     };
     auto* pending = new Pending{std::move(model), std::move(request), stream};
-    stream->Submit(cpu::MakeTask(
+    const cpu::Task task = cpu::MakeTask(
         [pending](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = cpu::TaskStatus::Done();
             if (!ctx.cancelled()) {
@@ -646,7 +646,8 @@ void SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stream* 
             delete pending;
             return status;
         },
-        0, cpu::Task::kCallWhenCancelled));
+        0, cpu::Task::kCallWhenCancelled);
+    stream->Submit(task, {trace::Kind::kModel, pending->model->id()});
 }
 
 }  // namespace openacl::model

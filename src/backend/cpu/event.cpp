@@ -18,7 +18,7 @@ void Event::Release() noexcept {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }
 
-uint64_t Event::Record(Queue* q) {
+uint64_t Event::Record(Queue* q, uint32_t tag) {
     Retain();  // held by the record task; released when it runs or is cancelled
     std::lock_guard<SpinLock> g(lock_);
     const uint64_t generation = ++generation_;
@@ -28,7 +28,7 @@ uint64_t Event::Record(Queue* q) {
             if (!ctx.cancelled()) event->MarkReached(generation, NowNs());
             event->Release();
         },
-        0, Task::kCallWhenCancelled);
+        tag, Task::kCallWhenCancelled);
     // Submitted under our lock so point_ and generation_ always describe the same record. The
     // record task takes this lock too, but from a worker holding no queue lock: no cycle.
     const uint64_t seq = q->exec->Submit(q, t);
@@ -50,9 +50,13 @@ Event::Point Event::point() const {
     return point_;
 }
 
-void Event::EnqueueWait(Queue* q) const {
+Event::Point Event::EnqueueWait(Queue* q, uint32_t tag, uint64_t* wait_seq) const {
     const Point p = point();
-    if (p.queue != nullptr) q->exec->SubmitWait(q, p.queue, p.seq);
+    if (p.queue != nullptr) {
+        const uint64_t seq = q->exec->SubmitWait(q, p.queue, p.seq, tag);
+        if (wait_seq != nullptr) *wait_seq = seq;
+    }
+    return p;
 }
 
 bool Event::Query() const {

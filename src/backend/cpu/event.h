@@ -29,11 +29,13 @@ class Event {
     void Retain() noexcept;
     void Release() noexcept;
 
-    // Enqueues a record on q (which names its executor). Returns the new point's seq.
-    uint64_t Record(Queue* q);
+    // Enqueues a record on q (which names its executor). Returns the new point's seq. The
+    // tag is the record task's (see Task::tag).
+    uint64_t Record(Queue* q, uint32_t tag = 0);
     // Makes q not run past this point until the newest record, as of now, has completed. A
-    // never-recorded event imposes nothing.
-    void EnqueueWait(Queue* q) const;
+    // never-recorded event imposes nothing. Returns the point waited for ({} when none) and
+    // sets *wait_seq to the wait task's seq on q.
+    Point EnqueueWait(Queue* q, uint32_t tag = 0, uint64_t* wait_seq = nullptr) const;
     // True when the newest record has completed (or there was none).
     bool Query() const;
     // Blocks the host until the newest record (as of the call) completes, or the timeout.

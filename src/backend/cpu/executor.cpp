@@ -177,13 +177,16 @@ uint64_t Executor::Submit(Queue* q, const Task& t) {
     return seq;
 }
 
-uint64_t Executor::SubmitWait(Queue* dst, Queue* src, uint64_t seq) {
+uint64_t Executor::SubmitWait(Queue* dst, Queue* src, uint64_t seq, uint32_t tag) {
     // Re-checks on every run: Resume (from src's watcher) just means "look again".
-    return Submit(dst, MakeTask([src, seq](TaskContext& ctx) -> TaskStatus {
-                      if (src == nullptr || Reached(src, seq)) return TaskStatus::Done();
-                      if (!AddWatcher(*src, seq, ctx.token(), nullptr)) return TaskStatus::Done();
-                      return TaskStatus::Suspended();
-                  }));
+    const Task wait = MakeTask(
+        [src, seq](TaskContext& ctx) -> TaskStatus {
+            if (src == nullptr || Reached(src, seq)) return TaskStatus::Done();
+            if (!AddWatcher(*src, seq, ctx.token(), nullptr)) return TaskStatus::Done();
+            return TaskStatus::Suspended();
+        },
+        tag);
+    return Submit(dst, wait);
 }
 
 bool Executor::Resume(SuspendToken token) {

@@ -112,8 +112,8 @@ class Executor {
     // reached its high-water mark; takes only q's lock.
     uint64_t Submit(Queue* q, const Task& t);
     // Appends a task that holds `dst` until point (src, seq) is reached. The queue parks while
-    // it waits; no worker is held. src may belong to another executor.
-    uint64_t SubmitWait(Queue* dst, Queue* src, uint64_t seq);
+    // it waits; no worker is held. src may belong to another executor. `tag` as in Task.
+    uint64_t SubmitWait(Queue* dst, Queue* src, uint64_t seq, uint32_t tag = 0);
 
     // ---- Suspension --------------------------------------------------------------------
     // A task that returned Suspended stays at its queue's head until one of these is called

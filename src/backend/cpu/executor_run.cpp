@@ -189,7 +189,13 @@ void Executor::RunQueue(Queue& q, bool& spinning) {
             }
         }
         if (spinning) StopSpinning(spinning, true);  // more work came in after all
-        if (!forced || reason == RunReason::kDiscarded) status = Execute(q, t, seq, reason);
+        if (!forced || reason == RunReason::kDiscarded) {
+            status = Execute(q, t, seq, reason);
+        } else if (t.tag != 0 && options_.tracer != nullptr) {
+            // Completed from outside (a host callback's thread): the tracer learns when.
+            const int64_t now = NowNs();
+            options_.tracer->OnTask({&q, seq, t.tag, now, now, status});
+        }
 
         if (status.suspended()) {
             std::lock_guard<SpinLock> g(q.lock);

@@ -1,0 +1,225 @@
+// aclprof*: the profiling lifecycle, backed by openacl's trace recorder. A session between
+// aclprofStart and aclprofStop writes <dir>/openacl_trace_<pid>.json (a Chrome trace, see
+// core/trace.h) and a .txt summary next to it; later sessions of the same process add _2, _3.
+// openacl records one timeline (API calls, enqueues, task runs) whatever data types the
+// configuration selects; AI Core metrics do not exist on a CPU and are ignored.
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "acl/acl_prof.h"
+#include "core/error.h"
+#include "core/runtime.h"
+#include "core/trace.h"
+
+using openacl::Fail;
+
+struct aclprofConfig {
+    uint64_t device_mask;
+    aclprofAicoreMetrics metrics;
+    uint64_t data_types;
+};
+
+namespace {
+
+constexpr size_t kMaxPathLength = 4096;  // documented limit of aclprofInit's path
+
+struct ProfState {
+    std::mutex mutex;
+    bool initialized = false;
+    std::string dir;
+    std::set<const aclprofConfig*> configs;
+    const aclprofConfig* started = nullptr;
+    uint32_t sessions = 0;
+};
+
+ProfState& State() {
+    static auto* state = new ProfState;  // never destroyed: the trace may be written at exit
+    return *state;
+}
+
+bool KnownMetrics(aclprofAicoreMetrics metrics) {
+    return (metrics >= ACL_AICORE_ARITHMETIC_UTILIZATION && metrics <= ACL_AICORE_MEMORY_ACCESS) ||
+           metrics == ACL_AICORE_NONE;
+}
+
+// Stops the running aclprof session and writes it (state mutex held).
+aclError StopLocked(ProfState& state) {
+    state.started = nullptr;
+    // aclFinalize may have written the session already.
+    if (openacl::trace::Running() != openacl::trace::Owner::kProfApi) return ACL_SUCCESS;
+    std::string why;
+    if (!openacl::trace::Stop(&why)) {
+        return Fail(ACL_ERROR_PROFILING_FAILURE, "the profiling data was not written: %s",
+                    why.c_str());
+    }
+    return ACL_SUCCESS;
+}
+
+aclError NotInitialized() {
+    return Fail(ACL_ERROR_PROF_NOT_RUN, "profiling is not initialised: call aclprofInit first");
+}
+
+}  // namespace
+
+aclError aclprofInit(const char* profilerResultPath, size_t length) {
+    OPENACL_API();
+    if (profilerResultPath == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "profilerResultPath is null");
+    }
+    if (length == 0 || length > kMaxPathLength) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "length %zu is invalid: give the path's length, 1 to %zu", length,
+                    kMaxPathLength);
+    }
+    std::string dir(profilerResultPath, strnlen(profilerResultPath, length));
+    if (dir.empty()) return Fail(ACL_ERROR_INVALID_PARAM, "profilerResultPath is empty");
+    ProfState& state = State();
+    std::lock_guard lock(state.mutex);
+    if (state.initialized) {
+        return Fail(ACL_ERROR_PROF_ALREADY_RUN,
+                    "aclprofInit was already called (results go to %s): call aclprofFinalize "
+                    "first",
+                    state.dir.c_str());
+    }
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (!std::filesystem::is_directory(dir) || access(dir.c_str(), W_OK) != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "profilerResultPath %s is not a writable directory and cannot be created%s%s",
+                    dir.c_str(), error ? ": " : "", error ? error.message().c_str() : "");
+    }
+    state.initialized = true;
+    state.dir = dir;
+    return ACL_SUCCESS;
+}
+
+aclError aclprofFinalize(void) {
+    OPENACL_API();
+    ProfState& state = State();
+    std::lock_guard lock(state.mutex);
+    if (!state.initialized) return NotInitialized();
+    aclError rc = ACL_SUCCESS;
+    if (state.started != nullptr) {
+        openacl::Warn("aclprofFinalize while profiling runs: stopping it (call aclprofStop first)");
+        rc = StopLocked(state);
+    }
+    state.initialized = false;
+    return rc;
+}
+
+aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
+                                   aclprofAicoreMetrics aicoreMetrics,
+                                   const aclprofAicoreEvents* aicoreEvents,
+                                   uint64_t dataTypeConfig) {
+    OPENACL_API();
+    (void)aicoreEvents;  // reserved: must be NULL on CANN too, and means nothing on a CPU
+    if (deviceNums != 0 && deviceIdList == nullptr) {
+        Fail(ACL_ERROR_INVALID_PARAM, "deviceIdList is null but deviceNums is %u", deviceNums);
+        return nullptr;
+    }
+    if (!KnownMetrics(aicoreMetrics)) {
+        Fail(ACL_ERROR_INVALID_PARAM, "aicoreMetrics %d is not an aclprofAicoreMetrics",
+             static_cast<int>(aicoreMetrics));
+        return nullptr;
+    }
+    const uint32_t devices = openacl::Runtime::Get().DeviceCount();
+    uint64_t mask = deviceNums == 0 ? ~uint64_t{0} : 0;  // none listed: every device
+    for (uint32_t i = 0; i < deviceNums; ++i) {
+        if (deviceIdList[i] >= devices || deviceIdList[i] >= 64) {
+            Fail(ACL_ERROR_INVALID_PARAM,
+                 "deviceIdList[%u] = %u is not a device: this process sees %u device(s)", i,
+                 deviceIdList[i], devices);
+            return nullptr;
+        }
+        mask |= uint64_t{1} << deviceIdList[i];
+    }
+    auto* config = new aclprofConfig{mask, aicoreMetrics, dataTypeConfig};
+    ProfState& state = State();
+    std::lock_guard lock(state.mutex);
+    state.configs.insert(config);
+    return config;
+}
+
+aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
+    OPENACL_API();
+    if (profilerConfig == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "profilerConfig is null");
+    ProfState& state = State();
+    std::lock_guard lock(state.mutex);
+    if (state.configs.count(profilerConfig) == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "profilerConfig %p was not made by aclprofCreateConfig, or was already "
+                    "destroyed",
+                    static_cast<const void*>(profilerConfig));
+    }
+    if (state.started == profilerConfig) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "profilerConfig %p is in use by a running profiling session: call "
+                    "aclprofStop first",
+                    static_cast<const void*>(profilerConfig));
+    }
+    state.configs.erase(profilerConfig);
+    delete profilerConfig;
+    return ACL_SUCCESS;
+}
+
+aclError aclprofStart(const aclprofConfig* profilerConfig) {
+    OPENACL_API();
+    ProfState& state = State();
+    std::lock_guard lock(state.mutex);
+    if (!state.initialized) return NotInitialized();
+    if (profilerConfig == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "profilerConfig is null");
+    if (state.configs.count(profilerConfig) == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "profilerConfig %p was not made by aclprofCreateConfig, or was already "
+                    "destroyed",
+                    static_cast<const void*>(profilerConfig));
+    }
+    if (state.started != nullptr && openacl::trace::Running() == openacl::trace::Owner::kProfApi) {
+        return Fail(ACL_ERROR_PROF_ALREADY_RUN,
+                    "profiling already runs: call aclprofStop before starting again");
+    }
+    if (openacl::trace::Running() == openacl::trace::Owner::kEnvironment) {
+        return Fail(ACL_ERROR_PROF_API_CONFLICT,
+                    "OPENACL_TRACE (or the aclInit \"trace\" key) already records a trace: use "
+                    "one or the other");
+    }
+    const uint32_t n = ++state.sessions;
+    std::string path = state.dir + "/openacl_trace_" + std::to_string(getpid());
+    if (n > 1) path += "_" + std::to_string(n);
+    path += ".json";
+    std::string why;
+    if (!openacl::trace::Start({path, openacl::trace::Owner::kProfApi, profilerConfig->device_mask},
+                               &why)) {
+        return Fail(ACL_ERROR_PROFILING_FAILURE, "profiling could not start: %s", why.c_str());
+    }
+    state.started = profilerConfig;
+    return ACL_SUCCESS;
+}
+
+aclError aclprofStop(const aclprofConfig* profilerConfig) {
+    OPENACL_API();
+    ProfState& state = State();
+    std::lock_guard lock(state.mutex);
+    if (!state.initialized) return NotInitialized();
+    if (profilerConfig == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "profilerConfig is null");
+    if (state.configs.count(profilerConfig) == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "profilerConfig %p was not made by aclprofCreateConfig, or was already "
+                    "destroyed",
+                    static_cast<const void*>(profilerConfig));
+    }
+    if (state.started == nullptr) {
+        return Fail(ACL_ERROR_PROF_NOT_RUN, "profiling is not running: call aclprofStart first");
+    }
+    if (state.started != profilerConfig) {
+        return Fail(
+            ACL_ERROR_INVALID_PARAM, "profilerConfig %p is not the one aclprofStart was given (%p)",
+            static_cast<const void*>(profilerConfig), static_cast<const void*>(state.started));
+    }
+    return StopLocked(state);
+}

@@ -1,0 +1,845 @@
+#include "core/trace.h"
+
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "backend/cpu/sync.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/stream.h"
+
+namespace openacl::trace {
+namespace detail {
+std::atomic<bool> g_on{false};
+}  // namespace detail
+
+namespace {
+
+enum class RecType : uint8_t { kEnqueue, kRun, kApi };
+
+// One record; enqueue, run and API records share the layout so they share the buffers.
+struct Rec {
+    int64_t t0, t1;
+    const void* queue;    // enqueue, run: the executor queue
+    const void* context;  // enqueue: the stream's context
+    const void* source;   // enqueue of an event wait: the queue it waits on
+    const char* name;     // enqueue: label name; API: the function
+    const char* api;      // enqueue: the API that enqueued it
+    uint64_t seq;
+    uint64_t a, b;  // enqueue: the label's; run: a = failure code
+    int32_t device, stream;
+    uint32_t thread;  // OS thread id
+    RecType type;
+    Kind kind;
+    uint8_t status;  // run: TaskStatus::Kind; enqueue: 1 for a default stream
+};
+
+constexpr uint32_t kChunkRecords = 4096;
+// The pool is one allocation of address space (OPENACL_TRACE_BUFFER_MB, default 256 MiB, about
+// 2.8 million records): pages are touched only as records fill them.
+constexpr uint64_t kDefaultPoolMiB = 256;
+
+struct Chunk {
+    uint32_t used;  // written by the owning thread; read once the session has stopped
+    Rec recs[kChunkRecords];
+};
+
+// The pool: anonymous memory in transparent huge pages where the kernel allows them. Records
+// land on fresh memory, and faulting it in 4 KiB pages cost about as much as the rest of a
+// traced enqueue.
+struct Pool {
+    Chunk* chunks = nullptr;
+    size_t bytes = 0;
+    Pool() = default;
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
+    bool Allocate(uint32_t count) {
+        bytes = size_t{count} * sizeof(Chunk);
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) return false;
+        madvise(p, bytes, MADV_HUGEPAGE);  // a hint: fine if refused
+        chunks = static_cast<Chunk*>(p);
+        return true;
+    }
+    ~Pool() {
+        if (chunks != nullptr) munmap(chunks, bytes);
+    }
+};
+
+struct Session {
+    SessionOptions options;
+    int64_t origin = 0;
+    uint64_t epoch = 0;
+    Pool chunks;
+    uint32_t chunk_count = 0;
+    std::atomic<uint32_t> next_chunk{0};
+    uint64_t dropped = 0;  // summed over the threads at Stop
+};
+
+// A thread's writing state. Never freed: a thread may record during its own teardown or from
+// static destructors, and the list is tiny.
+struct ThreadState {
+    std::atomic<uint32_t> writing{0};
+    uint64_t epoch = 0;
+    Chunk* chunk = nullptr;
+    bool full = false;     // the pool ran out during this epoch: drop without asking again
+    uint64_t dropped = 0;  // records dropped during this epoch
+    uint32_t tid = 0;
+};
+
+std::mutex g_threads_mutex;
+std::vector<ThreadState*>& Threads() {
+    static auto* list = new std::vector<ThreadState*>;
+    return *list;
+}
+thread_local ThreadState* t_state = nullptr;
+thread_local int64_t t_api_start = 0;  // start of this thread's traced API call, or 0
+
+std::atomic<Session*> g_session{nullptr};
+std::mutex g_control;  // Start / Stop
+uint64_t g_epoch = 0;  // g_control held
+uint64_t g_last_dropped = 0;
+
+ThreadState* Self() {
+    if (t_state != nullptr) [[likely]]
+        return t_state;
+    auto* state = new ThreadState;
+    state->tid = static_cast<uint32_t>(syscall(SYS_gettid));
+    std::lock_guard lock(g_threads_mutex);
+    Threads().push_back(state);
+    t_state = state;
+    return state;
+}
+
+// Claims the next record slot of the calling thread, or nullptr (no session, or no room).
+// Stop() waits for `writing` to drop before it reads the buffers: the exchange and the load
+// below are sequentially consistent, so either Stop sees us writing or we see no session.
+Rec* BeginRecord(ThreadState* self) {
+    self->writing.exchange(1);
+    Session* s = g_session.load();
+    if (s == nullptr) {
+        self->writing.store(0, std::memory_order_release);
+        return nullptr;
+    }
+    if (self->epoch != s->epoch) {
+        self->epoch = s->epoch;
+        self->chunk = nullptr;
+        self->full = false;
+        self->dropped = 0;
+    }
+    if (self->chunk == nullptr || self->chunk->used == kChunkRecords) {
+        // Once the pool is used up, dropping costs no shared write: counts are per thread.
+        const uint32_t i =
+            self->full ? s->chunk_count : s->next_chunk.fetch_add(1, std::memory_order_relaxed);
+        self->chunk = i < s->chunk_count ? &s->chunks.chunks[i] : nullptr;
+        if (self->chunk == nullptr) {
+            self->full = true;
+            ++self->dropped;
+            self->writing.store(0, std::memory_order_release);
+            return nullptr;
+        }
+        self->chunk->used = 0;
+    }
+    return &self->chunk->recs[self->chunk->used];
+}
+
+void CommitRecord(ThreadState* self) {
+    ++self->chunk->used;
+    self->writing.store(0, std::memory_order_release);
+}
+
+class RecorderTracer final : public cpu::Tracer {
+ public:
+    void OnTask(const Record& record) noexcept override {
+        ThreadState* self = Self();
+        Rec* r = BeginRecord(self);
+        if (r == nullptr) return;
+        r->t0 = record.start_ns;
+        r->t1 = record.end_ns;
+        r->queue = record.queue;
+        r->seq = record.seq;
+        r->a = static_cast<uint64_t>(record.status.code);
+        r->thread = self->tid;
+        r->type = RecType::kRun;
+        r->kind = static_cast<Kind>(record.tag);
+        r->status = static_cast<uint8_t>(record.status.kind);
+        CommitRecord(self);
+    }
+};
+
+// ---- Writing ------------------------------------------------------------------------------
+
+// A task as the trace shows it: its enqueue record and its runs, joined.
+struct Joined {
+    const Rec* enq = nullptr;
+    int64_t start = INT64_MAX;
+    int64_t end = INT64_MIN;
+    int64_t busy = 0;  // time on a worker (a suspended wait is not busy)
+    uint8_t status = 0;
+    int32_t code = 0;
+    bool ran() const { return end != INT64_MIN; }
+};
+
+std::string Size(uint64_t bytes) {
+    char text[32];
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (value >= 1024 && unit < 4) {
+        value /= 1024;
+        ++unit;
+    }
+    if (value == static_cast<double>(static_cast<uint64_t>(value))) {
+        std::snprintf(text, sizeof text, "%" PRIu64 " %s", static_cast<uint64_t>(value),
+                      units[unit]);
+    } else {
+        std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
+    }
+    return text;
+}
+
+bool IsKernelApi(const char* api) {
+    return api != nullptr && std::strstr(api, "Kernel") != nullptr;
+}
+
+std::string TaskName(const Rec& e) {
+    switch (e.kind) {
+        case Kind::kMemcpyH2D:
+            return "memcpy H2D " + Size(e.a);
+        case Kind::kMemcpyD2H:
+            return "memcpy D2H " + Size(e.a);
+        case Kind::kMemcpyD2D:
+            return "memcpy D2D " + Size(e.a);
+        case Kind::kMemcpyH2H:
+            return "memcpy H2H " + Size(e.a);
+        case Kind::kMemcpy2d:
+            return "memcpy2d " + Size(e.a);
+        case Kind::kMemset:
+            return "memset " + Size(e.a);
+        case Kind::kKernel:
+            return std::string(e.name != nullptr ? e.name : "kernel") + " x" + std::to_string(e.a);
+        case Kind::kModel:
+            return "model " + std::to_string(e.a);
+        case Kind::kHostFunc:
+            return "host func";
+        case Kind::kCallback:
+            return e.a != 0 ? "callback (blocking)" : "callback";
+        case Kind::kEventRecord:
+            return "event record";
+        case Kind::kEventWait:
+            return "event wait";
+        case Kind::kTask:
+        case Kind::kNone:
+            break;
+    }
+    // Unlabelled submissions (kernel launches among them) are named after their API.
+    return IsKernelApi(e.api) ? "kernel" : e.api;
+}
+
+// JSON string body (our names are plain, but a path or API name could hold anything).
+std::string Escape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", c);
+            out += esc;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+constexpr int kHostPid = 1;
+int DevicePid(int32_t device) {
+    return 100 + device;
+}
+int StreamTid(int32_t stream) {
+    return stream + 1;
+}
+
+class Writer {
+ public:
+    Writer(Session& s, int64_t stop) : s_(s), stop_(stop) {}
+
+    bool Write(std::string* why, std::string* summary);
+
+ private:
+    void Collect();
+    void Join();
+    std::string Ts(int64_t ns) const {
+        const int64_t rel = std::max<int64_t>(0, ns - s_.origin);
+        char text[40];
+        std::snprintf(text, sizeof text, "%" PRId64 ".%03" PRId64, rel / 1000, rel % 1000);
+        return text;
+    }
+    std::string Dur(int64_t ns) const {
+        ns = std::max<int64_t>(0, ns);
+        char text[40];
+        std::snprintf(text, sizeof text, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
+        return text;
+    }
+    bool Wanted(int32_t device) const {
+        return device >= 0 && device < 64 && (s_.options.device_mask >> device & 1) != 0;
+    }
+    std::string TaskArgs(const Joined& j) const;
+    std::string Summary() const;
+
+    Session& s_;
+    int64_t stop_;
+    std::vector<const Rec*> enq_, runs_, api_;
+    std::vector<Joined> joined_;  // parallel to enq_
+    uint64_t unmatched_ = 0;
+};
+
+void Writer::Collect() {
+    const uint32_t chunks = std::min(s_.next_chunk.load(), s_.chunk_count);
+    for (uint32_t c = 0; c < chunks; ++c) {
+        const Chunk& chunk = s_.chunks.chunks[c];
+        for (uint32_t i = 0; i < chunk.used; ++i) {
+            const Rec& r = chunk.recs[i];
+            switch (r.type) {
+                case RecType::kEnqueue:
+                    enq_.push_back(&r);
+                    break;
+                case RecType::kRun:
+                    runs_.push_back(&r);
+                    break;
+                case RecType::kApi:
+                    api_.push_back(&r);
+                    break;
+            }
+        }
+    }
+}
+
+// A run belongs to the latest enqueue of the same (queue, seq) made before it started:
+// queues (and executors) are recycled, so a key alone may name tasks of different lifetimes.
+void Writer::Join() {
+    auto key_less = [](const Rec* x, const Rec* y) {
+        if (x->queue != y->queue) return std::less<const void*>()(x->queue, y->queue);
+        if (x->seq != y->seq) return x->seq < y->seq;
+        return x->t0 < y->t0;
+    };
+    std::sort(enq_.begin(), enq_.end(), key_less);
+    joined_.resize(enq_.size());
+    for (size_t i = 0; i < enq_.size(); ++i)
+        joined_[i].enq = enq_[i];
+    for (const Rec* run : runs_) {
+        // First enqueue not before (queue, seq, run start); the one before it is the match.
+        auto it = std::upper_bound(enq_.begin(), enq_.end(), run, key_less);
+        if (it == enq_.begin() || (*(it - 1))->queue != run->queue ||
+            (*(it - 1))->seq != run->seq) {
+            ++unmatched_;
+            continue;
+        }
+        Joined& j = joined_[static_cast<size_t>(it - 1 - enq_.begin())];
+        j.start = std::min(j.start, run->t0);
+        j.end = std::max(j.end, run->t1);
+        j.busy += run->t1 - run->t0;
+        // Runs of one task come in order; the last one decides.
+        if (run->t1 >= j.end) {
+            j.status = run->status;
+            j.code = static_cast<int32_t>(run->a);
+        }
+    }
+}
+
+std::string Writer::TaskArgs(const Joined& j) const {
+    const Rec& e = *j.enq;
+    std::string args = "{\"seq\":" + std::to_string(e.seq);
+    switch (e.kind) {
+        case Kind::kMemcpyH2D:
+        case Kind::kMemcpyD2H:
+        case Kind::kMemcpyD2D:
+        case Kind::kMemcpyH2H:
+        case Kind::kMemcpy2d:
+        case Kind::kMemset:
+            args += ",\"bytes\":" + std::to_string(e.a);
+            break;
+        case Kind::kKernel:
+            args += ",\"blocks\":" + std::to_string(e.a);
+            break;
+        case Kind::kModel:
+            args += ",\"model_id\":" + std::to_string(e.a);
+            break;
+        case Kind::kHostFunc: {
+            char fn[32];
+            std::snprintf(fn, sizeof fn, "0x%" PRIx64, e.a);
+            args += ",\"fn\":\"" + std::string(fn) + "\"";
+            break;
+        }
+        case Kind::kCallback:
+            args += std::string(",\"blocking\":") + (e.a ? "true" : "false");
+            break;
+        case Kind::kEventRecord:
+        case Kind::kEventWait:
+            args += ",\"event\":" + std::to_string(e.a);
+            break;
+        case Kind::kTask:
+        case Kind::kNone:
+            break;
+    }
+    args += ",\"api\":\"" + Escape(e.api) + "\"";
+    args += ",\"enqueued_by_thread\":" + std::to_string(e.thread);
+    args += ",\"queued_us\":" + Dur(j.start - e.t1);
+    if (j.busy != j.end - j.start) args += ",\"busy_us\":" + Dur(j.busy);
+    if (j.status == static_cast<uint8_t>(cpu::TaskStatus::Kind::kFailed)) {
+        args += ",\"status\":\"failed\",\"error\":" + std::to_string(j.code);
+    } else {
+        args += ",\"status\":\"done\"";
+    }
+    return args + "}";
+}
+
+std::string Writer::Summary() const {
+    std::string out;
+    char line[512];
+    const double span_ms = static_cast<double>(stop_ - s_.origin) / 1e6;
+    struct StreamStat {
+        int32_t device;
+        int32_t stream;
+        const void* context;
+        int64_t busy = 0;
+        uint64_t tasks = 0;
+    };
+    std::map<std::pair<int32_t, int32_t>, StreamStat> streams;
+    struct NameStat {
+        uint64_t count = 0;
+        int64_t total = 0;
+    };
+    std::map<std::string, NameStat> names;
+    std::map<int32_t, std::vector<std::pair<int64_t, int>>> edges;  // per device
+    uint64_t tasks = 0;
+    for (const Joined& j : joined_) {
+        if (!j.ran() || !Wanted(j.enq->device)) continue;
+        ++tasks;
+        auto [it, fresh] = streams.try_emplace({j.enq->device, j.enq->stream});
+        if (fresh) it->second = {j.enq->device, j.enq->stream, j.enq->context};
+        it->second.busy += j.busy;
+        ++it->second.tasks;
+        NameStat& n = names[TaskName(*j.enq)];
+        ++n.count;
+        n.total += j.busy;
+        auto& e = edges[j.enq->device];
+        e.push_back({j.start, +1});
+        e.push_back({j.start + j.busy, -1});
+    }
+    std::snprintf(line, sizeof line,
+                  "openacl trace: %" PRIu64 " tasks on %zu streams in %.3f ms; %" PRIu64
+                  " records dropped (buffer full)\n",
+                  tasks, streams.size(), span_ms, s_.dropped);
+    out += line;
+    for (const auto& [key, st] : streams) {
+        std::snprintf(line, sizeof line,
+                      "  device %d stream %d (context %p): busy %.1f%% (%.3f ms, %" PRIu64
+                      " tasks)\n",
+                      st.device, st.stream, st.context,
+                      span_ms > 0 ? 100.0 * static_cast<double>(st.busy) / 1e6 / span_ms : 0.0,
+                      static_cast<double>(st.busy) / 1e6, st.tasks);
+        out += line;
+    }
+    std::vector<std::pair<std::string, NameStat>> top(names.begin(), names.end());
+    std::sort(top.begin(), top.end(),
+              [](const auto& x, const auto& y) { return x.second.total > y.second.total; });
+    if (!top.empty()) out += "top tasks by total time:\n";
+    for (size_t i = 0; i < top.size() && i < 10; ++i) {
+        const auto& [name, st] = top[i];
+        std::snprintf(line, sizeof line, "  %-28s x%-7" PRIu64 " total %.3f ms, mean %.1f us\n",
+                      name.c_str(), st.count, static_cast<double>(st.total) / 1e6,
+                      static_cast<double>(st.total) / 1e3 / static_cast<double>(st.count));
+        out += line;
+    }
+    // Overlap: time during which two or more streams of a device ran at once, against the
+    // time any of them ran. (One stream's tasks never overlap each other.)
+    for (auto& [device, e] : edges) {
+        std::sort(e.begin(), e.end());
+        int64_t any = 0, two = 0, last = 0;
+        int depth = 0;
+        for (const auto& [t, delta] : e) {
+            if (depth >= 1) any += t - last;
+            if (depth >= 2) two += t - last;
+            depth += delta;
+            last = t;
+        }
+        std::snprintf(line, sizeof line,
+                      "device %d: streams overlapped for %.3f ms, %.1f%% of the %.3f ms any "
+                      "stream was busy\n",
+                      device, static_cast<double>(two) / 1e6,
+                      any > 0 ? 100.0 * static_cast<double>(two) / static_cast<double>(any) : 0.0,
+                      static_cast<double>(any) / 1e6);
+        out += line;
+    }
+    return out;
+}
+
+bool Writer::Write(std::string* why, std::string* summary) {
+    Collect();
+    Join();
+
+    // Events are sorted by time (longer first at equal times, so parents precede children).
+    enum class Ev : uint8_t { kApi, kEnqueue, kTask, kFlowOut, kFlowIn, kInstant, kSigOut, kSigIn };
+    struct Out {
+        int64_t ts;
+        int64_t dur;
+        Ev type;
+        uint32_t index;
+    };
+    std::vector<Out> events;
+    std::set<uint32_t> host_threads;
+    std::map<std::pair<int32_t, int32_t>, const Rec*> stream_tracks;
+    // Event records by (queue, seq), for the arrows from a record to the waits it releases.
+    std::map<std::pair<const void*, uint64_t>, uint32_t> records;
+    for (uint32_t i = 0; i < joined_.size(); ++i) {
+        const Joined& j = joined_[i];
+        const Rec& e = *j.enq;
+        if (!Wanted(e.device)) continue;
+        host_threads.insert(e.thread);
+        events.push_back({e.t0, e.t1 - e.t0, Ev::kEnqueue, i});
+        if (!j.ran()) continue;  // still queued when the session stopped
+        stream_tracks.try_emplace({e.device, e.stream}, &e);
+        events.push_back({j.start, j.end - j.start, Ev::kTask, i});
+        events.push_back({(e.t0 + e.t1) / 2, 0, Ev::kFlowOut, i});
+        events.push_back({(j.start + j.end) / 2, 0, Ev::kFlowIn, i});
+        if (e.kind == Kind::kEventRecord || e.kind == Kind::kEventWait) {
+            events.push_back({j.end, 0, Ev::kInstant, i});
+        }
+        if (e.kind == Kind::kEventRecord) records[{e.queue, e.seq}] = i;
+    }
+    for (uint32_t i = 0; i < joined_.size(); ++i) {
+        const Joined& j = joined_[i];
+        if (!j.ran() || j.enq->kind != Kind::kEventWait || !Wanted(j.enq->device)) continue;
+        auto it = records.find({j.enq->source, j.enq->b});
+        if (it == records.end()) continue;
+        const Joined& r = joined_[it->second];
+        events.push_back({(r.start + r.end) / 2, 0, Ev::kSigOut, i});
+        events.push_back({(j.start + j.end) / 2, 0, Ev::kSigIn, i});
+    }
+    for (uint32_t i = 0; i < api_.size(); ++i) {
+        host_threads.insert(api_[i]->thread);
+        events.push_back({api_[i]->t0, api_[i]->t1 - api_[i]->t0, Ev::kApi, i});
+    }
+    std::stable_sort(events.begin(), events.end(), [](const Out& x, const Out& y) {
+        return x.ts != y.ts ? x.ts < y.ts : x.dur > y.dur;
+    });
+
+    FILE* f = std::fopen(s_.options.path.c_str(), "w");
+    if (f == nullptr) {
+        *why = "cannot write " + s_.options.path + ": " + std::strerror(errno);
+        return false;
+    }
+    const auto pid = static_cast<uint32_t>(getpid());
+    std::fprintf(f,
+                 "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"openacl\","
+                 "\"pid\":%u,\"dropped_records\":%" PRIu64 ",\"unmatched_runs\":%" PRIu64
+                 "},\n\"traceEvents\":[\n",
+                 pid, s_.dropped, unmatched_);
+    std::fprintf(f,
+                 "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"tid\":0,"
+                 "\"args\":{\"name\":\"host (pid %u)\"}},\n"
+                 "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"tid\":0,"
+                 "\"args\":{\"sort_index\":0}}",
+                 kHostPid, pid, kHostPid);
+    for (uint32_t tid : host_threads) {
+        std::fprintf(f,
+                     ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%u,"
+                     "\"args\":{\"name\":\"%s %u\"}}",
+                     kHostPid, tid, tid == pid ? "main thread" : "thread", tid);
+    }
+    std::set<int32_t> devices;
+    for (const auto& [key, e] : stream_tracks) {
+        if (devices.insert(key.first).second) {
+            std::fprintf(f,
+                         ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"tid\":0,"
+                         "\"args\":{\"name\":\"device %d\"}},\n"
+                         "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"tid\":0,"
+                         "\"args\":{\"sort_index\":%d}}",
+                         DevicePid(key.first), key.first, DevicePid(key.first), key.first + 1);
+        }
+        std::fprintf(f,
+                     ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"
+                     "\"args\":{\"name\":\"stream %d (%scontext %p)\"}},\n"
+                     "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%d,"
+                     "\"args\":{\"sort_index\":%d}}",
+                     DevicePid(key.first), StreamTid(key.second), key.second,
+                     e->status != 0 ? "default, " : "", e->context, DevicePid(key.first),
+                     StreamTid(key.second), key.second);
+    }
+    for (const Out& ev : events) {
+        std::string text;
+        switch (ev.type) {
+            case Ev::kApi: {
+                const Rec& r = *api_[ev.index];
+                text = "{\"ph\":\"X\",\"cat\":\"api\",\"name\":\"" + Escape(r.name) +
+                       "\",\"pid\":" + std::to_string(kHostPid) +
+                       ",\"tid\":" + std::to_string(r.thread) + ",\"ts\":" + Ts(ev.ts) +
+                       ",\"dur\":" + Dur(ev.dur) + "}";
+                break;
+            }
+            case Ev::kEnqueue: {
+                const Rec& e = *joined_[ev.index].enq;
+                text = "{\"ph\":\"X\",\"cat\":\"enqueue\",\"name\":\"enqueue " +
+                       Escape(TaskName(e)) + "\",\"pid\":" + std::to_string(kHostPid) +
+                       ",\"tid\":" + std::to_string(e.thread) + ",\"ts\":" + Ts(ev.ts) +
+                       ",\"dur\":" + Dur(ev.dur) +
+                       ",\"args\":{\"device\":" + std::to_string(e.device) +
+                       ",\"stream\":" + std::to_string(e.stream) +
+                       ",\"seq\":" + std::to_string(e.seq) + "}}";
+                break;
+            }
+            case Ev::kTask: {
+                const Joined& j = joined_[ev.index];
+                text = "{\"ph\":\"X\",\"cat\":\"task\",\"name\":\"" + Escape(TaskName(*j.enq)) +
+                       "\",\"pid\":" + std::to_string(DevicePid(j.enq->device)) +
+                       ",\"tid\":" + std::to_string(StreamTid(j.enq->stream)) +
+                       ",\"ts\":" + Ts(ev.ts) + ",\"dur\":" + Dur(ev.dur) +
+                       ",\"args\":" + TaskArgs(j) + "}";
+                break;
+            }
+            case Ev::kFlowOut:
+            case Ev::kFlowIn: {
+                const Joined& j = joined_[ev.index];
+                const bool out = ev.type == Ev::kFlowOut;
+                text = std::string("{\"ph\":\"") + (out ? "s" : "f") +
+                       "\",\"cat\":\"enqueue\",\"name\":\"enqueue\",\"id\":" +
+                       std::to_string(ev.index + 1) +
+                       ",\"pid\":" + std::to_string(out ? kHostPid : DevicePid(j.enq->device)) +
+                       ",\"tid\":" +
+                       std::to_string(out ? j.enq->thread
+                                          : static_cast<uint32_t>(StreamTid(j.enq->stream))) +
+                       ",\"ts\":" + Ts(ev.ts) + (out ? "" : ",\"bp\":\"e\"") + "}";
+                break;
+            }
+            case Ev::kSigOut:
+            case Ev::kSigIn: {
+                const Joined& wait = joined_[ev.index];
+                const bool out = ev.type == Ev::kSigOut;
+                const Rec& at =
+                    out ? *joined_[records[{wait.enq->source, wait.enq->b}]].enq : *wait.enq;
+                text = std::string("{\"ph\":\"") + (out ? "s" : "f") +
+                       "\",\"cat\":\"event\",\"name\":\"event " + std::to_string(wait.enq->a) +
+                       "\",\"id\":" + std::to_string((uint64_t{1} << 32) + ev.index) +
+                       ",\"pid\":" + std::to_string(DevicePid(at.device)) +
+                       ",\"tid\":" + std::to_string(StreamTid(at.stream)) + ",\"ts\":" + Ts(ev.ts) +
+                       (out ? "" : ",\"bp\":\"e\"") + "}";
+                break;
+            }
+            case Ev::kInstant: {
+                const Rec& e = *joined_[ev.index].enq;
+                text = "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"event\",\"name\":\"event " +
+                       std::to_string(e.a) +
+                       (e.kind == Kind::kEventRecord ? " recorded" : " wait satisfied") +
+                       "\",\"pid\":" + std::to_string(DevicePid(e.device)) +
+                       ",\"tid\":" + std::to_string(StreamTid(e.stream)) + ",\"ts\":" + Ts(ev.ts) +
+                       ",\"args\":{\"event\":" + std::to_string(e.a) + "}}";
+                break;
+            }
+        }
+        std::fputs(",\n", f);
+        std::fputs(text.c_str(), f);
+    }
+    std::fputs("\n]}\n", f);
+    const bool ok = std::fclose(f) == 0;
+    if (!ok) {
+        *why = "cannot write " + s_.options.path + ": " + std::strerror(errno);
+        return false;
+    }
+
+    *summary = Summary();
+    std::string text_path = s_.options.path;
+    if (text_path.size() > 5 && text_path.compare(text_path.size() - 5, 5, ".json") == 0) {
+        text_path.resize(text_path.size() - 5);
+    }
+    text_path += ".txt";
+    FILE* t = std::fopen(text_path.c_str(), "w");
+    if (t == nullptr || std::fputs(summary->c_str(), t) < 0 || std::fclose(t) != 0) {
+        *why = "cannot write " + text_path + ": " + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
+    const int64_t t = t_api_start != 0 ? t_api_start : cpu::NowNs();
+    ThreadState* self = Self();
+    Rec* r = BeginRecord(self);
+    if (r == nullptr) return;
+    r->t0 = t;
+    r->t1 = t;
+    r->queue = stream.queue();
+    r->context = stream.context();
+    r->source = label.source;
+    r->name = label.name;
+    r->api = CurrentApi();
+    r->seq = seq;
+    r->a = label.a;
+    r->b = label.b;
+    r->device = stream.context()->device()->id();
+    r->stream = stream.id();
+    r->thread = self->tid;
+    r->type = RecType::kEnqueue;
+    r->kind = label.kind;
+    r->status = stream.is_default() ? 1 : 0;
+    CommitRecord(self);
+}
+
+int64_t ApiBegin() {
+    if (!On()) return 0;
+    t_api_start = cpu::NowNs();
+    return t_api_start;
+}
+
+void ApiEnd(const char* name, int64_t start) {
+    if (start == 0) return;
+    t_api_start = 0;
+    const int64_t end = cpu::NowNs();
+    ThreadState* self = Self();
+    Rec* r = BeginRecord(self);
+    if (r == nullptr) return;
+    r->t0 = start;
+    r->t1 = end;
+    r->name = name;
+    r->thread = self->tid;
+    r->type = RecType::kApi;
+    r->kind = Kind::kNone;
+    CommitRecord(self);
+}
+
+cpu::Tracer* ExecutorTracer() {
+    static auto* tracer = new RecorderTracer;
+    return tracer;
+}
+
+bool Start(const SessionOptions& options, std::string* why) {
+    std::lock_guard control(g_control);
+    if (g_session.load() != nullptr) {
+        *why = g_session.load()->options.owner == Owner::kEnvironment
+                   ? "OPENACL_TRACE is already recording a trace"
+                   : "aclprofStart already started a trace";
+        return false;
+    }
+    auto* s = new Session;
+    s->options = options;
+    s->epoch = ++g_epoch;
+    uint64_t mib = kDefaultPoolMiB;
+    if (const char* v = std::getenv("OPENACL_TRACE_BUFFER_MB"); v && *v) {
+        char* end = nullptr;
+        const unsigned long long value = std::strtoull(v, &end, 10);
+        if (*end == '\0' && value > 0 && value <= (uint64_t{1} << 20)) mib = value;
+    }
+    s->chunk_count = static_cast<uint32_t>(std::max<uint64_t>(1, (mib << 20) / sizeof(Chunk)));
+    if (!s->chunks.Allocate(s->chunk_count)) {
+        delete s;
+        *why = "cannot reserve the trace buffers";
+        return false;
+    }
+    s->origin = cpu::NowNs();
+    g_session.store(s);
+    detail::g_on.store(true, std::memory_order_relaxed);
+    static std::once_flag at_exit;
+    std::call_once(at_exit, [] {
+        // Programs that never call aclFinalize (or exit with aclprofStop missing) still get
+        // their trace.
+        std::atexit([] {
+            std::string why;
+            if (Running() != Owner::kNone && !Stop(&why)) {
+                std::fprintf(stderr, "openacl: %s\n", why.c_str());
+            }
+        });
+    });
+    OPENACL_LOG_INFO("tracing to %s", options.path.c_str());
+    return true;
+}
+
+Owner Running() {
+    Session* s = g_session.load();
+    return s == nullptr ? Owner::kNone : s->options.owner;
+}
+
+bool Stop(std::string* why) {
+    std::unique_ptr<Session> s;
+    int64_t stop = 0;
+    {
+        std::lock_guard control(g_control);
+        s.reset(g_session.load());
+        if (s == nullptr) {
+            *why = "no trace is being recorded";
+            return false;
+        }
+        stop = cpu::NowNs();
+        detail::g_on.store(false, std::memory_order_relaxed);
+        g_session.store(nullptr);
+        // Wait for records being written now (see BeginRecord); new ones see no session.
+        std::lock_guard lock(g_threads_mutex);
+        for (ThreadState* t : Threads()) {
+            while (t->writing.load() != 0)
+                std::this_thread::yield();
+            if (t->epoch == s->epoch) s->dropped += t->dropped;
+        }
+        g_last_dropped = s->dropped;
+    }
+    std::string summary;
+    Writer writer(*s, stop);
+    if (!writer.Write(why, &summary)) return false;
+    OPENACL_LOG_INFO("trace written to %s", s->options.path.c_str());
+    size_t begin = 0;
+    while (begin < summary.size()) {
+        size_t end = summary.find('\n', begin);
+        if (end == std::string::npos) end = summary.size();
+        OPENACL_LOG_INFO("%.*s", static_cast<int>(end - begin), summary.c_str() + begin);
+        begin = end + 1;
+    }
+    return true;
+}
+
+void StartConfigured(const std::string& path, bool again) {
+    static std::mutex mutex;
+    static auto* sessions = new std::map<std::string, uint32_t>;  // per path
+    if (path.empty() || Running() != Owner::kNone) return;
+    uint32_t n = 0;
+    {
+        std::lock_guard lock(mutex);
+        uint32_t& count = (*sessions)[path];
+        if (!again && count != 0) return;
+        n = ++count;
+    }
+    std::string target = path;
+    if (n > 1) {
+        const bool json = target.size() > 5 && target.ends_with(".json");
+        if (json) target.resize(target.size() - 5);
+        target += "." + std::to_string(n) + ".json";
+    }
+    std::string why;
+    if (!Start({target, Owner::kEnvironment}, &why)) {
+        OPENACL_LOG_WARNING("OPENACL_TRACE=%s: %s", path.c_str(), why.c_str());
+    }
+}
+
+uint64_t LastDropped() {
+    std::lock_guard control(g_control);
+    return g_last_dropped;
+}
+
+}  // namespace openacl::trace

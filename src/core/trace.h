@@ -1,0 +1,107 @@
+// The timeline recorder behind OPENACL_TRACE and aclprofStart/aclprofStop: what each stream
+// ran and when, which host call enqueued it, and the host API calls themselves, written as a
+// Chrome trace (Perfetto, chrome://tracing) plus a short text summary.
+//
+// Off by default. While off, an enqueue pays one relaxed load (trace::On()) and tasks carry
+// tag 0, which the executor does not report. While on, submissions get a non-zero tag (their
+// kind) and an enqueue record keyed by (queue, sequence number); the executor reports each
+// tagged run to the recorder, and the two are joined when the trace is written. Records go to
+// per-thread chunks of a pool allocated when the session starts, so neither side allocates or
+// shares a cache line per record; when the pool is used up, records are dropped and counted.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend/cpu/executor.h"
+
+namespace openacl {
+
+class Stream;
+
+namespace trace {
+
+// What a task is; its tag in the executor (never 0, which means "not traced").
+enum class Kind : uint8_t {
+    kNone = 0,
+    kTask,  // submitted without a label: named after the API that submitted it ("kernel" for
+            // the launch APIs)
+    kMemcpyH2D,
+    kMemcpyD2H,
+    kMemcpyD2D,
+    kMemcpyH2H,
+    kMemcpy2d,
+    kMemset,
+    kKernel,
+    kModel,
+    kHostFunc,
+    kCallback,
+    kEventRecord,
+    kEventWait,
+};
+
+// Describes a task at enqueue time (the API that enqueues it is recorded too). The meaning of
+// a and b depends on the kind: bytes for copies and fills (a), the model id (a), the event id
+// (a) and, for an event wait, the point it waits for (queue `source`, sequence number b); the
+// host function's address (a); 1 for a blocking callback (a); a kernel's blocks (a) and
+// `name`, which must then live for the whole process.
+struct Label {
+    Kind kind = Kind::kTask;
+    uint64_t a = 0;
+    uint64_t b = 0;
+    const void* source = nullptr;
+    const char* name = nullptr;
+};
+
+namespace detail {
+extern std::atomic<bool> g_on;
+}
+
+// True while a session collects. One relaxed load: the only cost of tracing when it is off.
+inline bool On() {
+    return detail::g_on.load(std::memory_order_relaxed);
+}
+
+// Records that the calling thread submitted `seq` to `stream`. Call only when On(). The time
+// is the start of the API call that submits it (reading the clock costs as much as the rest
+// of an enqueue); outside an API call, now.
+void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label);
+
+// API slices on host-thread tracks: ApiBegin returns 0 when tracing is off, and ApiEnd
+// ignores a 0 start. Only outermost API calls are traced (see ApiScope).
+int64_t ApiBegin();
+void ApiEnd(const char* name, int64_t start);
+
+// The executor's hook; installed on every device's executor (tasks with tag 0 never reach it).
+cpu::Tracer* ExecutorTracer();
+
+// Who started a session: a program may use only one of the two ways at a time.
+enum class Owner : uint8_t { kNone, kEnvironment, kProfApi };
+
+struct SessionOptions {
+    std::string path;                     // the JSON file; the summary goes next to it (.txt)
+    Owner owner = Owner::kEnvironment;    //
+    uint64_t device_mask = ~uint64_t{0};  // devices whose streams are written (bit = id)
+};
+
+// Starts collecting. False (with *why) when a session is already running.
+bool Start(const SessionOptions& options, std::string* why);
+// The owner of the running session (kNone when there is none).
+Owner Running();
+// Stops collecting and writes the trace and its summary; logs the summary at INFO. Returns
+// false (with *why) when nothing was running or the files could not be written.
+bool Stop(std::string* why);
+
+// Starts the OPENACL_TRACE / "trace" session if `path` is set and nothing runs yet; it is
+// written at aclFinalize, or at process exit if the program never finalizes. With `again`
+// false, only if no such session has run in this process. The first session writes `path`;
+// later ones (aclInit after aclFinalize) write path.2.json, path.3.json, ...
+void StartConfigured(const std::string& path, bool again);
+
+// Test and diagnostic helpers: records dropped in the last session for lack of room.
+uint64_t LastDropped();
+
+}  // namespace trace
+}  // namespace openacl

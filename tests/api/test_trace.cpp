@@ -1,0 +1,453 @@
+// Tracing: OPENACL_TRACE, the aclInit "trace" key and the aclprof* lifecycle write a Chrome
+// trace (checked here for its structure, not its timing) and a text summary.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "acl/acl_prof.h"
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr size_t kBytes = 1 << 20;
+
+// A fresh directory, removed with everything in it at scope exit.
+class TempDir {
+ public:
+    TempDir() {
+        char name[] = "/tmp/openacl-trace-XXXXXX";
+        path_ = mkdtemp(name) != nullptr ? name : "";
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    const std::string& path() const { return path_; }
+    std::vector<std::string> Files() const {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(path_))
+            names.push_back(entry.path().filename().string());
+        return names;
+    }
+
+ private:
+    std::string path_;
+};
+
+json ReadJson(const std::string& path) {
+    std::ifstream in(path);
+    EXPECT_TRUE(in.good()) << "no trace at " << path;
+    return json::parse(in);
+}
+
+std::string ReadText(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void AddOne(void* counter) {
+    ++*static_cast<int*>(counter);
+}
+
+// Two streams: s1 copies in, records an event and fills other memory; s2 waits for the event,
+// copies device to device and back, and runs a host function.
+void RunTwoStreamWorkload(int* host_func_calls) {
+    aclrtStream s1 = nullptr, s2 = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s1), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
+    void *a = nullptr, *b = nullptr, *c = nullptr, *host = nullptr;
+    ASSERT_EQ(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&c, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMallocHost(&host, kBytes), ACL_SUCCESS);
+    aclrtEvent event = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+
+    ASSERT_EQ(aclrtMemcpyAsync(a, kBytes, host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s1),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(event, s1), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(s2, event), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpyAsync(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s2), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpyAsync(host, kBytes, b, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, s2),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchHostFunc(s2, AddOne, host_func_calls), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemsetAsync(c, kBytes, 0, kBytes, s1), ACL_SUCCESS);  // s2 still reads a
+    ASSERT_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(s2), ACL_SUCCESS);
+
+    ASSERT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFree(a), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFree(b), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFree(c), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(s1), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
+struct Track {
+    int pid;
+    int tid;
+    bool operator<(const Track& o) const { return pid != o.pid ? pid < o.pid : tid < o.tid; }
+};
+
+// Checks the structure every trace must have and returns the task slices by name.
+std::map<std::string, std::vector<json>> CheckTrace(const json& trace, bool may_drop = false) {
+    std::map<std::string, std::vector<json>> tasks;
+    EXPECT_TRUE(trace.contains("traceEvents"));
+    if (!may_drop) {
+        EXPECT_EQ(trace["otherData"]["dropped_records"], 0);
+    }
+    const json& events = trace["traceEvents"];
+
+    std::map<int, std::string> processes;
+    std::map<Track, std::string> threads;
+    for (const json& e : events) {
+        if (e["ph"] != "M") continue;
+        if (e["name"] == "process_name") processes[e["pid"]] = e["args"]["name"];
+        if (e["name"] == "thread_name") threads[{e["pid"], e["tid"]}] = e["args"]["name"];
+    }
+    int device_pid = -1, host_pid = -1;
+    for (const auto& [pid, name] : processes) {
+        if (name == "device 0") device_pid = pid;
+        if (name.rfind("host (pid ", 0) == 0) host_pid = pid;
+    }
+    if (!may_drop) {
+        EXPECT_NE(device_pid, -1) << "no \"device 0\" process";
+    }
+    EXPECT_NE(host_pid, -1) << "no host process";
+
+    double last_ts = -1;
+    std::map<Track, std::vector<std::pair<double, double>>> slices;  // per track: ts, end
+    std::map<uint64_t, int> flow_starts, flow_ends;
+    for (const json& e : events) {
+        const std::string ph = e["ph"];
+        if (ph == "M") continue;
+        const double ts = e["ts"];
+        EXPECT_GE(ts, 0);
+        EXPECT_GE(ts, last_ts) << "events are not in time order: " << e.dump();
+        last_ts = ts;
+        const Track track{e["pid"], e["tid"]};
+        if (ph == "X") {
+            const double dur = e["dur"];
+            EXPECT_GE(dur, 0) << e.dump();
+            slices[track].push_back({ts, ts + dur});
+            if (e["cat"] == "task") {
+                EXPECT_EQ(track.pid, device_pid) << e.dump();
+                EXPECT_TRUE(threads.count(track)) << "task on an unnamed track: " << e.dump();
+                EXPECT_EQ(threads[track].rfind("stream ", 0), 0u) << threads[track];
+                EXPECT_NE(threads[track].find("context 0x"), std::string::npos) << threads[track];
+                tasks[e["name"]].push_back(e);
+            } else {
+                EXPECT_EQ(track.pid, host_pid) << e.dump();
+                EXPECT_TRUE(threads.count(track)) << "host slice on an unnamed track";
+            }
+        } else if (ph == "s") {
+            ++flow_starts[e["id"]];
+        } else if (ph == "f") {
+            EXPECT_EQ(e["bp"], "e");
+            ++flow_ends[e["id"]];
+        } else {
+            EXPECT_EQ(ph, "i") << "unexpected event type: " << e.dump();
+        }
+    }
+    // Every flow has exactly one start and one end.
+    EXPECT_EQ(flow_starts.size(), flow_ends.size());
+    for (const auto& [id, count] : flow_starts) {
+        EXPECT_EQ(count, 1) << "flow " << id;
+        EXPECT_EQ(flow_ends[id], 1) << "flow " << id << " never ends";
+    }
+    // On each track, slices nest or follow each other; none is left open or straddles another.
+    constexpr double kEps = 0.0015;  // timestamps are printed to the nanosecond
+    for (auto& [track, list] : slices) {
+        std::sort(list.begin(), list.end(), [](const auto& x, const auto& y) {
+            return x.first != y.first ? x.first < y.first : x.second > y.second;
+        });
+        std::vector<double> open;  // ends of the enclosing slices
+        for (const auto& [begin, end] : list) {
+            while (!open.empty() && open.back() <= begin + kEps)
+                open.pop_back();
+            if (!open.empty()) {
+                EXPECT_LE(end, open.back() + kEps)
+                    << "slice [" << begin << ", " << end << "] straddles its parent on pid "
+                    << track.pid << " tid " << track.tid;
+            }
+            open.push_back(end);
+        }
+    }
+    return tasks;
+}
+
+int CountEvents(const json& trace, const std::string& ph, const std::string& name_prefix) {
+    int count = 0;
+    for (const json& e : trace["traceEvents"]) {
+        if (e["ph"] == ph && e["name"].get<std::string>().rfind(name_prefix, 0) == 0) ++count;
+    }
+    return count;
+}
+
+TEST(Trace, EnvironmentVariableWritesTheTimelineAtFinalize) {
+    TempDir dir;
+    const std::string path = dir.path() + "/trace.json";
+    ScopedEnv env("OPENACL_TRACE", path.c_str());
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    int calls = 0;
+    RunTwoStreamWorkload(&calls);
+    EXPECT_EQ(calls, 1);
+    ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+
+    const json trace = ReadJson(path);
+    auto tasks = CheckTrace(trace);
+    for (const char* name : {"memcpy H2D 1 MiB", "memcpy D2D 1 MiB", "memcpy D2H 1 MiB",
+                             "memset 1 MiB", "host func", "event record", "event wait"}) {
+        ASSERT_EQ(tasks[name].size(), 1u) << name;
+    }
+    const json& h2d = tasks["memcpy H2D 1 MiB"][0];
+    EXPECT_EQ(h2d["args"]["bytes"], kBytes);
+    EXPECT_EQ(h2d["args"]["api"], "aclrtMemcpyAsync");
+    EXPECT_EQ(h2d["args"]["status"], "done");
+    // The streams are two tracks; stream order is kept on each.
+    EXPECT_EQ(h2d["tid"], tasks["event record"][0]["tid"]);
+    EXPECT_EQ(h2d["tid"], tasks["memset 1 MiB"][0]["tid"]);
+    EXPECT_NE(h2d["tid"], tasks["event wait"][0]["tid"]);
+    EXPECT_EQ(tasks["event wait"][0]["tid"], tasks["host func"][0]["tid"]);
+    // The wait ends once the record has run; the copy behind it starts after that.
+    const json& record = tasks["event record"][0];
+    const json& wait = tasks["event wait"][0];
+    const double record_end = record["ts"].get<double>() + record["dur"].get<double>();
+    EXPECT_GE(wait["ts"].get<double>() + wait["dur"].get<double>(), record_end);
+    EXPECT_GE(tasks["memcpy D2D 1 MiB"][0]["ts"].get<double>(), record_end);
+    EXPECT_EQ(record["args"]["event"], wait["args"]["event"]);
+
+    // Arrows: one from each enqueue to its task (7), one from the record to the wait.
+    EXPECT_EQ(CountEvents(trace, "s", "enqueue"), 7);
+    EXPECT_EQ(CountEvents(trace, "s", "event "), 1);
+    EXPECT_EQ(CountEvents(trace, "i", "event "), 2);  // recorded, wait satisfied
+    // Host side: the API calls and the enqueues inside them.
+    EXPECT_EQ(CountEvents(trace, "X", "aclrtMemcpyAsync"), 3);
+    EXPECT_EQ(CountEvents(trace, "X", "aclrtSynchronizeStream"), 2);
+    EXPECT_EQ(CountEvents(trace, "X", "enqueue memcpy"), 3);
+
+    const std::string summary = ReadText(dir.path() + "/trace.txt");
+    EXPECT_NE(summary.find("7 tasks on 2 streams"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("busy"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("top tasks by total time"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("memcpy H2D 1 MiB"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("streams overlapped for"), std::string::npos) << summary;
+}
+
+TEST(Trace, AclInitKeyTurnsTracingOn) {
+    TempDir dir;
+    const std::string path = dir.path() + "/from-config.json";
+    TempFile config("{\"openacl\": {\"trace\": \"" + path + "\"}}");
+    ASSERT_EQ(aclInit(config.path()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    int calls = 0;
+    ASSERT_EQ(aclrtLaunchHostFunc(nullptr, AddOne, &calls), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    auto tasks = CheckTrace(ReadJson(path));
+    ASSERT_EQ(tasks["host func"].size(), 1u);
+}
+
+TEST(Trace, BlockingCallbackSpansUntilTheReportThreadRanIt) {
+    TempDir dir;
+    const std::string path = dir.path() + "/callback.json";
+    ScopedEnv env("OPENACL_TRACE", path.c_str());
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    aclrtContext context = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+    std::atomic<bool> stop{false};
+    std::thread reporter([&] {
+        aclrtSetCurrentContext(context);
+        while (!stop.load()) {
+            if (aclrtProcessReport(10) == ACL_ERROR_RT_THREAD_SUBSCRIBE) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        }
+    });
+    const auto tid = static_cast<uint64_t>(reporter.native_handle());
+    ASSERT_EQ(aclrtSubscribeReport(tid, stream), ACL_SUCCESS);
+    int calls = 0;
+    ASSERT_EQ(aclrtLaunchCallback(AddOne, &calls, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    EXPECT_EQ(calls, 1);
+    ASSERT_EQ(aclrtUnSubscribeReport(tid, stream), ACL_SUCCESS);
+    stop = true;
+    reporter.join();
+    ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    auto tasks = CheckTrace(ReadJson(path));
+    ASSERT_EQ(tasks["callback (blocking)"].size(), 1u);
+    EXPECT_EQ(tasks["callback (blocking)"][0]["args"]["blocking"], true);
+}
+
+TEST(Trace, ProcessExitWritesTheTraceOfAProgramThatNeverFinalizes) {
+    TempDir dir;
+    const std::string path = dir.path() + "/exit.json";
+    // In a child, so that exit() runs the runtime's exit handler while this test watches.
+    const pid_t child = fork();
+    ASSERT_NE(child, -1);
+    if (child == 0) {
+        setenv("OPENACL_TRACE", path.c_str(), 1);
+        int calls = 0;
+        if (aclrtSetDevice(0) != ACL_SUCCESS) _exit(2);
+        if (aclrtLaunchHostFunc(nullptr, AddOne, &calls) != ACL_SUCCESS) _exit(3);
+        if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) _exit(4);
+        std::exit(0);  // no aclrtResetDevice, no aclFinalize
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    auto tasks = CheckTrace(ReadJson(path));
+    EXPECT_EQ(tasks["host func"].size(), 1u);
+}
+
+TEST(Trace, AFullBufferDropsRecordsAndCountsThem) {
+    TempDir dir;
+    const std::string path = dir.path() + "/full.json";
+    ScopedEnv env("OPENACL_TRACE", path.c_str());
+    ScopedEnv size("OPENACL_TRACE_BUFFER_MB", "1");  // a few thousand records
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    int calls = 0;
+    constexpr int kTasks = 20000;
+    for (int i = 0; i < kTasks; ++i)
+        ASSERT_EQ(aclrtLaunchHostFunc(nullptr, AddOne, &calls), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(calls, kTasks);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    const json trace = ReadJson(path);
+    auto tasks = CheckTrace(trace, true);
+    EXPECT_GT(trace["otherData"]["dropped_records"].get<uint64_t>(), 0u);
+    // Which records were kept depends on which thread filled the pool first.
+    EXPECT_LT(tasks["host func"].size(), static_cast<size_t>(kTasks));
+    EXPECT_EQ(ReadText(dir.path() + "/full.txt").find(" 0 records dropped"), std::string::npos);
+}
+
+TEST(Trace, NothingIsWrittenWhenTracingIsOff) {
+    TempDir dir;
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclprofInit(dir.path().c_str(), dir.path().size()), ACL_SUCCESS);
+    int calls = 0;
+    RunTwoStreamWorkload(&calls);
+    ASSERT_EQ(aclprofFinalize(), ACL_SUCCESS);  // initialised, never started
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    EXPECT_TRUE(dir.Files().empty());
+}
+
+class Prof : public InitializedDeviceTest {
+ protected:
+    TempDir dir_;
+};
+
+TEST_F(Prof, StartAndStopWriteATraceIntoTheResultDirectory) {
+    ASSERT_EQ(aclprofInit(dir_.path().c_str(), dir_.path().size()), ACL_SUCCESS);
+    uint32_t devices[] = {0};
+    aclprofConfig* config = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr,
+                                                ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+    ASSERT_NE(config, nullptr);
+    ASSERT_EQ(aclprofStart(config), ACL_SUCCESS);
+    int calls = 0;
+    RunTwoStreamWorkload(&calls);
+    ASSERT_EQ(aclprofStop(config), ACL_SUCCESS);
+    const std::string path = dir_.path() + "/openacl_trace_" + std::to_string(getpid()) + ".json";
+    auto tasks = CheckTrace(ReadJson(path));
+    EXPECT_EQ(tasks["memcpy D2H 1 MiB"].size(), 1u);
+    EXPECT_TRUE(fs::exists(dir_.path() + "/openacl_trace_" + std::to_string(getpid()) + ".txt"));
+
+    // Work after the stop is not recorded; a second session gets a file of its own.
+    ASSERT_EQ(aclrtLaunchHostFunc(nullptr, AddOne, &calls), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(CheckTrace(ReadJson(path))["host func"].size(), 1u);
+    ASSERT_EQ(aclprofStart(config), ACL_SUCCESS);
+    ASSERT_EQ(aclprofStop(config), ACL_SUCCESS);
+    EXPECT_TRUE(fs::exists(dir_.path() + "/openacl_trace_" + std::to_string(getpid()) + "_2.json"));
+    ASSERT_EQ(aclprofDestroyConfig(config), ACL_SUCCESS);
+    ASSERT_EQ(aclprofFinalize(), ACL_SUCCESS);
+}
+
+TEST_F(Prof, LifecycleErrorsUseTheDocumentedCodes) {
+    uint32_t devices[] = {0};
+    aclprofConfig* config =
+        aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
+    ASSERT_NE(config, nullptr);
+    // Before aclprofInit.
+    EXPECT_EQ(aclprofStart(config), ACL_ERROR_PROF_NOT_RUN);
+    EXPECT_THAT_MESSAGE_CONTAINS("aclprofInit");
+    EXPECT_EQ(aclprofStop(config), ACL_ERROR_PROF_NOT_RUN);
+    EXPECT_EQ(aclprofFinalize(), ACL_ERROR_PROF_NOT_RUN);
+    // Bad paths.
+    EXPECT_EQ(aclprofInit(nullptr, 4), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclprofInit(dir_.path().c_str(), 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclprofInit(dir_.path().c_str(), 4097), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclprofInit("/proc/openacl-cannot-be-here", 28), ACL_ERROR_INVALID_PARAM);
+
+    ASSERT_EQ(aclprofInit(dir_.path().c_str(), dir_.path().size()), ACL_SUCCESS);
+    EXPECT_EQ(aclprofInit(dir_.path().c_str(), dir_.path().size()), ACL_ERROR_PROF_ALREADY_RUN);
+    EXPECT_EQ(aclprofStop(config), ACL_ERROR_PROF_NOT_RUN);  // not started
+    EXPECT_EQ(aclprofStart(nullptr), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclprofStart(config), ACL_SUCCESS);
+    EXPECT_EQ(aclprofStart(config), ACL_ERROR_PROF_ALREADY_RUN);
+    EXPECT_EQ(aclprofDestroyConfig(config), ACL_ERROR_INVALID_PARAM);  // in use
+    aclprofConfig* other = aclprofCreateConfig(nullptr, 0, ACL_AICORE_NONE, nullptr, 0);
+    ASSERT_NE(other, nullptr);
+    EXPECT_EQ(aclprofStop(other), ACL_ERROR_INVALID_PARAM);  // not the started one
+    EXPECT_EQ(aclprofStop(nullptr), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclprofStop(config), ACL_SUCCESS);
+    ASSERT_EQ(aclprofFinalize(), ACL_SUCCESS);
+
+    // Configurations.
+    uint32_t bad[] = {7};
+    EXPECT_EQ(aclprofCreateConfig(bad, 1, ACL_AICORE_NONE, nullptr, 0), nullptr);
+    EXPECT_THAT_MESSAGE_CONTAINS("not a device");
+    EXPECT_EQ(aclprofCreateConfig(nullptr, 1, ACL_AICORE_NONE, nullptr, 0), nullptr);
+    EXPECT_EQ(aclprofCreateConfig(devices, 1, static_cast<aclprofAicoreMetrics>(42), nullptr, 0),
+              nullptr);
+    EXPECT_EQ(aclprofDestroyConfig(nullptr), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclprofDestroyConfig(config), ACL_SUCCESS);
+    EXPECT_EQ(aclprofDestroyConfig(config), ACL_ERROR_INVALID_PARAM);  // twice
+    ASSERT_EQ(aclprofDestroyConfig(other), ACL_SUCCESS);
+}
+
+TEST(ProfConflict, TheApiCannotStartWhileOpenaclTraceRecords) {
+    TempDir dir;
+    const std::string path = dir.path() + "/env.json";
+    ScopedEnv env("OPENACL_TRACE", path.c_str());
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclprofInit(dir.path().c_str(), dir.path().size()), ACL_SUCCESS);
+    aclprofConfig* config = aclprofCreateConfig(nullptr, 0, ACL_AICORE_NONE, nullptr, 0);
+    ASSERT_NE(config, nullptr);
+    EXPECT_EQ(aclprofStart(config), ACL_ERROR_PROF_API_CONFLICT);
+    EXPECT_THAT_MESSAGE_CONTAINS("OPENACL_TRACE");
+    ASSERT_EQ(aclprofDestroyConfig(config), ACL_SUCCESS);
+    ASSERT_EQ(aclprofFinalize(), ACL_SUCCESS);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    EXPECT_TRUE(fs::exists(path));
+}
+
+}  // namespace
