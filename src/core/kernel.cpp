@@ -24,6 +24,7 @@
 #include "core/kernel_args.h"
 #include "core/memory.h"
 #include "core/stream.h"
+#include "core/trace.h"
 
 namespace openacl {
 namespace {
@@ -261,14 +262,21 @@ cpu::TaskStatus RunLaunch(const Launch& launch) {
 
 void Submit(const Launch& launch) {
     launch.binary->Retain();
-    launch.stream->Submit(cpu::MakeTask(
+    cpu::Task task = cpu::MakeTask(
         [launch](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = ctx.cancelled() ? cpu::TaskStatus::Done() : RunLaunch(launch);
             if (launch.owns_args) std::free(const_cast<void*>(launch.args));
             launch.binary->Release();
             return status;
         },
-        0, cpu::Task::kCallWhenCancelled));
+        0, cpu::Task::kCallWhenCancelled);
+    trace::Label label;
+    if (trace::On()) {
+        // The binary may be unloaded before the trace is written: keep a copy of the name.
+        label = {trace::Kind::kKernel, launch.num_blocks, 0, nullptr,
+                 trace::Intern(launch.entry->name)};
+    }
+    launch.stream->Submit(task, label);
 }
 
 aclError CheckLaunch(KernelFunction* function, const LaunchOptions& options, size_t args_size) {

@@ -13,7 +13,9 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
+#include <unordered_set>
 
 #include "backend/cpu/sync.h"
 #include "core/context.h"
@@ -840,6 +842,13 @@ void StartConfigured(const std::string& path, bool again) {
 uint64_t LastDropped() {
     std::lock_guard control(g_control);
     return g_last_dropped;
+}
+
+const char* Intern(const char* text) {
+    static std::mutex mutex;
+    static auto* names = new std::unordered_set<std::string>;  // never freed: names outlive exit
+    std::lock_guard lock(mutex);
+    return names->insert(text != nullptr ? text : "").first->c_str();
 }
 
 }  // namespace openacl::trace

@@ -55,6 +55,10 @@ struct Label {
     const char* name = nullptr;
 };
 
+// A copy of `text` that lives as long as the process (names of things that may be unloaded
+// before the trace is written, such as kernels). Call only when On().
+const char* Intern(const char* text);
+
 namespace detail {
 extern std::atomic<bool> g_on;
 }
