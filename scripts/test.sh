@@ -15,8 +15,8 @@ if [ "${OPENACL_SKIP_TSAN:-0}" != 1 ]; then
   cmake --preset tsan
   cmake --build build-tsan
   # OpenCV's TBB thread pool synchronises in ways TSan cannot see (TBB is not instrumented), so
-  # models run on one OpenCV thread here; tests/tsan.supp covers third-party code only.
-  OPENCV_FOR_THREADS_NUM=1 \
+  # models run on their caller's thread here; tests/tsan.supp covers third-party code only.
+  OPENACL_MODEL_THREADS=1 \
   TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     ctest --test-dir build-tsan --output-on-failure -j"$(nproc)" --timeout 600 \
       --label-exclude "conformance|fuzz" "$@"

@@ -1943,10 +1943,27 @@ class OpenCvEngine final : public ModelEngine {
     cv::dnn::Net first_;
 };
 
+// OPENACL_MODEL_THREADS=N caps the threads OpenCV uses inside one execution (default: its own
+// choice, every core). 1 runs each execution on its caller's thread only: useful when many
+// streams execute models at once, and under ThreadSanitizer, which cannot see how OpenCV's TBB
+// pool synchronises.
+void ApplyThreadSetting() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        const char* value = std::getenv("OPENACL_MODEL_THREADS");
+        if (value == nullptr || *value == '\0') return;
+        char* end = nullptr;
+        long threads = std::strtol(value, &end, 10);
+        if (*end != '\0' || threads < 1 || threads > 4096) return;
+        cv::setNumThreads(threads == 1 ? 0 : static_cast<int>(threads));  // 0: no threading
+    });
+}
+
 }  // namespace
 
 std::unique_ptr<ModelEngine> CreateOpenCvEngine(const std::string& onnx, const GraphInfo& graph,
                                                 std::string* error) {
+    ApplyThreadSetting();
     for (const auto* values : {&graph.inputs, &graph.outputs}) {
         for (const ValueInfo& value : *values) {
             if (ElementSize(value.type) == 0) {
