@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <unordered_set>
 
@@ -21,8 +22,21 @@ namespace {
 
 // Loads a model image into the current context. weight/work: caller-provided device memory,
 // or null for runtime-managed memory.
+aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* work,
+                       size_t work_size, void* weight, size_t weight_size);
+
+// A hostile model may declare tensors too large to allocate: that is an error, not a crash.
 aclError Load(const void* data, size_t size, uint32_t* model_id, void* work, size_t work_size,
               void* weight, size_t weight_size) {
+    try {
+        return LoadUnguarded(data, size, model_id, work, work_size, weight, weight_size);
+    } catch (const std::bad_alloc&) {
+        return Fail(ACL_ERROR_BAD_ALLOC, "out of host memory while loading the model");
+    }
+}
+
+aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* work,
+                       size_t work_size, void* weight, size_t weight_size) {
     aclError rc = ACL_SUCCESS;
     openacl::Context* ctx = openacl::RequireContext(&rc);
     if (ctx == nullptr) return rc;

@@ -20,6 +20,8 @@
 namespace openacl::model {
 namespace {
 
+constexpr size_t kDryRunLimit = size_t{256} << 20;  // bytes of inputs a dry run may allocate
+
 std::string DimsText(const std::vector<int64_t>& dims) {
     std::string text = "[";
     for (size_t i = 0; i < dims.size(); ++i) {
@@ -88,7 +90,12 @@ aclError ReadModelFile(const char* path, std::string* bytes) {
                     "cannot read model file \"%s\" (is it a directory?)", path);
     }
     file.seekg(0, std::ios::beg);
-    bytes->resize(static_cast<size_t>(length));
+    try {
+        bytes->resize(static_cast<size_t>(length));
+    } catch (const std::bad_alloc&) {
+        return Fail(ACL_ERROR_BAD_ALLOC, "model file \"%s\" (%lld bytes) does not fit in memory",
+                    path, static_cast<long long>(length));
+    }
     if (length > 0 && !file.read(bytes->data(), length)) {
         return Fail(ACL_ERROR_READ_MODEL_FAILURE, "cannot read model file \"%s\"", path);
     }
@@ -215,7 +222,14 @@ aclError Model::Start() {
         for (int64_t d : io.max_dims)
             outputs_known = outputs_known && d >= 0;
     }
-    if (inputs_static && !outputs_known) {
+    // The dry run allocates the inputs the graph declares, which a hostile graph may make
+    // enormous (fuzzing found a 40 GB request): only modest ones are worth it.
+    size_t dry_run_bytes = 0;
+    for (size_t i = 0; i < desc.graph_input_count; ++i) {
+        size_t bytes = TensorBytes(desc.inputs[i].graph_type, desc.inputs[i].max_dims);
+        dry_run_bytes = bytes > kDryRunLimit - dry_run_bytes ? kDryRunLimit : dry_run_bytes + bytes;
+    }
+    if (inputs_static && !outputs_known && dry_run_bytes < kDryRunLimit) {
         std::vector<std::vector<uint8_t>> zeros;
         std::vector<TensorView> inputs;
         for (size_t i = 0; i < desc.graph_input_count; ++i) {
