@@ -22,16 +22,6 @@ namespace {
 
 constexpr size_t kDryRunLimit = size_t{256} << 20;  // bytes of inputs a dry run may allocate
 
-std::string DimsText(const std::vector<int64_t>& dims) {
-    std::string text = "[";
-    for (size_t i = 0; i < dims.size(); ++i) {
-        if (i != 0) text += ',';
-        text += std::to_string(dims[i]);
-    }
-    text += ']';
-    return text;
-}
-
 const char* TypeName(aclDataType type) {
     switch (type) {
         case ACL_FLOAT:

@@ -25,6 +25,23 @@ bool HasDynamicDim(const std::vector<int64_t>& dims) {
     return std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; });
 }
 
+// Name and types of a graph input or output; false when the type has no ACL counterpart.
+bool DescribeValue(const ValueInfo& value, const char* kind, IoDesc* io, std::string* error,
+                   aclError* code) {
+    io->name = value.name;
+    io->graph_type = value.type;
+    io->type = value.type;
+    if (value.type == ACL_DT_UNDEFINED || value.type == ACL_STRING) {
+        *code = ACL_ERROR_UNSUPPORTED_DATA_TYPE;
+        *error = std::string(kind) + " \"" + value.name + "\" has ONNX element type " +
+                 std::to_string(value.onnx_type) + ", which openacl models do not support";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 std::string DimsText(const std::vector<int64_t>& dims) {
     std::string text = "[";
     for (size_t i = 0; i < dims.size(); ++i) {
@@ -34,8 +51,6 @@ std::string DimsText(const std::vector<int64_t>& dims) {
     text += ']';
     return text;
 }
-
-}  // namespace
 
 size_t TensorBytes(aclDataType type, const std::vector<int64_t>& dims) {
     size_t count = 1;
@@ -78,15 +93,7 @@ bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmO
     }
     for (const auto& value : graph.inputs) {
         IoDesc io;
-        io.name = value.name;
-        io.graph_type = value.type;
-        io.type = value.type;
-        if (value.type == ACL_DT_UNDEFINED || value.type == ACL_STRING) {
-            *code = ACL_ERROR_UNSUPPORTED_DATA_TYPE;
-            *error = "input \"" + value.name + "\" has ONNX element type " +
-                     std::to_string(value.onnx_type) + ", which openacl models do not support";
-            return false;
-        }
+        if (!DescribeValue(value, "input", &io, error, code)) return false;
         io.dims = value.has_shape ? value.dims : std::vector<int64_t>{-2};
         for (const auto& option : options.inputs) {
             if (option.name != value.name) continue;
@@ -167,15 +174,7 @@ bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmO
                                       [](const auto& dims) { return HasDynamicDim(dims); });
     for (const auto& value : graph.outputs) {
         IoDesc io;
-        io.name = value.name;
-        io.graph_type = value.type;
-        io.type = value.type;
-        if (value.type == ACL_DT_UNDEFINED || value.type == ACL_STRING) {
-            *code = ACL_ERROR_UNSUPPORTED_DATA_TYPE;
-            *error = "output \"" + value.name + "\" has ONNX element type " +
-                     std::to_string(value.onnx_type) + ", which openacl models do not support";
-            return false;
-        }
+        if (!DescribeValue(value, "output", &io, error, code)) return false;
         auto chosen = options.output_types.find(value.name);
         if (chosen == options.output_types.end()) chosen = options.output_types.find("");
         if (chosen != options.output_types.end()) {

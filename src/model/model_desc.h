@@ -43,6 +43,9 @@ bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmO
 std::vector<int64_t> GearDims(const IoDesc& io, aclFormat format, uint64_t batch, uint64_t h,
                               uint64_t w);
 
+// "[1,3,224,224]": dims as messages show them.
+std::string DimsText(const std::vector<int64_t>& dims);
+
 // Bytes of a tensor of `type` with static `dims` (0 if any dim is negative).
 size_t TensorBytes(aclDataType type, const std::vector<int64_t>& dims);
 

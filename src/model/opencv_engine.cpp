@@ -26,21 +26,12 @@
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/dnn.hpp>
 
+#include "model/model_desc.h"
 #include "model/model_engine.h"
 #include "model/onnx_graph.h"
 
 namespace openacl::model {
 namespace {
-
-std::string DimsText(const std::vector<int64_t>& dims) {
-    std::string text = "[";
-    for (size_t i = 0; i < dims.size(); ++i) {
-        if (i != 0) text += ',';
-        text += std::to_string(dims[i]);  // appended piecewise: GCC 12 -O3 warns on a + b + c
-    }
-    text += ']';
-    return text;
-}
 
 int64_t Product(const std::vector<int64_t>& dims) {
     int64_t n = 1;
