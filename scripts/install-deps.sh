@@ -7,7 +7,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev          # tests and benchmarks
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # the PoCL peer in bench/bench_pocl.cpp
   libopencv-dnn-dev libopencv-imgcodecs-dev           # models (OpenCV DNN), image decode
-  libopencv-imgproc-dev
+  libopencv-imgproc-dev libopencv-videoio-dev      # video pipeline: decode/encode clips
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check

@@ -6,4 +6,4 @@ scripts/install-deps.sh
 cmake --preset default
 cmake --build build
 echo
-build/examples/concepts_walkthrough
+build/examples/video_pipeline/video_pipeline
