@@ -10,6 +10,8 @@
 // streams, buffers and callback thread; all share one context and one loaded model. At the end
 // it prints fps for each mode, the speed-up, each stage's time alone and the bound the slowest
 // stage sets, and checks that both modes produced the same detections. See --help.
+#include <pthread.h>
+#include <sched.h>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
@@ -199,8 +201,10 @@ bool ParseOptions(int argc, char** argv, Options* options, bool* help) {
     return true;
 }
 
-// Opens a channel's video and says clearly why it cannot be used.
-cv::VideoCapture OpenVideo(const std::string& path, std::string* error) {
+// Opens a channel's video and says clearly why it cannot be used. With decoder_core >= 0, the
+// decoder's threads are confined to that core: FFmpeg decodes on as many threads as the machine
+// has cores, which would let the host's decoding take over the simulated device's cores too.
+cv::VideoCapture OpenVideo(const std::string& path, std::string* error, int decoder_core = -1) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) {
         *error = "cannot open video '" + path + "': " + std::strerror(errno);
@@ -218,7 +222,18 @@ cv::VideoCapture OpenVideo(const std::string& path, std::string* error) {
                  ", not 8-bit BGR";
         return {};
     }
-    capture.set(cv::CAP_PROP_POS_FRAMES, 0);
+    capture.release();
+    // Threads inherit their creator's CPU set: the decoder's are made while opening.
+    cpu_set_t all, one;
+    const bool confine =
+        decoder_core >= 0 && pthread_getaffinity_np(pthread_self(), sizeof all, &all) == 0;
+    if (confine) {
+        CPU_ZERO(&one);
+        CPU_SET(decoder_core, &one);
+        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    }
+    capture.open(path, cv::CAP_FFMPEG);  // from the first frame again
+    if (confine) pthread_setaffinity_np(pthread_self(), sizeof all, &all);
     return capture;
 }
 
@@ -331,6 +346,14 @@ struct Pipeline {
     SharedModel* model = nullptr;
     aclrtFuncHandle preprocess = nullptr;
     uint32_t preprocess_blocks = 1;
+    std::vector<int> cpus;  // the cores this process may use
+    int device_cores = 1, host_cores = 1;
+    // The host's cores are the last ones; channel i decodes on one of them. None when the
+    // device was given every core.
+    int DecoderCore(int channel) const {
+        const size_t index = static_cast<size_t>(device_cores + channel % host_cores);
+        return device_cores < static_cast<int>(cpus.size()) ? cpus[index] : -1;
+    }
 };
 
 aclmdlDataset* MakeDataset(void* data, size_t bytes, Releases& releases) {
@@ -422,7 +445,7 @@ void PostprocessCallback(void* user_data) {
 void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
     Check(aclrtSetCurrentContext(p.context), "aclrtSetCurrentContext (sync channel)");
     std::string error;
-    cv::VideoCapture capture = OpenVideo(run->input, &error);
+    cv::VideoCapture capture = OpenVideo(run->input, &error, p.DecoderCore(run->index));
     if (!capture.isOpened()) throw std::invalid_argument(error);
     const int width = static_cast<int>(capture.get(cv::CAP_PROP_FRAME_WIDTH));
     const int height = static_cast<int>(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
@@ -469,7 +492,7 @@ void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
 void RunAsyncChannel(const Pipeline& p, ChannelRun* run) {
     Check(aclrtSetCurrentContext(p.context), "aclrtSetCurrentContext (async channel)");
     std::string error;
-    cv::VideoCapture capture = OpenVideo(run->input, &error);
+    cv::VideoCapture capture = OpenVideo(run->input, &error, p.DecoderCore(run->index));
     if (!capture.isOpened()) throw std::invalid_argument(error);
     const int width = static_cast<int>(capture.get(cv::CAP_PROP_FRAME_WIDTH));
     const int height = static_cast<int>(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
@@ -714,7 +737,13 @@ void PrintStages(const ModeResult& sync, int device_cores, int host_cores, int c
 int Run(const Options& options) {
     // The simulated device computes on --device-cores cores: its stream workers, and OpenCV's
     // threads inside each model execution. The rest of the machine is the host's.
-    const int cores = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<int> cpus;
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
+        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+            if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+    }
+    const int cores = std::max<int>(1, static_cast<int>(cpus.size()));
     const int device_cores =
         options.device_cores > 0 ? options.device_cores : std::max(1, cores / 2);
     const int host_cores = std::max(1, cores - device_cores);
@@ -739,6 +768,9 @@ int Run(const Options& options) {
     Check(aclrtSetDevice(0), "aclrtSetDevice(0)");
     releases.Add([] { aclrtResetDevice(0); });
     p.options = &options;
+    p.cpus = cpus;
+    p.device_cores = device_cores;
+    p.host_cores = host_cores;
     Check(aclrtCreateContext(&p.context, 0), "aclrtCreateContext");
     releases.Add([&p] { aclrtDestroyContext(p.context); });
 
