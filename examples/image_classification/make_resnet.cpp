@@ -6,7 +6,6 @@
 //   make_resnet OUTPUT.onnx [SEED]
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "resnet_onnx.h"
@@ -26,22 +25,8 @@ int main(int argc, char** argv) {
         }
     }
     const std::string bytes = resnet_onnx::MakeResNet(seed);
-    // Written next to the target and renamed, so a build interrupted midway leaves no
-    // truncated model that looks up to date.
     const std::string path = argv[1];
-    const std::string partial = path + ".partial";
-    {
-        std::ofstream file(partial, std::ios::binary | std::ios::trunc);
-        file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!file) {
-            std::fprintf(stderr, "make_resnet: cannot write %s\n", partial.c_str());
-            return 1;
-        }
-    }
-    if (std::rename(partial.c_str(), path.c_str()) != 0) {
-        std::perror("make_resnet: rename");
-        return 1;
-    }
+    if (!resnet_onnx::WriteModelFile(path, bytes, "make_resnet")) return 1;
     std::printf(
         "make_resnet: wrote %s (%.1f MB): ResNet-10-style classifier, RANDOM weights "
         "(seed %llu), not a trained model\n",

@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -233,6 +235,25 @@ inline std::string MakeMlp(uint64_t seed, int64_t width = 64, int layers = 3) {
     }
     g.Output("y", {1, 10});
     return g.Bytes();
+}
+
+// Writes `bytes` beside `path` and renames it into place, so a build interrupted midway leaves
+// no truncated model that looks up to date. Says why on stderr when it fails.
+inline bool WriteModelFile(const std::string& path, const std::string& bytes, const char* tool) {
+    const std::string partial = path + ".partial";
+    {
+        std::ofstream file(partial, std::ios::binary | std::ios::trunc);
+        file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        if (!file) {
+            std::fprintf(stderr, "%s: cannot write %s\n", tool, partial.c_str());
+            return false;
+        }
+    }
+    if (std::rename(partial.c_str(), path.c_str()) != 0) {
+        std::fprintf(stderr, "%s: cannot rename %s to %s\n", tool, partial.c_str(), path.c_str());
+        return false;
+    }
+    return true;
 }
 
 }  // namespace resnet_onnx

@@ -442,23 +442,40 @@ void PostprocessCallback(void* user_data) {
     slot->channel->times.postprocess += Ms(Clock::now() - start);  // only this thread writes it
 }
 
-void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
-    Check(aclrtSetCurrentContext(p.context), "aclrtSetCurrentContext (sync channel)");
+// A channel's video, opened on the channel's thread, and where the model's grid lies on it.
+struct ChannelVideo {
+    cv::VideoCapture capture;
+    int width = 0, height = 0;
+    size_t frame_bytes = 0;
+    HeadGeometry head;
+};
+
+ChannelVideo OpenChannel(const Pipeline& p, const ChannelRun& run) {
+    Check(aclrtSetCurrentContext(p.context), "aclrtSetCurrentContext (channel thread)");
+    ChannelVideo video;
     std::string error;
-    cv::VideoCapture capture = OpenVideo(run->input, &error, p.DecoderCore(run->index));
-    if (!capture.isOpened()) throw std::invalid_argument(error);
-    const int width = static_cast<int>(capture.get(cv::CAP_PROP_FRAME_WIDTH));
-    const int height = static_cast<int>(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+    video.capture = OpenVideo(run.input, &error, p.DecoderCore(run.index));
+    if (!video.capture.isOpened()) throw std::invalid_argument(error);
+    video.width = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_WIDTH));
+    video.height = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+    video.frame_bytes = static_cast<size_t>(video.width) * video.height * 3;
+    video.head = p.model->head;
+    video.head.frame_h = video.height;
+    video.head.frame_w = video.width;
+    return video;
+}
+
+void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
+    ChannelVideo video = OpenChannel(p, *run);
+    cv::VideoCapture& capture = video.capture;
+    const int width = video.width, height = video.height;
+    const size_t frame_bytes = video.frame_bytes;
     FrameSlot slot;
-    HeadGeometry head = p.model->head;
-    head.frame_h = height;
-    head.frame_w = width;
     Releases releases;  // after what its releases use
-    PrepareSlot(&slot, static_cast<size_t>(width) * height * 3, *p.model, false, releases);
+    PrepareSlot(&slot, frame_bytes, *p.model, false, releases);
     slot.channel = run;
-    slot.head = &head;
+    slot.head = &video.head;
     slot.threshold = p.options->threshold;
-    const size_t frame_bytes = static_cast<size_t>(width) * height * 3;
     for (int64_t f = 0; p.options->frames == 0 || f < p.options->frames; ++f) {
         auto t0 = Clock::now();
         if (!DecodeInto(capture, slot, height, width)) break;
@@ -490,16 +507,10 @@ void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
 }
 
 void RunAsyncChannel(const Pipeline& p, ChannelRun* run) {
-    Check(aclrtSetCurrentContext(p.context), "aclrtSetCurrentContext (async channel)");
-    std::string error;
-    cv::VideoCapture capture = OpenVideo(run->input, &error, p.DecoderCore(run->index));
-    if (!capture.isOpened()) throw std::invalid_argument(error);
-    const int width = static_cast<int>(capture.get(cv::CAP_PROP_FRAME_WIDTH));
-    const int height = static_cast<int>(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
-    const size_t frame_bytes = static_cast<size_t>(width) * height * 3;
-    HeadGeometry head = p.model->head;
-    head.frame_h = height;
-    head.frame_w = width;
+    ChannelVideo video = OpenChannel(p, *run);
+    cv::VideoCapture& capture = video.capture;
+    const int width = video.width, height = video.height;
+    const size_t frame_bytes = video.frame_bytes;
 
     // Declared before the releases that use them, so they outlive those.
     std::vector<FrameSlot> slots(static_cast<size_t>(p.options->buffers));
@@ -517,7 +528,7 @@ void RunAsyncChannel(const Pipeline& p, ChannelRun* run) {
     for (FrameSlot& slot : slots) {
         PrepareSlot(&slot, frame_bytes, *p.model, true, releases);
         slot.channel = run;
-        slot.head = &head;
+        slot.head = &video.head;
         slot.threshold = p.options->threshold;
     }
     // The callback thread: the download stream hands each frame's results to it.
