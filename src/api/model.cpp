@@ -442,6 +442,12 @@ aclError aclmdlSetConfigOpt(aclmdlConfigHandle* handle, aclmdlConfigAttr attr,
         case ACL_MDL_WORKSPACE_SIZET:
             return ReadOption(attrValue, valueSize, "ACL_MDL_WORKSPACE_SIZET", &handle->work_size);
         default:
+            if (static_cast<int>(attr) < 0 ||
+                static_cast<int>(attr) > static_cast<int>(ACL_NPU_PERF_MODE)) {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "load option %d is not an aclmdlConfigAttr value (0 to %d)",
+                            static_cast<int>(attr), static_cast<int>(ACL_NPU_PERF_MODE));
+            }
             return Fail(ACL_ERROR_API_NOT_SUPPORT,
                         "load option %d is not supported by openacl (supported: priority, load "
                         "type, path, memory address/size, weight and workspace address/size)",
