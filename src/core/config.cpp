@@ -150,6 +150,12 @@ aclError ApplyJson(const std::string& text, const std::string& path, Config* con
         return Fail(ACL_ERROR_PARSE_FILE, "%s is not valid JSON (%s): %s", path.c_str(),
                     Where(text, e.byte == 0 ? 0 : e.byte - 1).c_str(),
                     pos == std::string::npos ? what.c_str() : what.c_str() + pos + 2);
+    } catch (const json::exception& e) {
+        // Valid syntax the parser still refuses, e.g. a number beyond a double ("1e999").
+        std::string what = e.what();
+        auto pos = what.find("] ");
+        return Fail(ACL_ERROR_PARSE_FILE, "%s cannot be read: %s", path.c_str(),
+                    pos == std::string::npos ? what.c_str() : what.c_str() + pos + 2);
     }
     if (!root.is_object()) {
         return Fail(ACL_ERROR_PARSE_FILE, "%s must hold a JSON object ({...})", path.c_str());

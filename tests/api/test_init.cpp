@@ -59,6 +59,13 @@ TEST(Init, MalformedJsonIsParseFileNamingTheLine) {
     EXPECT_THAT_MESSAGE_CONTAINS("line 3");
 }
 
+TEST(Init, NumberBeyondADoubleIsParseFile) {
+    // Found by fuzz/config_fuzz.cpp: the JSON parser refused it with an exception of its own.
+    TempFile config("{\"openacl\": {\"worker_threads\": 1e999}}");
+    EXPECT_EQ(aclInit(config.path()), ACL_ERROR_PARSE_FILE);
+    EXPECT_THAT_MESSAGE_CONTAINS("number overflow");
+}
+
 TEST(Init, JsonNestedDeeperThanTenLevelsIsRejected) {
     std::string deep = "{\"a\":";
     for (int i = 0; i < 11; ++i)
