@@ -13,12 +13,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 #include "backend/cpu/executor.h"
 #include "backend/cpu/parallel_for.h"
 #include "backend/cpu/sync.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/elf_image.h"
 #include "core/error.h"
 #include "core/handle_table.h"
 #include "core/kernel_args.h"
@@ -375,11 +377,17 @@ aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out) {
         return Fail(ACL_ERROR_INVALID_FILE, "kernel binary %s is %s, not a regular file", path,
                     S_ISDIR(info.st_mode) ? "a directory" : "a special file");
     }
-    char magic[4] = {};
-    std::ifstream(path, std::ios::binary).read(magic, sizeof magic);
-    if (!LooksLikeElf(magic, sizeof magic)) {
+    // Read whole (kernel binaries are small) so a damaged one is refused before dlopen maps it.
+    std::ifstream file(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(file)),
+                            std::istreambuf_iterator<char>());
+    if (!LooksLikeElf(bytes.data(), bytes.size())) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s is not a kernel binary (not an ELF shared object): %s", path, kBuildHint);
+    }
+    if (const std::string problem = ElfImageProblem(bytes.data(), bytes.size()); !problem.empty()) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "kernel binary %s is damaged or foreign: %s", path,
+                    problem.c_str());
     }
     return OpenModule(path, path, -1, out);
 }
@@ -389,6 +397,11 @@ aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandl
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "the %zu bytes at %p are not a kernel binary (not an ELF shared object): %s",
                     length, data, kBuildHint);
+    }
+    if (const std::string problem = ElfImageProblem(data, length); !problem.empty()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "the %zu bytes at %p are a damaged or foreign kernel binary: %s", length, data,
+                    problem.c_str());
     }
     // dlopen needs a file: an anonymous in-memory one leaves nothing behind on disk.
     int fd = memfd_create("openacl-kernel", MFD_CLOEXEC);

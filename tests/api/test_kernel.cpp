@@ -911,6 +911,40 @@ TEST_F(Kernel, AMissingFileIsInvalidFile) {
     EXPECT_EQ(binary, nullptr);
 }
 
+TEST_F(Kernel, TruncatedKernelBinariesAreRefusedBeforeTheLoaderMapsThem) {
+    // The dynamic loader would map segments past the end of the file and fault on them.
+    std::vector<unsigned char> module = ReadFile(OPENACL_EXAMPLE_KERNELS);
+    ASSERT_GT(module.size(), 4096u);
+    aclrtBinHandle binary = nullptr;
+    for (size_t keep : {size_t{64}, size_t{200}, module.size() / 2, module.size() - 1}) {
+        SCOPED_TRACE(keep);
+        EXPECT_EQ(aclrtBinaryLoadFromData(module.data(), keep, nullptr, &binary),
+                  ACL_ERROR_INVALID_PARAM);
+        EXPECT_THAT_MESSAGE_CONTAINS("truncated");
+        TempFile cut(
+            std::string(module.begin(), module.begin() + static_cast<std::ptrdiff_t>(keep)), ".so");
+        EXPECT_EQ(aclrtBinaryLoadFromFile(cut.path(), nullptr, &binary), ACL_ERROR_INVALID_PARAM);
+        EXPECT_THAT_MESSAGE_CONTAINS("is damaged or foreign: truncated");
+    }
+    EXPECT_EQ(binary, nullptr);
+}
+
+TEST_F(Kernel, KernelBinariesOfAnotherKindOfElfAreRefused) {
+    std::vector<unsigned char> module = ReadFile(OPENACL_EXAMPLE_KERNELS);
+    aclrtBinHandle binary = nullptr;
+    std::vector<unsigned char> executable = module;
+    executable[16] = 2;  // e_type: ET_EXEC
+    EXPECT_EQ(aclrtBinaryLoadFromData(executable.data(), executable.size(), nullptr, &binary),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("not a shared object");
+    std::vector<unsigned char> foreign = module;
+    foreign[18] = 40;  // e_machine: ARM
+    EXPECT_EQ(aclrtBinaryLoadFromData(foreign.data(), foreign.size(), nullptr, &binary),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("built for another CPU");
+    EXPECT_EQ(binary, nullptr);
+}
+
 TEST_F(Kernel, FilesThatAreNotKernelBinariesAreRefused) {
     aclrtBinHandle binary = nullptr;
     TempFile text("just some text, not a kernel\n", ".so");
