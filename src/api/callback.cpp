@@ -1,5 +1,8 @@
 // Host callbacks and host functions: work that runs on the host when a stream reaches it.
 #include "core/callback.h"
+
+#include <string>
+
 #include "acl/acl.h"
 #include "core/error.h"
 #include "core/stream.h"
@@ -53,8 +56,15 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     aclError rc = ACL_SUCCESS;
     Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
-    // Runs on the stream's worker, holding the stream until it returns.
-    resolved->Submit(openacl::cpu::MakeTask([fn, args]() { fn(args); }),
+    // Runs on the stream's worker, holding the stream until it returns. One that throws fails
+    // the stream (reported at its next synchronize) instead of taking the worker down.
+    resolved->Submit(openacl::cpu::MakeTask([fn, args, resolved](openacl::cpu::TaskContext&) {
+                         const std::string thrown = openacl::RunUserCode(fn, args);
+                         if (thrown.empty()) return openacl::cpu::TaskStatus::Done();
+                         resolved->NoteFailure("host function %p threw %s",
+                                               reinterpret_cast<void*>(fn), thrown.c_str());
+                         return openacl::cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE);
+                     }),
                      {openacl::trace::Kind::kHostFunc, reinterpret_cast<uintptr_t>(fn)});
     return ACL_SUCCESS;
 }

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -28,6 +30,7 @@ struct Channel {
         aclrtCallback fn;
         void* user_data;
         cpu::SuspendToken token;  // valid for blocking callbacks
+        Stream* stream;           // valid for blocking callbacks (the stream waits for them)
         bool block;
     };
     std::mutex mutex;
@@ -142,11 +145,12 @@ aclError LaunchCallback(aclrtCallback fn, void* user_data, aclrtCallbackBlockTyp
                     static_cast<void*>(stream));
     }
     bool blocking = block == ACL_CALLBACK_BLOCK;
-    const cpu::Task task = cpu::MakeTask([channel, fn, user_data, blocking](cpu::TaskContext& ctx) {
-        Push(channel, {fn, user_data, ctx.token(), blocking});
-        // A blocking callback holds the stream until the subscribed thread has run it.
-        return blocking ? cpu::TaskStatus::Suspended() : cpu::TaskStatus::Done();
-    });
+    const cpu::Task task =
+        cpu::MakeTask([channel, fn, user_data, stream, blocking](cpu::TaskContext& ctx) {
+            Push(channel, {fn, user_data, ctx.token(), stream, blocking});
+            // A blocking callback holds the stream until the subscribed thread has run it.
+            return blocking ? cpu::TaskStatus::Suspended() : cpu::TaskStatus::Done();
+        });
     stream->Submit(task, {trace::Kind::kCallback, blocking ? 1u : 0u});
     return ACL_SUCCESS;
 }
@@ -196,11 +200,42 @@ aclError ProcessReport(int32_t timeout_ms) {
         batch.swap(channel->pending);
         channel->queued.store(0, std::memory_order_relaxed);
     }
+    std::string failure;
     for (const Channel::Item& item : batch) {
-        item.fn(item.user_data);
-        if (item.block) cpu::Executor::Complete(item.token);
+        const std::string thrown = RunUserCode(item.fn, item.user_data);
+        if (thrown.empty()) {
+            if (item.block) cpu::Executor::Complete(item.token);
+            continue;
+        }
+        if (item.block) {
+            item.stream->NoteFailure("callback %p threw %s", reinterpret_cast<void*>(item.fn),
+                                     thrown.c_str());
+            cpu::Executor::Complete(item.token, cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE));
+        }
+        if (failure.empty()) {
+            char name[32];
+            std::snprintf(name, sizeof name, "%p", reinterpret_cast<void*>(item.fn));
+            failure = std::string("callback ") + name + " threw " + thrown;
+        }
+    }
+    if (!failure.empty()) {
+        return Fail(ACL_ERROR_RT_FAILURE,
+                    "%s; callbacks must not throw (the exception was caught "
+                    "here, and a blocking callback's stream reports it at its next synchronize)",
+                    failure.c_str());
     }
     return ACL_SUCCESS;
+}
+
+std::string RunUserCode(void (*fn)(void*), void* data) {
+    try {
+        fn(data);
+        return {};
+    } catch (const std::exception& e) {
+        return std::string("an exception: ") + e.what();
+    } catch (...) {
+        return "an exception that is no std::exception";
+    }
 }
 
 }  // namespace openacl

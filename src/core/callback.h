@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "acl/acl_rt.h"
 
@@ -20,5 +21,9 @@ aclError LaunchCallback(aclrtCallback fn, void* user_data, aclrtCallbackBlockTyp
 aclError ProcessReport(int32_t timeout_ms);
 // Drops a destroyed stream's subscription (lifecycle mutex held).
 void ForgetStreamSubscriptions(Stream* stream);
+// Runs a callback or host function, which must not throw: an exception must not unwind
+// through the runtime, nor leave a stream waiting. Empty when it returned normally, else what
+// it threw ("an exception: <what()>").
+std::string RunUserCode(void (*fn)(void*), void* data);
 
 }  // namespace openacl
