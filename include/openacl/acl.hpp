@@ -120,6 +120,7 @@ class [[nodiscard]] Expected {
     T& operator*() & { return value(); }
     T&& operator*() && { return std::move(*this).value(); }
     T* operator->() { return &value(); }
+    const T* operator->() const { return &value(); }
     // Only when !has_value().
     const Failure& error() const { return std::get<1>(state_); }
     aclError code() const noexcept { return has_value() ? ACL_SUCCESS : error().code; }
@@ -154,6 +155,15 @@ namespace detail {
 inline Status Check(aclError rc, const char* function) {
     if (rc == ACL_SUCCESS) return {};
     return MakeFailure(rc, function);
+}
+
+// A buffer of `count` elements of T would need more than SIZE_MAX bytes: refused before the
+// byte count wraps around into a small allocation.
+template <class T>
+Failure TooLarge(size_t count, const char* function) {
+    return Failure{ACL_ERROR_INVALID_PARAM, function,
+                   std::to_string(count) + " elements of " + std::to_string(sizeof(T)) +
+                       " bytes do not fit in size_t"};
 }
 
 // The C API's functions that return a handle report failure with NULL and a message.
@@ -388,6 +398,7 @@ class DeviceBuffer {
     }
     static Expected<DeviceBuffer> try_create(
         size_t count, aclrtMemMallocPolicy policy = ACL_MEM_MALLOC_HUGE_FIRST) {
+        if (count > SIZE_MAX / sizeof(T)) return detail::TooLarge<T>(count, "aclrtMalloc");
         DeviceBuffer buffer;
         void* p = nullptr;
         if (Status s = detail::Check(aclrtMalloc(&p, count * sizeof(T), policy), "aclrtMalloc");
@@ -445,6 +456,7 @@ class PinnedHostBuffer {
 
     static PinnedHostBuffer create(size_t count) { return try_create(count).value(); }
     static Expected<PinnedHostBuffer> try_create(size_t count) {
+        if (count > SIZE_MAX / sizeof(T)) return detail::TooLarge<T>(count, "aclrtMallocHost");
         PinnedHostBuffer buffer;
         void* p = nullptr;
         if (Status s = detail::Check(aclrtMallocHost(&p, count * sizeof(T)), "aclrtMallocHost");
@@ -529,7 +541,17 @@ HostSpan<T> AsSpan(T (&a)[N]) {
 }
 
 template <class X>
-using SpanOf = decltype(AsSpan(std::declval<X&>()));
+struct IsSpan : std::false_type {};
+template <class T, Memory M>
+struct IsSpan<Span<T, M>> : std::true_type {};
+
+// Work queued on a stream uses its memory later: an owner of memory (a buffer, a container)
+// must be an lvalue that outlives the call, never a temporary destroyed at its end. Spans and
+// scalars are copied into the task, so temporaries of those are fine. X is the deduced type of
+// a forwarding reference.
+template <class X>
+constexpr bool kOutlivesTheCall =
+    std::is_lvalue_reference_v<X> || IsSpan<std::remove_cv_t<std::remove_reference_t<X>>>::value;
 
 constexpr aclrtMemcpyKind CopyKind(Memory dst, Memory src) {
     if (dst == Memory::device) {
@@ -863,6 +885,9 @@ class Dataset {
     }
     template <class M>
     Status try_add(M&& memory) {
+        static_assert(detail::kOutlivesTheCall<M>,
+                      "acl::Dataset::add: a temporary buffer would be freed while the dataset "
+                      "still describes it; give it a name that outlives the dataset");
         auto span = detail::AsSpan(memory);
         static_assert(decltype(span)::memory == Memory::device, "acl::Dataset holds device memory");
         aclDataBuffer* buffer = aclCreateDataBuffer(
@@ -974,6 +999,9 @@ class StreamRef {
     }
     template <class Dst, class Src>
     Status try_copy(Dst&& dst, Src&& src) const {
+        static_assert(detail::kOutlivesTheCall<Dst> && detail::kOutlivesTheCall<Src>,
+                      "acl::Stream::copy: a temporary buffer or container would be destroyed "
+                      "before the queued copy runs; give it a name that outlives the work");
         auto d = detail::AsSpan(dst);
         auto s = detail::AsSpan(src);
         detail::CheckCopyTypes<decltype(d), decltype(s)>();
@@ -988,6 +1016,9 @@ class StreamRef {
     }
     template <class Dst>
     Status try_fill_bytes(Dst&& dst, unsigned char value) const {
+        static_assert(detail::kOutlivesTheCall<Dst>,
+                      "acl::Stream::fill_bytes: a temporary buffer would be destroyed before the "
+                      "queued fill runs; give it a name that outlives the work");
         auto d = detail::AsSpan(dst);
         return detail::Check(
             aclrtMemsetAsync(d.data(), d.size_bytes(), value, d.size_bytes(), handle_),
@@ -997,11 +1028,16 @@ class StreamRef {
     // Launches `kernel` over `blocks` blocks with `args` (aclrtLaunchKernelWithHostArgs): one
     // 8-byte slot per argument, in order; DeviceBuffers and DeviceSpans pass their address.
     template <class... Args>
-    void launch(Kernel kernel, uint32_t blocks, const Args&... args) const {
-        try_launch(kernel, blocks, args...).value();
+    void launch(Kernel kernel, uint32_t blocks, Args&&... args) const {
+        try_launch(kernel, blocks, std::forward<Args>(args)...).value();
     }
     template <class... Args>
-    Status try_launch(Kernel kernel, uint32_t blocks, const Args&... args) const {
+    Status try_launch(Kernel kernel, uint32_t blocks, Args&&... args) const {
+        static_assert(((detail::kOutlivesTheCall<Args> ||
+                        !detail::IsDeviceMemory<std::decay_t<Args>>::value) &&
+                       ...),
+                      "acl::Stream::launch: a temporary DeviceBuffer would be freed before the "
+                      "kernel runs; give it a name that outlives the work");
         std::array<uint64_t, sizeof...(Args) == 0 ? 1 : sizeof...(Args)> slots{
             detail::ToSlot(args)...};
         return detail::Check(
@@ -1125,7 +1161,10 @@ class Stream : public StreamRef {
         aclrtStream stream = std::exchange(handle_, nullptr);
         aclrtContext context = std::exchange(context_, nullptr);
         aclrtContext current = nullptr;
-        if (aclrtGetCurrentContext(&current) != ACL_SUCCESS) current = nullptr;
+        if (aclrtGetCurrentContext(&current) != ACL_SUCCESS) {
+            current = nullptr;
+            (void)aclGetRecentErrMsg();  // "no current context" is expected here, not news
+        }
         if (current == context) {
             (void)aclrtDestroyStream(stream);
             return;
@@ -1157,13 +1196,14 @@ class ReportThread {
 
     static ReportThread create() { return try_create().value(); }
     static Expected<ReportThread> try_create() {
-        ReportThread reporter;
-        reporter.state_ = std::make_unique<State>();
-        if (Status s = detail::Check(aclrtGetCurrentContext(&reporter.state_->context),
-                                     "aclrtGetCurrentContext");
+        auto owned = std::make_unique<State>();
+        if (Status s =
+                detail::Check(aclrtGetCurrentContext(&owned->context), "aclrtGetCurrentContext");
             !s) {
             return s.error();
         }
+        ReportThread reporter;
+        reporter.state_ = std::move(owned);
         State* state = reporter.state_.get();
         state->thread = std::thread([state] {
             (void)aclrtSetCurrentContext(state->context);

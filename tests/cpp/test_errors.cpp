@@ -56,6 +56,17 @@ TEST_F(Errors, FailedCreationReturnsNoObject) {
     EXPECT_THROW(acl::DeviceBuffer<uint8_t>::create(SIZE_MAX / 2), acl::Error);
 }
 
+TEST_F(Errors, ElementCountWhoseByteSizeOverflowsIsRefusedBeforeAllocating) {
+    // SIZE_MAX / 2 floats would wrap around to a small byte count.
+    auto buffer = acl::DeviceBuffer<float>::try_create(SIZE_MAX / 2);
+    ASSERT_FALSE(buffer);
+    EXPECT_EQ(buffer.code(), ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(Contains(buffer.error().message, "do not fit in size_t")) << buffer.error().message;
+    auto pinned = acl::PinnedHostBuffer<double>::try_create(SIZE_MAX / 4);
+    ASSERT_FALSE(pinned);
+    EXPECT_EQ(pinned.error().function, "aclrtMallocHost");
+}
+
 TEST_F(Errors, SuccessfulTryFormHoldsTheObject) {
     acl::Expected<acl::Stream> stream = acl::Stream::try_create();
     ASSERT_TRUE(stream);
@@ -94,7 +105,8 @@ TEST_F(Errors, StreamOfAnotherContextIsRefusedWithTheFix) {
     auto first = acl::Context::create(0);
     auto stream = acl::Stream::create();
     auto second = acl::Context::create(0);  // now current
-    acl::Status status = stream.try_fill_bytes(acl::DeviceBuffer<int>::create(4), 0);
+    auto buffer = acl::DeviceBuffer<int>::create(4);
+    acl::Status status = stream.try_fill_bytes(buffer, 0);
     ASSERT_FALSE(status);
     EXPECT_EQ(status.code(), ACL_ERROR_RT_STREAM_CONTEXT);
     EXPECT_TRUE(Contains(status.error().message, "aclrtSetCurrentContext"))

@@ -115,7 +115,8 @@ TEST_F(Launches, ExampleVectorAddTakesSpansAndBuffers) {
     const uint64_t n = 4096;
     auto x = acl::DeviceBuffer<float>::create(n);
     auto z = acl::DeviceBuffer<float>::create(2 * n);
-    stream.copy(x, Iota(n));
+    const std::vector<float> host = Iota(n);  // named: it must outlive the queued copy
+    stream.copy(x, host);
     stream.fill_bytes(z, 0);
     // z[n:2n] = x + x: the output is a span into the second half.
     stream.launch(binary.kernel("vector_add"), 64, x, x.span(), z.span().subspan(n), n);
