@@ -2,6 +2,7 @@
 // acl::Error or returned by the try_ forms as acl::Expected.
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cpp_test_support.h"
@@ -121,4 +122,14 @@ TEST_F(Errors, LaunchWithTheWrongNumberOfArgumentsIsRefused) {
     ASSERT_FALSE(status);
     EXPECT_EQ(status.error().function, "aclrtLaunchKernelWithHostArgs");
     EXPECT_FALSE(status.error().message.empty());
+}
+
+TEST_F(Errors, ReportThreadNeedsACurrentContext) {
+    std::thread([] {
+        auto reporter = acl::ReportThread::try_create();
+        ASSERT_FALSE(reporter);
+        EXPECT_EQ(reporter.error().function, "aclrtGetCurrentContext");
+        EXPECT_TRUE(Contains(reporter.error().message, "no current context"))
+            << reporter.error().message;
+    }).join();
 }

@@ -181,3 +181,14 @@ TEST_F(Ownership, StreamEndsOnAThreadWhoseCurrentContextIsAnother) {
     EXPECT_EQ(aclrtDestroyStream(handle), ACL_ERROR_INVALID_PARAM)
         << "destroyed once, by the owner";
 }
+
+TEST_F(Ownership, StreamEndsOnAThreadWithoutAnyContextSilently) {
+    auto stream = acl::Stream::create();
+    aclrtStream handle = stream.handle();
+    std::thread([&stream] {
+        stream.reset();
+        EXPECT_EQ(RecentMessage(), "") << "nothing failed, so nothing is reported";
+    }).join();
+    EXPECT_EQ(aclrtDestroyStream(handle), ACL_ERROR_INVALID_PARAM)
+        << "destroyed once, by the owner";
+}
