@@ -21,11 +21,13 @@
 
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -1179,8 +1181,10 @@ class Stream : public StreamRef {
 };
 
 // A host thread that runs the callbacks of the streams it is subscribed to
-// (aclrtSubscribeReport + an aclrtProcessReport loop), in the context current at creation.
-// Declare it after the streams it serves: it unsubscribes and joins when it ends.
+// (aclrtSubscribeReport + an aclrtProcessReport loop with the chapter's 100 ms timeout), in
+// the context current at creation. It sleeps while it has no subscription. Declare it after
+// the streams it serves: when it ends it queues a wake-up callback behind each stream's work,
+// so the callbacks already queued still run, then joins and unsubscribes.
 class ReportThread {
  public:
     ReportThread() = default;
@@ -1188,10 +1192,23 @@ class ReportThread {
     ReportThread& operator=(ReportThread&&) = delete;
     ~ReportThread() {
         if (state_ == nullptr) return;
-        for (aclrtStream stream : state_->streams)
-            (void)aclrtUnSubscribeReport(id(), stream);
-        state_->stop.store(true);
-        state_->thread.join();
+        State* state = state_.get();
+        const uint64_t thread_id = id();  // a joined std::thread has no handle any more
+        state->wakes.store(static_cast<int>(state->streams.size()));
+        for (aclrtStream stream : state->streams) {
+            if (aclrtLaunchCallback(&Wake, state, ACL_CALLBACK_NO_BLOCK, stream) != ACL_SUCCESS) {
+                state->wakes.fetch_sub(1);
+                (void)aclGetRecentErrMsg();  // a stream of another context: the timeout wakes it
+            }
+        }
+        {
+            std::lock_guard<std::mutex> lock(state->mutex);
+            state->stop = true;
+        }
+        state->changed.notify_all();
+        state->thread.join();
+        for (aclrtStream stream : state->streams)
+            (void)aclrtUnSubscribeReport(thread_id, stream);
     }
 
     static ReportThread create() { return try_create().value(); }
@@ -1207,8 +1224,15 @@ class ReportThread {
         State* state = reporter.state_.get();
         state->thread = std::thread([state] {
             (void)aclrtSetCurrentContext(state->context);
-            while (!state->stop.load())
+            for (;;) {
+                {
+                    std::unique_lock<std::mutex> lock(state->mutex);
+                    // Unsubscribed, aclrtProcessReport returns at once: wait here instead.
+                    state->changed.wait(lock, [state] { return state->stop || state->subscribed; });
+                    if (state->stop && (state->wakes.load() == 0 || !state->subscribed)) break;
+                }
                 (void)aclrtProcessReport(100);
+            }
         });
         return reporter;
     }
@@ -1217,7 +1241,14 @@ class ReportThread {
     Status try_subscribe(StreamRef stream) {
         Status s =
             detail::Check(aclrtSubscribeReport(id(), stream.handle()), "aclrtSubscribeReport");
-        if (s) state_->streams.push_back(stream.handle());
+        if (s) {
+            state_->streams.push_back(stream.handle());
+            {
+                std::lock_guard<std::mutex> lock(state_->mutex);
+                state_->subscribed = true;
+            }
+            state_->changed.notify_all();
+        }
         return s;
     }
     // The id aclrtSubscribeReport knows the thread by.
@@ -1226,10 +1257,15 @@ class ReportThread {
  private:
     struct State {
         std::thread thread;
-        std::atomic<bool> stop{false};
         aclrtContext context = nullptr;
-        std::vector<aclrtStream> streams;
+        std::vector<aclrtStream> streams;  // touched only by the owning thread
+        std::mutex mutex;
+        std::condition_variable changed;
+        bool stop = false;          // guarded by mutex
+        bool subscribed = false;    // guarded by mutex
+        std::atomic<int> wakes{0};  // wake-up callbacks still to run
     };
+    static void Wake(void* state) { static_cast<State*>(state)->wakes.fetch_sub(1); }
     std::unique_ptr<State> state_;
 };
 

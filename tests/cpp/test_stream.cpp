@@ -1,5 +1,7 @@
 // Typed copies (kinds inferred from the types), fills, kernel launches with typed arguments,
 // events, host functions and callbacks that own their callables, and model executions.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -162,17 +164,47 @@ TEST_F(HostWork, HostFunctionsRunInStreamOrder) {
 
 TEST_F(HostWork, CallbacksRunOnTheReportThreadAndReleaseTheirCallable) {
     auto stream = acl::Stream::create();
-    auto reporter = acl::ReportThread::create();
-    reporter.subscribe(stream);
     auto token = std::make_shared<int>(1);
     std::atomic<bool> on_reporter{false};
-    const uint64_t reporter_id = reporter.id();
-    stream.callback([token, &on_reporter, reporter_id] {
-        on_reporter = static_cast<uint64_t>(pthread_self()) == reporter_id;
-    });
-    stream.synchronize();
+    {
+        auto reporter = acl::ReportThread::create();
+        reporter.subscribe(stream);
+        const uint64_t reporter_id = reporter.id();
+        stream.callback([token, &on_reporter, reporter_id] {
+            on_reporter = static_cast<uint64_t>(pthread_self()) == reporter_id;
+        });
+        stream.synchronize();
+    }
     EXPECT_TRUE(on_reporter);
     EXPECT_EQ(token.use_count(), 1);
+    EXPECT_EQ(RecentMessage(), "") << "the reporter unsubscribed what it subscribed";
+}
+
+TEST_F(HostWork, EndingReportThreadStillRunsTheCallbacksAlreadyQueued) {
+    auto stream = acl::Stream::create();
+    std::atomic<bool> called{false};
+    {
+        auto reporter = acl::ReportThread::create();
+        reporter.subscribe(stream);
+        stream.host_function([] { std::this_thread::sleep_for(std::chrono::milliseconds(50)); });
+        stream.callback([&called] { called = true; }, /*block=*/false);
+    }  // no synchronize: the reporter's end waits for the callback
+    EXPECT_TRUE(called);
+    stream.synchronize();
+    EXPECT_EQ(RecentMessage(), "");
+}
+
+TEST_F(HostWork, ReportThreadWithoutSubscriptionsSleeps) {
+    auto reporter = acl::ReportThread::create();
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    getrusage(RUSAGE_SELF, &after);
+    auto us = [](const rusage& r) {
+        return (r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1000000L + r.ru_utime.tv_usec +
+               r.ru_stime.tv_usec;
+    };
+    EXPECT_LT(us(after) - us(before), 100000L) << "a polling loop would use the whole 300 ms";
 }
 
 TEST_F(HostWork, EventOrdersOneStreamAfterAnother) {
