@@ -2,7 +2,7 @@
 # Fails when a tracked C/C++ file is not clang-format clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-files=$(git ls-files '*.c' '*.cpp' '*.h' 2>/dev/null || true)
+files=$(git ls-files '*.c' '*.cpp' '*.h' '*.hpp' 2>/dev/null || true)
 [ -n "$files" ] || exit 0
 # shellcheck disable=SC2086
 if ! clang-format --dry-run --Werror $files; then

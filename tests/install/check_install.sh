@@ -8,7 +8,8 @@ prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build_dir" --prefix "$prefix" > /dev/null
 
-for path in include/acl/acl.h include/acl/ops/acl_dvpp.h lib64/libascendcl.so lib64/libacl_rt.so \
+for path in include/acl/acl.h include/acl/ops/acl_dvpp.h include/openacl/acl.hpp \
+            lib64/libascendcl.so lib64/libacl_rt.so \
             lib64/libmsprofiler.so runtime/include/acl/acl.h runtime/lib64/libascendcl.so \
             lib64/stub/libascendcl.so set_env.sh lib64/pkgconfig/openacl.pc \
             share/cmake/openacl/openaclConfig.cmake bin/atc; do
@@ -31,6 +32,10 @@ cc "$source_dir/app.c" -I"$DDK_PATH/include" -L"$NPU_HOST_LIB" -lascendcl -o "$w
 cc "$source_dir/app.c" -o "$work/app_runtime" -I"$ASCEND_TOOLKIT_HOME/runtime/include" \
    -L"$ASCEND_TOOLKIT_HOME/runtime/lib64" -lacl_rt
 "$work/app_runtime"
+# The C++ layer is a header of the tree, usable with nothing else.
+c++ -std=c++17 -Wall -Wextra -Werror "$source_dir/app_cpp.cpp" -I"$DDK_PATH/include" \
+    -L"$NPU_HOST_LIB" -lascendcl -pthread -o "$work/app_cpp"
+"$work/app_cpp"
 # shellcheck disable=SC2046
 cc "$source_dir/app.c" $(pkg-config --cflags --libs openacl) -o "$work/app_pc"
 "$work/app_pc"
