@@ -7,7 +7,9 @@
 //          result back, and the host decoding the next frame while the device works.
 //
 // Each channel (--channels N) decodes its own video on its own host thread, with its own
-// streams, buffers and callback thread; all share one context and one loaded model. At the end
+// streams, buffers and callback thread; all share one context and one loaded model. Resources
+// are held by the owners of openacl's C++ layer (openacl/acl.hpp), so an error at any point
+// releases everything; the comments name the AscendCL call behind each step. At the end
 // it prints fps for each mode, the speed-up, each stage's time alone and the bound the slowest
 // stage sets, and checks that both modes produced the same detections. See --help.
 #include <pthread.h>
@@ -18,14 +20,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,6 +36,7 @@
 
 #include "acl/acl.h"
 #include "detections.h"
+#include "openacl/acl.hpp"
 
 namespace video_pipeline {
 namespace {
@@ -45,39 +46,6 @@ using Clock = std::chrono::steady_clock;
 double Ms(Clock::duration d) {
     return std::chrono::duration<double, std::milli>(d).count();
 }
-
-// An AscendCL call that failed: the function, what it was for and the runtime's own message.
-class AclFailure : public std::runtime_error {
- public:
-    using std::runtime_error::runtime_error;
-};
-
-void Check(aclError rc, const char* what) {
-    if (rc == ACL_SUCCESS) return;
-    const char* message = aclGetRecentErrMsg();
-    throw AclFailure(std::string(what) + " failed with error " + std::to_string(rc) +
-                     (message && *message ? std::string(": ") + message : std::string()));
-}
-
-// Releases run in reverse order of acquisition when the scope ends, also on errors, so a
-// failing run leaves nothing allocated or running.
-class Releases {
- public:
-    Releases() = default;
-    Releases(const Releases&) = delete;
-    Releases& operator=(const Releases&) = delete;
-    ~Releases() { RunAll(); }
-    void Add(std::function<void()> release) { releases_.push_back(std::move(release)); }
-    void RunAll() {
-        while (!releases_.empty()) {
-            releases_.back()();
-            releases_.pop_back();
-        }
-    }
-
- private:
-    std::vector<std::function<void()>> releases_;
-};
 
 struct Options {
     std::vector<std::string> inputs;
@@ -240,10 +208,10 @@ cv::VideoCapture OpenVideo(const std::string& path, std::string* error, int deco
 // The model, loaded once and shared by every channel, and what the pipeline needs to know
 // about it.
 struct SharedModel {
-    uint32_t id = 0;
-    aclmdlDesc* desc = nullptr;
+    acl::Model model;
+    acl::ModelDesc desc;
     int64_t input_h = 0, input_w = 0;
-    size_t input_bytes = 0, output_bytes = 0;
+    size_t input_floats = 0, output_floats = 0;
     HeadGeometry head;  // frame size filled per channel
 };
 
@@ -254,46 +222,48 @@ std::string DimsText(const aclmdlIODims& dims) {
     return text;
 }
 
-// Checks that the model is a detector this pipeline can feed and read; throws with the reason.
-void DescribeModel(const std::string& path, SharedModel* model) {
-    model->desc = aclmdlCreateDesc();
-    if (model->desc == nullptr) throw AclFailure("aclmdlCreateDesc failed");
-    Check(aclmdlGetDesc(model->desc, model->id), "aclmdlGetDesc");
-    aclmdlIODims in{}, out{};
-    if (aclmdlGetNumInputs(model->desc) != 1 || aclmdlGetNumOutputs(model->desc) < 1) {
+// Loads the model and checks it is a detector this pipeline can feed and read; throws
+// std::invalid_argument with the reason when it is not.
+void LoadModel(const std::string& path, SharedModel* shared) {
+    acl::Expected<acl::Model> model = acl::Model::try_load_file(path.c_str());
+    if (!model) {
+        throw std::invalid_argument("cannot load model '" + path + "': " + model.error().message);
+    }
+    shared->model = std::move(*model);
+    shared->desc = shared->model.desc();
+    const acl::ModelDesc& desc = shared->desc;
+    if (desc.num_inputs() != 1 || desc.num_outputs() < 1) {
         throw std::invalid_argument("model '" + path + "' has " +
-                                    std::to_string(aclmdlGetNumInputs(model->desc)) +
+                                    std::to_string(desc.num_inputs()) +
                                     " inputs; the pipeline feeds one image tensor");
     }
-    Check(aclmdlGetInputDims(model->desc, 0, &in), "aclmdlGetInputDims");
-    Check(aclmdlGetOutputDims(model->desc, 0, &out), "aclmdlGetOutputDims");
+    const aclmdlIODims in = desc.input_dims(0), out = desc.output_dims(0);
     if (in.dimCount != 4 || in.dims[0] != 1 || in.dims[1] != 3 || in.dims[2] < 16 ||
-        in.dims[3] < 16 || aclmdlGetInputDataType(model->desc, 0) != ACL_FLOAT) {
-        throw std::invalid_argument("model '" + path + "' takes input '" +
-                                    aclmdlGetInputNameByIndex(model->desc, 0) + "' of shape " +
-                                    DimsText(in) +
+        in.dims[3] < 16 || desc.input_type(0) != ACL_FLOAT) {
+        throw std::invalid_argument("model '" + path + "' takes input '" + desc.input_name(0) +
+                                    "' of shape " + DimsText(in) +
                                     "; the pipeline feeds one RGB image as float 1x3xHxW "
                                     "(H, W >= 16)");
     }
     const int64_t channels = out.dimCount == 4 ? out.dims[1] : 0;
     if (out.dimCount != 4 || out.dims[0] != 1 || channels % 3 != 0 || channels / 3 < 6 ||
-        aclmdlGetOutputDataType(model->desc, 0) != ACL_FLOAT) {
+        desc.output_type(0) != ACL_FLOAT) {
         throw std::invalid_argument(
-            "model '" + path + "' has output '" + aclmdlGetOutputNameByIndex(model->desc, 0) +
-            "' of shape " + DimsText(out) +
+            "model '" + path + "' has output '" + desc.output_name(0) + "' of shape " +
+            DimsText(out) +
             "; the pipeline reads a detection grid, float 1x(3*(5+C))xGHxGW (3 anchors, C >= 1 "
             "classes)");
     }
-    model->input_h = in.dims[2];
-    model->input_w = in.dims[3];
-    model->input_bytes = aclmdlGetInputSizeByIndex(model->desc, 0);
-    model->output_bytes = aclmdlGetOutputSizeByIndex(model->desc, 0);
-    model->head.anchors = 3;
-    model->head.classes = channels / 3 - 5;
-    model->head.grid_h = out.dims[2];
-    model->head.grid_w = out.dims[3];
-    model->head.input_h = in.dims[2];
-    model->head.input_w = in.dims[3];
+    shared->input_h = in.dims[2];
+    shared->input_w = in.dims[3];
+    shared->input_floats = desc.input_size(0) / sizeof(float);
+    shared->output_floats = desc.output_size(0) / sizeof(float);
+    shared->head.anchors = 3;
+    shared->head.classes = channels / 3 - 5;
+    shared->head.grid_h = out.dims[2];
+    shared->head.grid_w = out.dims[3];
+    shared->head.input_h = in.dims[2];
+    shared->head.input_w = in.dims[3];
 }
 
 // Time spent per stage, summed over a channel's frames.
@@ -322,29 +292,44 @@ struct ChannelRun {
     std::string error;
 };
 
-// Everything a channel needs for one frame in flight. Async mode has --buffers of these.
+// Everything a channel needs for one frame in flight. Async mode has --buffers of these. The
+// owners (openacl/acl.hpp) release their memory, datasets and events when the slot goes.
 struct FrameSlot {
-    void* host_frame = nullptr;   // pinned: decoded frame (BGR)
-    void* dev_frame = nullptr;    // device: uploaded frame
-    void* dev_input = nullptr;    // device: preprocessed model input
-    void* dev_output = nullptr;   // device: model output
-    void* host_output = nullptr;  // pinned: downloaded model output
-    aclmdlDataset* input = nullptr;
-    aclmdlDataset* output = nullptr;
-    aclrtEvent preprocessed = nullptr, inferred = nullptr, done = nullptr;
+    acl::PinnedHostBuffer<uint8_t> host_frame;  // decoded frame (BGR), pinned for async copies
+    acl::DeviceBuffer<uint8_t> dev_frame;       // the uploaded frame
+    acl::DeviceBuffer<float> dev_input;         // preprocessed model input
+    acl::DeviceBuffer<float> dev_output;        // model output
+    acl::PinnedHostBuffer<float> host_output;   // model output, downloaded
+    acl::Dataset input, output;
+    acl::Event preprocessed, inferred, done;  // async mode only
     bool in_flight = false;
     int64_t frame = 0;
     ChannelRun* channel = nullptr;
     const HeadGeometry* head = nullptr;
     float threshold = 0;
-    Clock::time_point downloaded_at;
+
+    FrameSlot(size_t frame_bytes, const SharedModel& model, bool events)
+        : host_frame(acl::PinnedHostBuffer<uint8_t>::create(frame_bytes)),
+          dev_frame(acl::DeviceBuffer<uint8_t>::create(frame_bytes)),
+          dev_input(acl::DeviceBuffer<float>::create(model.input_floats)),
+          dev_output(acl::DeviceBuffer<float>::create(model.output_floats)),
+          host_output(acl::PinnedHostBuffer<float>::create(model.output_floats)),
+          input(acl::Dataset::create()),
+          output(acl::Dataset::create()) {
+        input.add(dev_input);
+        output.add(dev_output);
+        if (!events) return;
+        preprocessed = acl::Event::create();
+        inferred = acl::Event::create();
+        done = acl::Event::create();
+    }
 };
 
 struct Pipeline {
     const Options* options = nullptr;
     aclrtContext context = nullptr;
-    SharedModel* model = nullptr;
-    aclrtFuncHandle preprocess = nullptr;
+    const SharedModel* model = nullptr;
+    acl::Kernel preprocess;
     uint32_t preprocess_blocks = 1;
     std::vector<int> cpus;  // the cores this process may use
     int device_cores = 1, host_cores = 1;
@@ -356,51 +341,9 @@ struct Pipeline {
     }
 };
 
-aclmdlDataset* MakeDataset(void* data, size_t bytes, Releases& releases) {
-    aclmdlDataset* dataset = aclmdlCreateDataset();
-    if (dataset == nullptr) throw AclFailure("aclmdlCreateDataset failed");
-    releases.Add([dataset] { aclmdlDestroyDataset(dataset); });
-    aclDataBuffer* buffer = aclCreateDataBuffer(data, bytes);
-    if (buffer == nullptr) throw AclFailure("aclCreateDataBuffer failed");
-    releases.Add([buffer] { aclDestroyDataBuffer(buffer); });
-    Check(aclmdlAddDatasetBuffer(dataset, buffer), "aclmdlAddDatasetBuffer");
-    return dataset;
-}
-
-void* DeviceMalloc(size_t bytes, Releases& releases, const char* what) {
-    void* p = nullptr;
-    Check(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), what);
-    releases.Add([p] { aclrtFree(p); });
-    return p;
-}
-
-void* HostMalloc(size_t bytes, Releases& releases, const char* what) {
-    void* p = nullptr;
-    Check(aclrtMallocHost(&p, bytes), what);
-    releases.Add([p] { aclrtFreeHost(p); });
-    return p;
-}
-
-void PrepareSlot(FrameSlot* slot, size_t frame_bytes, const SharedModel& model, bool events,
-                 Releases& releases) {
-    slot->host_frame = HostMalloc(frame_bytes, releases, "aclrtMallocHost: frame buffer");
-    slot->dev_frame = DeviceMalloc(frame_bytes, releases, "aclrtMalloc: device frame");
-    slot->dev_input = DeviceMalloc(model.input_bytes, releases, "aclrtMalloc: model input");
-    slot->dev_output = DeviceMalloc(model.output_bytes, releases, "aclrtMalloc: model output");
-    slot->host_output = HostMalloc(model.output_bytes, releases, "aclrtMallocHost: results");
-    slot->input = MakeDataset(slot->dev_input, model.input_bytes, releases);
-    slot->output = MakeDataset(slot->dev_output, model.output_bytes, releases);
-    if (!events) return;
-    for (aclrtEvent* event : {&slot->preprocessed, &slot->inferred, &slot->done}) {
-        Check(aclrtCreateEvent(event), "aclrtCreateEvent");
-        aclrtEvent e = *event;
-        releases.Add([e] { aclrtDestroyEvent(e); });
-    }
-}
-
 // Decodes the next frame straight into the slot's pinned buffer. False at the end of the clip.
-bool DecodeInto(cv::VideoCapture& capture, const FrameSlot& slot, int height, int width) {
-    cv::Mat frame(height, width, CV_8UC3, slot.host_frame);
+bool DecodeInto(cv::VideoCapture& capture, FrameSlot& slot, int height, int width) {
+    cv::Mat frame(height, width, CV_8UC3, slot.host_frame.data());
     cv::Mat decoded = frame;
     if (!capture.read(decoded) || decoded.empty()) return false;
     if (decoded.data != frame.data) {  // a frame of another size or type: convert into place
@@ -410,36 +353,21 @@ bool DecodeInto(cv::VideoCapture& capture, const FrameSlot& slot, int height, in
     return true;
 }
 
+// The preprocessing kernel over the frame (aclrtLaunchKernelWithHostArgs): one 8-byte slot per
+// argument, as preprocess_kernel.cpp declares them.
 void LaunchPreprocess(const Pipeline& p, const FrameSlot& slot, int height, int width,
-                      aclrtStream stream) {
-    uint64_t args[7] = {reinterpret_cast<uint64_t>(slot.dev_frame),
-                        reinterpret_cast<uint64_t>(slot.dev_input),
-                        static_cast<uint64_t>(width),
-                        static_cast<uint64_t>(height),
-                        static_cast<uint64_t>(width) * 3,
-                        static_cast<uint64_t>(p.model->input_w),
-                        static_cast<uint64_t>(p.model->input_h)};
-    Check(aclrtLaunchKernelWithHostArgs(p.preprocess, p.preprocess_blocks, stream, nullptr, args,
-                                        sizeof args, nullptr, 0),
-          "aclrtLaunchKernelWithHostArgs(preprocess_frame)");
+                      acl::StreamRef stream) {
+    stream.launch(p.preprocess, p.preprocess_blocks, slot.dev_frame, slot.dev_input,
+                  uint64_t(width), uint64_t(height), uint64_t(width) * 3,
+                  uint64_t(p.model->input_w), uint64_t(p.model->input_h));
 }
 
 void Postprocess(FrameSlot* slot) {
-    HeadGeometry head = *slot->head;
     FrameResult result;
-    result.detections =
-        DecodeDetections(static_cast<const float*>(slot->host_output), head, slot->threshold);
+    result.detections = DecodeDetections(slot->host_output.data(), *slot->head, slot->threshold);
     result.json = DetectionsJson(slot->channel->index, slot->frame, result.detections);
     std::lock_guard<std::mutex> lock(slot->channel->results_mutex);
     slot->channel->results[slot->frame] = std::move(result);
-}
-
-// The callback the download stream runs after each frame's results reached pinned memory.
-void PostprocessCallback(void* user_data) {
-    auto* slot = static_cast<FrameSlot*>(user_data);
-    const auto start = Clock::now();
-    Postprocess(slot);
-    slot->channel->times.postprocess += Ms(Clock::now() - start);  // only this thread writes it
 }
 
 // A channel's video, opened on the channel's thread, and where the model's grid lies on it.
@@ -451,7 +379,6 @@ struct ChannelVideo {
 };
 
 ChannelVideo OpenChannel(const Pipeline& p, const ChannelRun& run) {
-    Check(aclrtSetCurrentContext(p.context), "aclrtSetCurrentContext (channel thread)");
     ChannelVideo video;
     std::string error;
     video.capture = OpenVideo(run.input, &error, p.DecoderCore(run.index));
@@ -465,33 +392,28 @@ ChannelVideo OpenChannel(const Pipeline& p, const ChannelRun& run) {
     return video;
 }
 
+// Everything on the default stream, and the host waits for each step: aclrtMemcpy,
+// aclrtLaunchKernel + aclrtSynchronizeStream, aclmdlExecute, aclrtMemcpy, postprocessing.
 void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
+    acl::CurrentContext use(p.context);
     ChannelVideo video = OpenChannel(p, *run);
-    cv::VideoCapture& capture = video.capture;
-    const int width = video.width, height = video.height;
-    const size_t frame_bytes = video.frame_bytes;
-    FrameSlot slot;
-    Releases releases;  // after what its releases use
-    PrepareSlot(&slot, frame_bytes, *p.model, false, releases);
+    FrameSlot slot(video.frame_bytes, *p.model, false);
     slot.channel = run;
     slot.head = &video.head;
     slot.threshold = p.options->threshold;
+    const acl::StreamRef default_stream;
     for (int64_t f = 0; p.options->frames == 0 || f < p.options->frames; ++f) {
         auto t0 = Clock::now();
-        if (!DecodeInto(capture, slot, height, width)) break;
+        if (!DecodeInto(video.capture, slot, video.height, video.width)) break;
         auto t1 = Clock::now();
-        Check(aclrtMemcpy(slot.dev_frame, frame_bytes, slot.host_frame, frame_bytes,
-                          ACL_MEMCPY_HOST_TO_DEVICE),
-              "aclrtMemcpy: frame to device");
+        acl::copy(slot.dev_frame, slot.host_frame);
         auto t2 = Clock::now();
-        LaunchPreprocess(p, slot, height, width, nullptr);
-        Check(aclrtSynchronizeStream(nullptr), "aclrtSynchronizeStream: preprocess");
+        LaunchPreprocess(p, slot, video.height, video.width, default_stream);
+        default_stream.synchronize();
         auto t3 = Clock::now();
-        Check(aclmdlExecute(p.model->id, slot.input, slot.output), "aclmdlExecute");
+        p.model->model.execute(slot.input, slot.output);
         auto t4 = Clock::now();
-        Check(aclrtMemcpy(slot.host_output, p.model->output_bytes, slot.dev_output,
-                          p.model->output_bytes, ACL_MEMCPY_DEVICE_TO_HOST),
-              "aclrtMemcpy: results to host");
+        acl::copy(slot.host_output, slot.dev_output);
         auto t5 = Clock::now();
         slot.frame = f;
         Postprocess(&slot);
@@ -506,85 +428,61 @@ void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
     }
 }
 
+// A stream per stage, events between them, --buffers frames in flight, and a callback thread
+// that postprocesses each frame's results; the host decodes the next frame meanwhile.
 void RunAsyncChannel(const Pipeline& p, ChannelRun* run) {
+    acl::CurrentContext use(p.context);
     ChannelVideo video = OpenChannel(p, *run);
-    cv::VideoCapture& capture = video.capture;
-    const int width = video.width, height = video.height;
-    const size_t frame_bytes = video.frame_bytes;
-
-    // Declared before the releases that use them, so they outlive those.
-    std::vector<FrameSlot> slots(static_cast<size_t>(p.options->buffers));
-    aclrtStream upload = nullptr, infer = nullptr, download = nullptr;
-    std::atomic<bool> stop{false};
-    std::thread reporter;
-    uint64_t reporter_id = 0;
-    Releases releases;
-    // A stream per stage.
-    for (aclrtStream* stream : {&upload, &infer, &download}) {
-        Check(aclrtCreateStream(stream), "aclrtCreateStream");
-        aclrtStream s = *stream;
-        releases.Add([s] { aclrtDestroyStream(s); });
+    // Declared in the order that releases them safely: the callback thread goes first (after
+    // running what is queued), then the streams (after finishing their work), then the slots.
+    std::vector<FrameSlot> slots;
+    for (int i = 0; i < p.options->buffers; ++i) {
+        slots.emplace_back(video.frame_bytes, *p.model, true);
+        slots.back().channel = run;
+        slots.back().head = &video.head;
+        slots.back().threshold = p.options->threshold;
     }
-    for (FrameSlot& slot : slots) {
-        PrepareSlot(&slot, frame_bytes, *p.model, true, releases);
-        slot.channel = run;
-        slot.head = &video.head;
-        slot.threshold = p.options->threshold;
-    }
-    // The callback thread: the download stream hands each frame's results to it.
-    reporter = std::thread([&] {
-        aclrtSetCurrentContext(p.context);
-        while (!stop.load(std::memory_order_relaxed))
-            aclrtProcessReport(50);
-    });
-    releases.Add([&] {
-        stop = true;
-        reporter.join();
-    });
-    reporter_id = static_cast<uint64_t>(reporter.native_handle());
-    Check(aclrtSubscribeReport(reporter_id, download), "aclrtSubscribeReport");
-    // On an error midway, drain what was queued before the buffers go away.
-    releases.Add([&] {
-        aclrtSynchronizeStream(upload);
-        aclrtSynchronizeStream(infer);
-        aclrtSynchronizeStream(download);
-        aclrtUnSubscribeReport(reporter_id, download);
-    });
+    const acl::Stream upload = acl::Stream::create();    // upload + preprocess
+    const acl::Stream infer = acl::Stream::create();     // inference
+    const acl::Stream download = acl::Stream::create();  // download + postprocess
+    acl::ReportThread reporter = acl::ReportThread::create();
+    reporter.subscribe(download);  // aclrtSubscribeReport: it runs the download's callbacks
 
     for (int64_t f = 0; p.options->frames == 0 || f < p.options->frames; ++f) {
         FrameSlot& slot = slots[static_cast<size_t>(f) % slots.size()];
         auto t0 = Clock::now();
-        if (slot.in_flight)
-            Check(aclrtSynchronizeEvent(slot.done), "aclrtSynchronizeEvent: free buffer");
+        if (slot.in_flight) slot.done.synchronize();  // aclrtSynchronizeEvent: slot free again
         auto t1 = Clock::now();
-        if (!DecodeInto(capture, slot, height, width)) break;
+        if (!DecodeInto(video.capture, slot, video.height, video.width)) break;
         auto t2 = Clock::now();
         run->times.host_wait += Ms(t1 - t0);
         run->times.decode += Ms(t2 - t1);
         slot.frame = f;
         slot.in_flight = true;
-        // Stage 1: upload and preprocess.
-        Check(aclrtMemcpyAsync(slot.dev_frame, frame_bytes, slot.host_frame, frame_bytes,
-                               ACL_MEMCPY_HOST_TO_DEVICE, upload),
-              "aclrtMemcpyAsync: frame to device");
-        LaunchPreprocess(p, slot, height, width, upload);
-        Check(aclrtRecordEvent(slot.preprocessed, upload), "aclrtRecordEvent: preprocessed");
-        // Stage 2: inference, once the frame is preprocessed.
-        Check(aclrtStreamWaitEvent(infer, slot.preprocessed), "aclrtStreamWaitEvent: preprocessed");
-        Check(aclmdlExecuteAsync(p.model->id, slot.input, slot.output, infer),
-              "aclmdlExecuteAsync");
-        Check(aclrtRecordEvent(slot.inferred, infer), "aclrtRecordEvent: inferred");
-        // Stage 3: results back to the host and postprocessed by the callback thread.
-        Check(aclrtStreamWaitEvent(download, slot.inferred), "aclrtStreamWaitEvent: inferred");
-        Check(aclrtMemcpyAsync(slot.host_output, p.model->output_bytes, slot.dev_output,
-                               p.model->output_bytes, ACL_MEMCPY_DEVICE_TO_HOST, download),
-              "aclrtMemcpyAsync: results to host");
-        Check(aclrtLaunchCallback(PostprocessCallback, &slot, ACL_CALLBACK_BLOCK, download),
-              "aclrtLaunchCallback: postprocess");
-        Check(aclrtRecordEvent(slot.done, download), "aclrtRecordEvent: frame done");
+        // Stage 1: upload (aclrtMemcpyAsync) and preprocess (the kernel).
+        upload.copy(slot.dev_frame, slot.host_frame);
+        LaunchPreprocess(p, slot, video.height, video.width, upload);
+        upload.record(slot.preprocessed);  // aclrtRecordEvent
+        // Stage 2: inference once the frame is preprocessed (aclrtStreamWaitEvent,
+        // aclmdlExecuteAsync).
+        infer.wait(slot.preprocessed);
+        infer.execute(p.model->model, slot.input, slot.output);
+        infer.record(slot.inferred);
+        // Stage 3: results back to the host, postprocessed by the callback thread
+        // (aclrtLaunchCallback, blocking: the slot's `done` follows the postprocessing).
+        download.wait(slot.inferred);
+        download.copy(slot.host_output, slot.dev_output);
+        download.callback(
+            [&slot, run] {
+                const auto start = Clock::now();
+                Postprocess(&slot);
+                run->times.postprocess += Ms(Clock::now() - start);  // only this thread adds
+            },
+            true);
+        download.record(slot.done);
         run->frames = f + 1;
     }
-    Check(aclrtSynchronizeStream(download), "aclrtSynchronizeStream: last frames");
+    download.synchronize();
 }
 
 struct ModeResult {
@@ -769,81 +667,69 @@ int Run(const Options& options) {
         return 1;
     }
     close(fd);
-    const aclError init = aclInit(config_path);
-    unlink(config_path);
-    Check(init, "aclInit");
-    Pipeline p;
-    SharedModel model;
-    Releases releases;  // after what its releases use
-    releases.Add([] { aclFinalize(); });
-    Check(aclrtSetDevice(0), "aclrtSetDevice(0)");
-    releases.Add([] { aclrtResetDevice(0); });
-    p.options = &options;
-    p.cpus = cpus;
-    p.device_cores = device_cores;
-    p.host_cores = host_cores;
-    Check(aclrtCreateContext(&p.context, 0), "aclrtCreateContext");
-    releases.Add([&p] { aclrtDestroyContext(p.context); });
 
-    if (aclmdlLoadFromFile(options.model.c_str(), &model.id) != ACL_SUCCESS) {
-        throw std::invalid_argument("cannot load model '" + options.model +
-                                    "': " + aclGetRecentErrMsg());
-    }
-    releases.Add([&model] { aclmdlUnload(model.id); });
-    releases.Add([&model] {
-        if (model.desc) aclmdlDestroyDesc(model.desc);
-    });
-    DescribeModel(options.model, &model);
-    p.model = &model;
-
-    aclrtBinHandle binary = nullptr;
-    Check(aclrtBinaryLoadFromFile(options.kernels.c_str(), nullptr, &binary),
-          "aclrtBinaryLoadFromFile: the pipeline's kernels");
-    releases.Add([binary] { aclrtBinaryUnLoad(binary); });
-    Check(aclrtBinaryGetFunction(binary, "preprocess_frame", &p.preprocess),
-          "aclrtBinaryGetFunction(preprocess_frame)");
-    p.preprocess_blocks = static_cast<uint32_t>(std::min<int64_t>(model.input_h, 4 * device_cores));
-
-    std::printf(
-        "video pipeline: %d channel(s) of %s, model %s (%lldx%lld in, %lld classes), "
-        "device on %d core(s), host on %d\n",
-        options.channels, options.inputs[0].c_str(), options.model.c_str(),
-        static_cast<long long>(model.input_w), static_cast<long long>(model.input_h),
-        static_cast<long long>(model.head.classes), device_cores, host_cores);
-
-    ModeResult sync, async;
-    if (options.run_sync) {
-        sync = RunMode(p, false);
-        std::printf("  sync : %5lld frames in %8.1f ms  %7.1f fps\n",
-                    static_cast<long long>(sync.frames), sync.wall_ms, sync.Fps());
-    }
-    if (options.run_async) {
-        async = RunMode(p, true);
-        std::printf(
-            "  async: %5lld frames in %8.1f ms  %7.1f fps  (%d buffers per channel; host "
-            "waited for a free buffer %.0f%% of the time)\n",
-            static_cast<long long>(async.frames), async.wall_ms, async.Fps(), options.buffers,
-            100.0 * async.times.host_wait / options.channels / async.wall_ms);
-    }
     int status = 0;
-    if (options.run_sync && options.run_async) {
-        std::printf("speed-up async/sync: %.2fx\n", async.Fps() / sync.Fps());
-        PrintStages(sync, device_cores, host_cores, options.channels);
-        const bool same = SameResults(sync, async);
-        std::printf("async detections equal sync detections, frame by frame: %s\n",
-                    same ? "yes" : "NO");
-        if (!same) status = 1;
-    } else if (options.run_sync) {
-        PrintStages(sync, device_cores, host_cores, options.channels);
-    }
-    if (!options.json_dir.empty()) {
-        if ((options.run_sync && !WriteJson(options.json_dir, sync)) ||
-            (options.run_async && !WriteJson(options.json_dir, async)))
+    {
+        // Released in reverse: the model and kernels, the context, the device, the runtime.
+        acl::Expected<acl::Runtime> runtime = acl::Runtime::try_create(config_path);
+        unlink(config_path);
+        runtime.value();  // throws acl::Error when aclInit failed
+        const acl::Device device(0);
+        const acl::Context context = acl::Context::create(0);
+        SharedModel model;
+        LoadModel(options.model, &model);
+        const acl::Binary kernels = acl::Binary::load_file(options.kernels.c_str());
+
+        Pipeline p;
+        p.options = &options;
+        p.context = context.handle();
+        p.model = &model;
+        p.preprocess = kernels.kernel("preprocess_frame");
+        p.preprocess_blocks =
+            static_cast<uint32_t>(std::min<int64_t>(model.input_h, 4 * device_cores));
+        p.cpus = cpus;
+        p.device_cores = device_cores;
+        p.host_cores = host_cores;
+        std::printf(
+            "video pipeline: %d channel(s) of %s, model %s (%lldx%lld in, %lld classes), "
+            "device on %d core(s), host on %d\n",
+            options.channels, options.inputs[0].c_str(), options.model.c_str(),
+            static_cast<long long>(model.input_w), static_cast<long long>(model.input_h),
+            static_cast<long long>(model.head.classes), device_cores, host_cores);
+
+        ModeResult sync, async;
+        if (options.run_sync) {
+            sync = RunMode(p, false);
+            std::printf("  sync : %5lld frames in %8.1f ms  %7.1f fps\n",
+                        static_cast<long long>(sync.frames), sync.wall_ms, sync.Fps());
+        }
+        if (options.run_async) {
+            async = RunMode(p, true);
+            std::printf(
+                "  async: %5lld frames in %8.1f ms  %7.1f fps  (%d buffers per channel; host "
+                "waited for a free buffer %.0f%% of the time)\n",
+                static_cast<long long>(async.frames), async.wall_ms, async.Fps(), options.buffers,
+                100.0 * async.times.host_wait / options.channels / async.wall_ms);
+        }
+        if (options.run_sync && options.run_async) {
+            std::printf("speed-up async/sync: %.2fx\n", async.Fps() / sync.Fps());
+            PrintStages(sync, device_cores, host_cores, options.channels);
+            const bool same = SameResults(sync, async);
+            std::printf("async detections equal sync detections, frame by frame: %s\n",
+                        same ? "yes" : "NO");
+            if (!same) status = 1;
+        } else if (options.run_sync) {
+            PrintStages(sync, device_cores, host_cores, options.channels);
+        }
+        if (!options.json_dir.empty()) {
+            if ((options.run_sync && !WriteJson(options.json_dir, sync)) ||
+                (options.run_async && !WriteJson(options.json_dir, async)))
+                status = 1;
+        }
+        if (!options.annotate.empty() &&
+            !Annotate(options.annotate, options.run_async ? async : sync))
             status = 1;
-    }
-    if (!options.annotate.empty() && !Annotate(options.annotate, options.run_async ? async : sync))
-        status = 1;
-    releases.RunAll();
+    }  // aclFinalize: the trace is written now
     if (!options.trace.empty())
         std::printf("timeline: %s (open in ui.perfetto.dev)\n", options.trace.c_str());
     return status;
