@@ -9,6 +9,7 @@
 
 #include <sys/stat.h>
 
+#include "core/check.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -306,6 +307,14 @@ aclError Model::Prepare(const aclmdlDataset* input, aclmdlDataset* output, bool 
                         ExecRequest* request) {
     const auto& desc = image_.description;
     Context* current = CurrentContext();
+    // Strict checks: a model belongs to the context it was loaded in, as on hardware.
+    if (check::On() && current != context_) [[unlikely]] {
+        return Fail(current == nullptr ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_RT_MODEL_CONTEXT,
+                    "model %u was loaded in %s, but this thread's current context is %s: call "
+                    "aclrtSetCurrentContext(%p) first",
+                    id_, check::DescribeContext(context_).c_str(),
+                    check::DescribeContext(current).c_str(), static_cast<void*>(context_));
+    }
     if (current == nullptr || current->device() != device_) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "model %u was loaded on device %d but this thread's current context is %s: "
@@ -584,6 +593,25 @@ std::map<uint32_t, std::shared_ptr<Model>>& Models() {
 }
 std::atomic<uint32_t> g_next_id{1};
 
+// Leak report lines for the models still loaded on a device (strict checks).
+void ListModels(const Device* device, std::vector<std::string>* lines) {
+    std::vector<std::shared_ptr<Model>> loaded;
+    {
+        std::lock_guard lock(g_models_mutex);
+        for (const auto& [id, model] : Models()) {
+            if (model->device() == device) loaded.push_back(model);
+        }
+    }
+    for (const auto& model : loaded) {
+        char text[96];
+        std::snprintf(text, sizeof text, "model %u in ", model->id());
+        std::string site = check::CreationSite(check::Resource::kModel, model.get(), nullptr);
+        lines->push_back(text + check::DescribeContext(model->context()) +
+                         ", never unloaded with aclmdlUnload" +
+                         (site.empty() ? "" : ", loaded at " + site));
+    }
+}
+
 }  // namespace
 
 uint32_t NextModelId() {
@@ -595,6 +623,11 @@ void RegisterModel(std::shared_ptr<Model> model) {
     static bool hooked =
         (Runtime::Get().AddReleaseHook([] { UnloadAllModels("aclFinalize"); }), true);
     (void)hooked;
+    if (check::On()) {
+        static bool listed = (check::SetModelLister(ListModels), true);
+        (void)listed;
+        check::NoteCreated(check::Resource::kModel, model.get());
+    }
     std::lock_guard lock(g_models_mutex);
     Models()[model->id()] = std::move(model);
 }
@@ -611,6 +644,7 @@ std::shared_ptr<Model> RemoveModel(uint32_t id) {
     if (it == Models().end()) return nullptr;
     auto model = std::move(it->second);
     Models().erase(it);
+    if (check::On()) check::NoteDestroyed(check::Resource::kModel, model.get(), 0, -1, "");
     return model;
 }
 
@@ -623,6 +657,7 @@ void UnloadAllModels(const char* reason) {
     for (const auto& [id, model] : models) {
         Warn("model %u was still loaded at %s: unloading it (call aclmdlUnload when done)", id,
              reason);
+        if (check::On()) check::NoteDestroyed(check::Resource::kModel, model.get(), 0, -1, "");
     }
     models.clear();  // queued executions keep their model until they have run
 }
