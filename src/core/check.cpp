@@ -413,6 +413,20 @@ std::string DescribeContext(const Context* ctx) {
     return text;
 }
 
+std::string DescribeContextIfLive(const Context* ctx) {
+    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+    return DescribeContextLocked(ctx);
+}
+
+std::string DescribeContextLocked(const Context* ctx) {
+    if (ctx != nullptr && LookupContextLocked(ctx) == nullptr) {
+        char text[96];
+        std::snprintf(text, sizeof text, "context %p (destroyed)", static_cast<const void*>(ctx));
+        return text;
+    }
+    return DescribeContext(ctx);
+}
+
 void ReportLeaks(const char* when, const std::vector<std::string>& lines) {
     if (lines.empty()) return;
     std::string report = "openacl leak report at " + std::string(when) + ", still alive:";

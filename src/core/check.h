@@ -76,7 +76,13 @@ std::string DescribeFreed(const Freed& freed);
 
 // "context 0x... (the default context of device 0)" / "(created by aclrtCreateContext on
 // device 1)" / "no context".
+// The context must be live (lifecycle mutex held, or the caller's own current context).
 std::string DescribeContext(const Context* ctx);
+// The same for a context that may have been destroyed since it was recorded (takes the
+// lifecycle mutex): "context 0x... (destroyed)" then.
+std::string DescribeContextIfLive(const Context* ctx);
+// The same with the lifecycle mutex already held.
+std::string DescribeContextLocked(const Context* ctx);
 
 // The leak report: everything a device (or the host, device == nullptr) still holds, one line
 // per allocation site. Written at WARNING level through the log and to stderr.

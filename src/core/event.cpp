@@ -149,7 +149,7 @@ Event* ResolveEvent(aclrtEvent handle, aclError* rc) {
                 Fail(current == nullptr ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_INVALID_PARAM,
                      "event %p belongs to %s, but this thread's current context is %s: call "
                      "aclrtSetCurrentContext(%p) first",
-                     handle, check::DescribeContext(event->context()).c_str(),
+                     handle, check::DescribeContextIfLive(event->context()).c_str(),
                      check::DescribeContext(current).c_str(), static_cast<void*>(event->context()));
             return nullptr;
         }

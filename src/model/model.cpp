@@ -312,7 +312,7 @@ aclError Model::Prepare(const aclmdlDataset* input, aclmdlDataset* output, bool 
         return Fail(current == nullptr ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_RT_MODEL_CONTEXT,
                     "model %u was loaded in %s, but this thread's current context is %s: call "
                     "aclrtSetCurrentContext(%p) first",
-                    id_, check::DescribeContext(context_).c_str(),
+                    id_, check::DescribeContextIfLive(context_).c_str(),
                     check::DescribeContext(current).c_str(), static_cast<void*>(context_));
     }
     if (current == nullptr || current->device() != device_) {
@@ -593,20 +593,27 @@ std::map<uint32_t, std::shared_ptr<Model>>& Models() {
 }
 std::atomic<uint32_t> g_next_id{1};
 
-// Leak report lines for the models still loaded on a device (strict checks).
+// Leak report lines for the models still loaded on a device (strict checks; lifecycle mutex
+// held). Copies no shared_ptr: dropping the last reference here would free the model's
+// memory, which takes the lifecycle mutex.
 void ListModels(const Device* device, std::vector<std::string>* lines) {
-    std::vector<std::shared_ptr<Model>> loaded;
+    struct Loaded {
+        uint32_t id;
+        const Model* model;
+        Context* context;
+    };
+    std::vector<Loaded> loaded;
     {
         std::lock_guard lock(g_models_mutex);
         for (const auto& [id, model] : Models()) {
-            if (model->device() == device) loaded.push_back(model);
+            if (model->device() == device) loaded.push_back({id, model.get(), model->context()});
         }
     }
-    for (const auto& model : loaded) {
+    for (const Loaded& m : loaded) {
         char text[96];
-        std::snprintf(text, sizeof text, "model %u in ", model->id());
-        std::string site = check::CreationSite(check::Resource::kModel, model.get(), nullptr);
-        lines->push_back(text + check::DescribeContext(model->context()) +
+        std::snprintf(text, sizeof text, "model %u in ", m.id);
+        std::string site = check::CreationSite(check::Resource::kModel, m.model, nullptr);
+        lines->push_back(text + check::DescribeContextLocked(m.context) +
                          ", never unloaded with aclmdlUnload" +
                          (site.empty() ? "" : ", loaded at " + site));
     }

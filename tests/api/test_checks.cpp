@@ -393,6 +393,20 @@ TEST_F(StrictChecks, EventOfAnotherContextNamesBothContexts) {
     EXPECT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
 }
 
+TEST_F(StrictChecks, EventOfADestroyedContextSaysTheContextIsGone) {
+    aclrtContext own = nullptr, other = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&own), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateContext(&other, 0), ACL_SUCCESS);
+    aclrtEvent event = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetCurrentContext(own), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
+    aclrtEventRecordedStatus status;
+    EXPECT_EQ(aclrtQueryEventStatus(event, &status), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("belongs to context " + Hex(other) + " (destroyed)");
+    EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+}
+
 TEST_F(StrictChecks, EventUsedFromAThreadWithoutContextNamesItsContext) {
     aclrtEvent event = nullptr;
     ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
