@@ -29,10 +29,8 @@ namespace openacl::check {
 std::atomic<bool> g_enabled{false};
 
 namespace {
-std::atomic<PageableAsyncCopy> g_pageable{PageableAsyncCopy::kWarn};
-}  // namespace
 
-namespace {
+std::atomic<PageableAsyncCopy> g_pageable{PageableAsyncCopy::kWarn};
 
 constexpr int kFrames = 16;
 constexpr size_t kFreedHistory = 256;  // bounded: a long run must not grow memory forever

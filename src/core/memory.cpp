@@ -339,9 +339,10 @@ aclError DeviceFree(void* ptr, bool dvpp) {
                             freed.c_str());
             }
             return Fail(ACL_ERROR_INVALID_PARAM,
-                        "%p is not a live device allocation: was it freed already? (set "
-                        "OPENACL_CHECK=1 to learn where it was allocated and freed)",
-                        ptr);
+                        "%p is not a live device allocation: was it freed already? (%s)", ptr,
+                        check::On() ? "not among the last frees strict checks remember"
+                                    : "set OPENACL_CHECK=1 to learn where it was allocated and "
+                                      "freed");
         }
         case MemDomain::kDevice:
             break;
