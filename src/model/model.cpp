@@ -661,11 +661,23 @@ void UnloadAllModels(const char* reason) {
         std::lock_guard lock(g_models_mutex);
         models.swap(Models());
     }
+    // With strict checks the models join the leak report, with where they were loaded.
+    std::vector<std::string> report;
     for (const auto& [id, model] : models) {
-        Warn("model %u was still loaded at %s: unloading it (call aclmdlUnload when done)", id,
-             reason);
-        if (check::On()) check::NoteDestroyed(check::Resource::kModel, model.get(), 0, -1, "");
+        if (!check::On()) {
+            Warn("model %u was still loaded at %s: unloading it (call aclmdlUnload when done)", id,
+                 reason);
+            continue;
+        }
+        char text[96];
+        std::snprintf(text, sizeof text, "model %u in ", id);
+        std::string site = check::CreationSite(check::Resource::kModel, model.get(), nullptr);
+        report.push_back(text + check::DescribeContextIfLive(model->context()) +
+                         ", never unloaded with aclmdlUnload" +
+                         (site.empty() ? "" : ", loaded at " + site));
+        check::NoteDestroyed(check::Resource::kModel, model.get(), 0, -1, "");
     }
+    check::ReportLeaks(reason, report);
     models.clear();  // queued executions keep their model until they have run
 }
 

@@ -511,6 +511,19 @@ TEST_F(StrictChecks, ResetDeviceReportsModelsStillLoaded) {
     EXPECT_NE(err.find("by aclmdlLoad (model memory)"), std::string::npos) << err;
 }
 
+TEST_F(StrictChecks, FinalizeReportsModelsStillLoaded) {
+    uint32_t id = 0;
+    ASSERT_EQ(aclmdlLoadFromFile(TestModel("node/test_relu").c_str(), &id), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("leak report at aclFinalize, still alive:"), std::string::npos) << err;
+    EXPECT_NE(err.find("model " + std::to_string(id) + " in context"), std::string::npos) << err;
+    EXPECT_NE(err.find("loaded at"), std::string::npos) << err;
+    EXPECT_NE(err.find("test_checks.cpp:"), std::string::npos) << err;
+}
+
 TEST_F(StrictChecks, ResetDeviceWithNothingAliveReportsNothing) {
     void* p = Malloc(64);
     ASSERT_EQ(aclrtFree(p), ACL_SUCCESS);
