@@ -222,6 +222,18 @@ TEST_F(StrictChecks, PinnedHostMemoryWhereDeviceMemoryIsExpectedIsAnErrorNamingT
     EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
 }
 
+TEST_F(StrictChecks, PageableHostMemoryWhereDeviceMemoryIsExpectedIsAnError) {
+    std::vector<unsigned char> host(64, 0), source(64, 1);
+    EXPECT_EQ(aclrtMemcpy(host.data(), 64, source.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_INVALID_PARAM);
+    std::string message = TakeMessage();
+    EXPECT_NE(message.find("dst " + Hex(host.data()) + " is not device-accessible memory"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("ACL_MEMCPY_HOST_TO_DEVICE says it is device memory"), std::string::npos)
+        << message;
+}
+
 TEST_F(StrictChecks, FreeingDeviceMemoryWithFreeHostNamesTheAllocation) {
     void* device = Malloc(512);
     EXPECT_EQ(aclrtFreeHost(device), ACL_ERROR_INVALID_PARAM);
@@ -454,6 +466,28 @@ TEST_F(StrictChecks, ModelOfAnotherContextNamesBothContexts) {
     ASSERT_EQ(aclrtSetCurrentContext(own), ACL_SUCCESS);
     EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
+}
+
+TEST_F(StrictChecks, ModelUsedFromAThreadWithoutContextNamesItsContext) {
+    uint32_t id = 0;
+    ASSERT_EQ(aclmdlLoadFromFile(TestModel("node/test_relu").c_str(), &id), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    aclrtContext own = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&own), ACL_SUCCESS);
+    aclmdlDataset* inputs = aclmdlCreateDataset();
+    aclmdlDataset* outputs = aclmdlCreateDataset();
+    aclError rc = ACL_SUCCESS;
+    std::string message;
+    std::thread([&] {
+        rc = aclmdlExecute(id, inputs, outputs);
+        message = TakeMessage();
+    }).join();
+    EXPECT_EQ(rc, ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_NE(message.find("was loaded in context " + Hex(own)), std::string::npos) << message;
+    EXPECT_NE(message.find("current context is no context"), std::string::npos) << message;
+    aclmdlDestroyDataset(inputs);
+    aclmdlDestroyDataset(outputs);
+    EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
 }
 
 // ---- leak reports ----
