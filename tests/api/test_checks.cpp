@@ -175,6 +175,12 @@ TEST(StrictChecksConfig, UnknownPageablePolicyIsRefusedByAclInit) {
     EXPECT_THAT_MESSAGE_CONTAINS("openacl.check.pageable_async_copy must be \"warn\" or \"error\"");
 }
 
+TEST(StrictChecksConfig, CheckSectionOfTheWrongTypeIsRefusedByAclInit) {
+    TempFile config(R"({"openacl": {"check": "yes"}})");
+    EXPECT_EQ(aclInit(config.path()), ACL_ERROR_FILE_ATTR_INVALID);
+    EXPECT_THAT_MESSAGE_CONTAINS("openacl.check must be true, false or {\"enable\": true");
+}
+
 TEST(StrictChecksConfig, BadOpenaclCheckEnvironmentValueIsRefusedByAclInit) {
     ScopedEnv check("OPENACL_CHECK", "maybe");
     EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_PARAM);
