@@ -86,7 +86,6 @@ aclError Mismatch(const char* what) {
     return ACL_SUCCESS;
 }
 
-// Checks one side of a copy or fill: `expect_device` is what the kind says about it.
 // With strict checks, what the runtime remembers about the freed allocation p was in.
 std::string FreedText(check::Resource resource, const void* p) {
     check::Freed freed;
@@ -101,6 +100,7 @@ std::string AllocationSuffix(const void* p) {
     return text.empty() ? text : " (" + text + ")";
 }
 
+// Checks one side of a copy or fill: `expect_device` is what the kind says about it.
 aclError CheckSide(const char* which, const void* p, const MemRegion& r, bool expect_device,
                    size_t count, const char* kind_name) {
     if (r.domain == MemDomain::kDeviceFreed) {
@@ -159,8 +159,8 @@ bool PeersEnabled(Device* a, Device* b) {
     return a->peers.count(b->id()) != 0 || b->peers.count(a->id()) != 0;
 }
 
-// Strict checks: device memory of another device than the current one (without peer access)
-// is an error, not a copy the hardware of that device never sees.
+// Strict checks: memory of a device other than the current one, without peer access, is an
+// error (on hardware the current device cannot reach it).
 aclError CheckOwnDevice(const char* which, const void* p, const MemRegion& r) {
     if (r.domain != MemDomain::kDevice) return ACL_SUCCESS;
     Context* current = CurrentContext();
@@ -528,8 +528,10 @@ aclError CheckMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
     if (aclError rc = CheckSide("src", src, *src_region, src_device, count, name)) return rc;
     // A copy between two devices is checked for peer access below; one device's memory used
     // from another device's context is a strict check.
-    if (check::On() &&
-        (dst_region->domain != MemDomain::kDevice || src_region->domain != MemDomain::kDevice)) {
+    const bool two_devices = dst_region->domain == MemDomain::kDevice &&
+                             src_region->domain == MemDomain::kDevice &&
+                             dst_region->device != src_region->device;
+    if (check::On() && !two_devices) {
         if (aclError rc = CheckOwnDevice("dst", dst, *dst_region)) return rc;
         if (aclError rc = CheckOwnDevice("src", src, *src_region)) return rc;
     }

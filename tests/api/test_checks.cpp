@@ -281,6 +281,20 @@ TEST_F(StrictChecksTwoDevices, MemoryOfAnotherDeviceIsAnErrorNamingBothDevices) 
     EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
 }
 
+TEST_F(StrictChecksTwoDevices, CopyWithinAnotherDeviceIsAnError) {
+    ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+    void* a = Malloc(64);
+    void* b = Malloc(64);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(a, 64, b, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("dst " + Hex(a) + " is memory of device 1");
+    ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(a, 64, b, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(a), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(b), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+}
+
 TEST_F(StrictChecksTwoDevices, MemoryOfAPeerDeviceIsAccepted) {
     ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
     void* remote = Malloc(64);
