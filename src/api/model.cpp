@@ -70,12 +70,12 @@ aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* 
     bool owns_work = work == nullptr, owns_weight = weight == nullptr;
     if (owns_weight) {
         rc = openacl::DeviceMalloc(&weight, need_weight, ACL_MEM_MALLOC_HUGE_FIRST,
-                                   openacl::DeviceAllocKind::kMalloc, __builtin_return_address(0));
+                                   openacl::DeviceAllocKind::kModel, __builtin_return_address(0));
         if (rc != ACL_SUCCESS) return rc;
     }
     if (owns_work) {
         rc = openacl::DeviceMalloc(&work, need_work, ACL_MEM_MALLOC_HUGE_FIRST,
-                                   openacl::DeviceAllocKind::kMalloc, __builtin_return_address(0));
+                                   openacl::DeviceAllocKind::kModel, __builtin_return_address(0));
         if (rc != ACL_SUCCESS) {
             if (owns_weight) openacl::DeviceFree(weight, false);
             return rc;

@@ -76,6 +76,50 @@ bool JsonUnsigned(const json& value, uint64_t max, uint64_t* out) {
     return false;
 }
 
+bool ParsePageable(const std::string& text, check::PageableAsyncCopy* out) {
+    if (text == "warn") {
+        *out = check::PageableAsyncCopy::kWarn;
+    } else if (text == "error") {
+        *out = check::PageableAsyncCopy::kError;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// "check": true, or {"enable": true, "pageable_async_copy": "error"}.
+aclError ApplyCheckSection(const json& value, const std::string& path, check::Settings* out) {
+    if (value.is_boolean()) {
+        out->enable = value.get<bool>();
+        return ACL_SUCCESS;
+    }
+    if (!value.is_object()) {
+        return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                    "%s: openacl.check must be true, false or {\"enable\": true, "
+                    "\"pageable_async_copy\": \"warn\" or \"error\"}",
+                    path.c_str());
+    }
+    for (const auto& [key, item] : value.items()) {
+        if (key == "enable") {
+            if (!item.is_boolean()) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.check.enable must be true or false", path.c_str());
+            }
+            out->enable = item.get<bool>();
+        } else if (key == "pageable_async_copy") {
+            if (!item.is_string() ||
+                !ParsePageable(item.get<std::string>(), &out->pageable_async_copy)) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.check.pageable_async_copy must be \"warn\" or \"error\"",
+                            path.c_str());
+            }
+        } else {
+            Warn("%s: unknown key openacl.check.%s is ignored", path.c_str(), key.c_str());
+        }
+    }
+    return ACL_SUCCESS;
+}
+
 aclError ApplyOpenaclSection(const json& section, const std::string& path, Config* config) {
     if (!section.is_object()) {
         return Fail(ACL_ERROR_FILE_ATTR_INVALID, "%s: \"openacl\" must be a JSON object",
@@ -132,6 +176,8 @@ aclError ApplyOpenaclSection(const json& section, const std::string& path, Confi
                             path.c_str());
             }
             config->trace_path = value.get<std::string>();
+        } else if (key == "check") {
+            if (aclError rc = ApplyCheckSection(value, path, &config->check)) return rc;
         } else {
             Warn("%s: unknown key openacl.%s is ignored", path.c_str(), key.c_str());
         }
@@ -227,6 +273,17 @@ aclError ApplyEnvironment(Config* config) {
         }
     }
     if (const char* v = std::getenv("OPENACL_TRACE"); v && *v) config->trace_path = v;
+    if (const char* v = std::getenv("OPENACL_CHECK"); v && *v) {
+        if (!ParseBool(v, &config->check.enable)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "OPENACL_CHECK=%s: expected 0 or 1", v);
+        }
+    }
+    if (const char* v = std::getenv("OPENACL_CHECK_PAGEABLE_ASYNC_COPY"); v && *v) {
+        if (!ParsePageable(v, &config->check.pageable_async_copy)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "OPENACL_CHECK_PAGEABLE_ASYNC_COPY=%s: expected warn or error", v);
+        }
+    }
     config->visible_devices.clear();
     if (const char* v = std::getenv("ASCEND_RT_VISIBLE_DEVICES"); v && *v) {
         std::stringstream list(v);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "core/check.h"
 
 namespace openacl {
 
@@ -18,6 +19,9 @@ struct Config {
     uint32_t spin_us = 50;        // "spin_us" / OPENACL_SPIN_US: busy-wait before sleeping
     bool strict = false;          // "strict" / OPENACL_STRICT: warnings become errors
     std::string trace_path;       // "trace" / OPENACL_TRACE: write a Chrome trace there
+    // "check": true or {"enable": true, "pageable_async_copy": "warn"|"error"} /
+    // OPENACL_CHECK and OPENACL_CHECK_PAGEABLE_ASYNC_COPY: strict checks (core/check.h).
+    check::Settings check;
     bool err_msg_process_level = false;  // top-level "err_msg_mode": "1"
     int32_t default_device = -1;         // top-level "defaultDevice": {"default_device": "N"}
     // ASCEND_RT_VISIBLE_DEVICES: the user-visible ids map onto these logical devices.

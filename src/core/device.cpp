@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cstdio>
 #include <thread>
 
+#include "core/check.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "core/event.h"
 #include "core/log.h"
+#include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/trace.h"
@@ -53,8 +56,16 @@ Graveyard::~Graveyard() {
 }
 
 void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyard) {
+    // With strict checks, everything still alive is listed with where it was created before
+    // it goes; without, a summary says how much and how to get the list.
+    const bool report = check::On();
+    if (report) {
+        char when[64];
+        std::snprintf(when, sizeof when, "%s(%d)", reason, device->id());
+        check::ReportLeaks(when, check::DeviceLeakLines(device));
+    }
     size_t explicit_contexts = device->contexts.size() - (device->default_context ? 1 : 0);
-    if (explicit_contexts > 0) {
+    if (explicit_contexts > 0 && !report) {
         Warn(
             "%s(%d) releases %zu context(s) created with aclrtCreateContext that were never "
             "destroyed; their handles are now invalid (call aclrtDestroyContext before "
@@ -67,15 +78,25 @@ void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyar
     // Executors die after their streams: the graveyard finishes streams first.
     graveyard.executors.push_back(std::move(device->executor_));
     auto leaked = device->arena().LiveBlocks();
-    if (!leaked.empty()) {
+    if (!leaked.empty() && !report) {
         uint64_t bytes = 0;
         for (const auto& block : leaked)
             bytes += block.tag.requested;
         Warn("%s(%d): %zu device allocation(s) totalling %" PRIu64
              " bytes were never freed "
-             "with aclrtFree; they are released now (first at %p)",
+             "with aclrtFree; they are released now (first at %p; set OPENACL_CHECK=1 for a "
+             "report of each allocation and where it was made)",
              reason, device->id(), leaked.size(), bytes,
              reinterpret_cast<void*>(leaked.front().base));
+    }
+    if (report) {
+        // Later uses of these pointers are then named as memory this reset released.
+        for (const auto& block : leaked) {
+            check::NoteDestroyed(check::Resource::kDeviceMemory,
+                                 reinterpret_cast<const void*>(block.base), block.tag.requested,
+                                 device->id(),
+                                 AllocName(static_cast<DeviceAllocKind>(block.tag.kind)));
+        }
     }
     device->arena().ReleaseAll();
     device->open = false;

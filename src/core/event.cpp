@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/check.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -113,6 +114,7 @@ aclError CreateEvent(uint32_t flags, bool reusable, bool plain, aclrtEvent* out)
     int32_t id = g_next_event_id.fetch_add(1, std::memory_order_relaxed);
     *out = Events().Insert(std::make_unique<Event>(ctx, flags, reusable, plain, id));
     g_live_events.fetch_add(1, std::memory_order_relaxed);
+    if (check::On()) check::NoteCreated(check::Resource::kEvent, *out);
     return ACL_SUCCESS;
 }
 
@@ -124,6 +126,7 @@ aclError DestroyEvent(aclrtEvent handle) {
                     "event %p is not a live event (never created, or already destroyed)", handle);
     }
     g_live_events.fetch_sub(1, std::memory_order_relaxed);
+    if (check::On()) check::NoteDestroyed(check::Resource::kEvent, handle, 0, -1, "");
     return ACL_SUCCESS;
 }
 
@@ -136,6 +139,20 @@ Event* ResolveEvent(aclrtEvent handle, aclError* rc) {
     if (event == nullptr) {
         *rc = Fail(ACL_ERROR_INVALID_PARAM,
                    "event %p is not a live event (never created, or already destroyed)", handle);
+        return nullptr;
+    }
+    // Strict checks: an event belongs to the context it was created in, as on hardware.
+    if (check::On()) [[unlikely]] {
+        Context* current = CurrentContext();
+        if (current != event->context()) {
+            *rc =
+                Fail(current == nullptr ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_INVALID_PARAM,
+                     "event %p belongs to %s, but this thread's current context is %s: call "
+                     "aclrtSetCurrentContext(%p) first",
+                     handle, check::DescribeContextIfLive(event->context()).c_str(),
+                     check::DescribeContext(current).c_str(), static_cast<void*>(event->context()));
+            return nullptr;
+        }
     }
     return event;
 }
@@ -148,14 +165,19 @@ uint32_t LiveEventCount() {
 
 namespace openacl {
 
-void ForgetDeviceEvents(const Device* device) {
-    std::vector<const void*> doomed;
+std::vector<const void*> LiveDeviceEvents(const Device* device) {
+    std::vector<const void*> handles;
     Events().ForEach([&](Event* event) {
-        if (event->context()->device() == device) doomed.push_back(event);
+        if (event->context()->device() == device) handles.push_back(event);
     });
-    for (const void* handle : doomed) {
+    return handles;
+}
+
+void ForgetDeviceEvents(const Device* device) {
+    for (const void* handle : LiveDeviceEvents(device)) {
         if (Events().Remove(handle) != nullptr) {
             g_live_events.fetch_sub(1, std::memory_order_relaxed);
+            if (check::On()) check::NoteDestroyed(check::Resource::kEvent, handle, 0, -1, "");
         }
     }
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "backend/cpu/event.h"
@@ -70,4 +71,6 @@ namespace openacl {
 class Device;
 // Destroys the events created on a device that is being released (lifecycle mutex held).
 void ForgetDeviceEvents(const Device* device);
+// The handles of the events created on a device (leak reports).
+std::vector<const void*> LiveDeviceEvents(const Device* device);
 }  // namespace openacl

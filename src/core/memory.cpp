@@ -10,6 +10,7 @@
 #include <new>
 #include <shared_mutex>
 
+#include "core/check.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -75,6 +76,9 @@ uint64_t PaddedSize(uint64_t size, aclrtMemMallocPolicy policy, DeviceAllocKind 
 
 // A kind/pointer mismatch the real runtime tolerates: copied as asked, but reported.
 aclError Mismatch(const char* what) {
+    if (check::On()) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s (refused because strict checks are on)", what);
+    }
     if (Runtime::Get().config().strict) {
         return Fail(ACL_ERROR_INVALID_PARAM, "%s (refused because OPENACL_STRICT is set)", what);
     }
@@ -82,16 +86,43 @@ aclError Mismatch(const char* what) {
     return ACL_SUCCESS;
 }
 
+// With strict checks, what the runtime remembers about the freed allocation p was in.
+std::string FreedText(check::Resource resource, const void* p) {
+    check::Freed freed;
+    if (!check::On() || !check::FindFreed(resource, p, &freed)) return "";
+    return check::DescribeFreed(freed);
+}
+
+// ", a 4096-byte aclrtMalloc allocation ..." when strict checks are on, else "".
+std::string AllocationSuffix(const void* p) {
+    if (!check::On()) return "";
+    std::string text = DescribeAllocation(p);
+    return text.empty() ? text : " (" + text + ")";
+}
+
 // Checks one side of a copy or fill: `expect_device` is what the kind says about it.
 aclError CheckSide(const char* which, const void* p, const MemRegion& r, bool expect_device,
                    size_t count, const char* kind_name) {
     if (r.domain == MemDomain::kDeviceFreed) {
+        std::string freed = FreedText(check::Resource::kDeviceMemory, p);
+        if (!freed.empty()) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s %p points into freed device memory: it was in %s (use after free)",
+                        which, p, freed.c_str());
+        }
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s %p points into device %d's memory but not into a live allocation: it "
                     "was freed, or never allocated",
                     which, p, r.device->id());
     }
     if (expect_device && r.domain == MemDomain::kHost) {
+        std::string freed = FreedText(check::Resource::kHostMemory, p);
+        if (!freed.empty()) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s %p points into freed pinned host memory: it was in %s (use after "
+                        "free)",
+                        which, p, freed.c_str());
+        }
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s %p is not device-accessible memory (it is ordinary host memory: "
                     "malloc'd, on the stack, or freed), but %s says it is device memory: "
@@ -108,17 +139,16 @@ aclError CheckSide(const char* which, const void* p, const MemRegion& r, bool ex
                         r.usable - offset);
         }
     }
-    char text[256];
+    char text[768];
     if (!expect_device && r.domain == MemDomain::kDevice) {
-        std::snprintf(text, sizeof text, "%s %p is device memory but %s says it is host memory",
-                      which, p, kind_name);
+        std::snprintf(text, sizeof text, "%s %p is device memory%s but %s says it is host memory",
+                      which, p, AllocationSuffix(p).c_str(), kind_name);
         return Mismatch(text);
     }
     if (expect_device && r.domain == MemDomain::kHostPinned) {
         std::snprintf(text, sizeof text,
-                      "%s %p is pinned host memory (aclrtMallocHost) but %s says it is device "
-                      "memory",
-                      which, p, kind_name);
+                      "%s %p is pinned host memory%s but %s says it is device memory", which, p,
+                      AllocationSuffix(p).c_str(), kind_name);
         return Mismatch(text);
     }
     return ACL_SUCCESS;
@@ -129,7 +159,66 @@ bool PeersEnabled(Device* a, Device* b) {
     return a->peers.count(b->id()) != 0 || b->peers.count(a->id()) != 0;
 }
 
+// Strict checks: memory of a device other than the current one, without peer access, is an
+// error (on hardware the current device cannot reach it).
+aclError CheckOwnDevice(const char* which, const void* p, const MemRegion& r) {
+    if (r.domain != MemDomain::kDevice) return ACL_SUCCESS;
+    Context* current = CurrentContext();
+    if (current == nullptr || current->device() == r.device) return ACL_SUCCESS;
+    if (PeersEnabled(current->device(), r.device)) return ACL_SUCCESS;
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%s %p is memory of device %d (%s), but this thread's current device is %d: call "
+                "aclrtSetDevice(%d) first, or aclrtDeviceEnablePeerAccess",
+                which, p, r.device->id(), DescribeAllocation(p).c_str(), current->device()->id(),
+                r.device->id());
+}
+
 }  // namespace
+
+const char* AllocName(DeviceAllocKind kind) {
+    switch (kind) {
+        case DeviceAllocKind::kMalloc:
+            return "aclrtMalloc";
+        case DeviceAllocKind::kAlign32:
+            return "aclrtMallocAlign32";
+        case DeviceAllocKind::kCached:
+            return "aclrtMallocCached";
+        case DeviceAllocKind::kDvpp:
+            return "acldvppMalloc";
+        case DeviceAllocKind::kModel:
+            return "aclmdlLoad (model memory)";
+    }
+    return "aclrtMalloc";
+}
+
+std::string DescribeAllocation(const void* p) {
+    MemRegion region = ClassifyPointer(p);
+    char text[200];
+    const void* caller = nullptr;
+    check::Resource resource = check::Resource::kDeviceMemory;
+    if (region.domain == MemDomain::kDevice) {
+        cpu::DeviceArena::Block block;
+        if (!region.device->arena().Find(p, &block)) return "";
+        caller = block.tag.call_site;
+        std::snprintf(text, sizeof text, "a %" PRIu64 "-byte %s allocation at %p on device %d",
+                      block.tag.requested, AllocName(static_cast<DeviceAllocKind>(block.tag.kind)),
+                      reinterpret_cast<void*>(block.base), region.device->id());
+    } else if (region.domain == MemDomain::kHostPinned) {
+        {
+            std::shared_lock lock(g_host_mutex);
+            auto it = HostBlocks().find(region.base);
+            if (it != HostBlocks().end()) caller = it->second.call_site;
+        }
+        resource = check::Resource::kHostMemory;
+        std::snprintf(text, sizeof text, "a %" PRIu64 "-byte aclrtMallocHost allocation at %p",
+                      region.requested, reinterpret_cast<void*>(region.base));
+    } else {
+        return "";
+    }
+    std::string site =
+        check::CreationSite(resource, reinterpret_cast<const void*>(region.base), caller);
+    return site.empty() ? std::string(text) : std::string(text) + ", allocated at " + site;
+}
 
 const char* DomainName(MemDomain domain) {
     switch (domain) {
@@ -216,6 +305,7 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
                     "free memory you no longer use, or set OPENACL_DEVICE_MEMORY_MB",
                     device->id(), arena.capacity() - used, arena.capacity(), tag.usable, size);
     }
+    if (check::On()) check::NoteCreated(check::Resource::kDeviceMemory, p);
     *ptr = p;
     return ACL_SUCCESS;
 }
@@ -226,19 +316,39 @@ aclError DeviceFree(void* ptr, bool dvpp) {
     switch (region.domain) {
         case MemDomain::kHostPinned:
             return Fail(ACL_ERROR_INVALID_PARAM,
-                        "%p is pinned host memory from aclrtMallocHost: free it with "
-                        "aclrtFreeHost",
-                        ptr);
-        case MemDomain::kHost:
+                        "%p is pinned host memory (%s): free it with aclrtFreeHost", ptr,
+                        DescribeAllocation(ptr).c_str());
+        case MemDomain::kHost: {
+            std::string freed = FreedText(check::Resource::kHostMemory, ptr);
+            if (!freed.empty()) {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "%p is not device memory: it was %s (free pinned memory once, with "
+                            "aclrtFreeHost)",
+                            ptr, freed.c_str());
+            }
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "%p is not device memory (it did not come from aclrtMalloc or "
                         "acldvppMalloc)",
                         ptr);
-        case MemDomain::kDeviceFreed:
+        }
+        case MemDomain::kDeviceFreed: {
+            std::string freed = FreedText(check::Resource::kDeviceMemory, ptr);
+            if (!freed.empty()) {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "double free: %p is not a live device allocation; it was %s", ptr,
+                            freed.c_str());
+            }
             return Fail(ACL_ERROR_INVALID_PARAM,
-                        "%p is not a live device allocation: was it freed already?", ptr);
+                        "%p is not a live device allocation: was it freed already? (%s)", ptr,
+                        check::On() ? "not among the last frees strict checks remember"
+                                    : "set OPENACL_CHECK=1 to learn where it was allocated and "
+                                      "freed");
+        }
         case MemDomain::kDevice:
             break;
+    }
+    if (check::On()) {
+        if (aclError rc = CheckOwnDevice("devPtr", ptr, region)) return rc;
     }
     if (region.base != reinterpret_cast<uintptr_t>(ptr)) {
         return Fail(ACL_ERROR_INVALID_PARAM,
@@ -251,6 +361,11 @@ aclError DeviceFree(void* ptr, bool dvpp) {
     cpu::DeviceArena::Block block;
     if (!region.device->arena().Free(ptr, &block)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "%p was freed concurrently by another thread", ptr);
+    }
+    if (check::On()) {
+        check::NoteDestroyed(check::Resource::kDeviceMemory, ptr, block.tag.requested,
+                             region.device->id(),
+                             AllocName(static_cast<DeviceAllocKind>(block.tag.kind)));
     }
     bool was_dvpp = block.tag.kind == static_cast<uint32_t>(DeviceAllocKind::kDvpp);
     if (was_dvpp != dvpp) {
@@ -276,6 +391,8 @@ aclError HostMalloc(void** ptr, size_t size, const void* call_site) {
     }
     std::unique_lock lock(g_host_mutex);
     HostBlocks()[reinterpret_cast<uintptr_t>(p)] = HostBlock{usable, size, call_site};
+    lock.unlock();
+    if (check::On()) check::NoteCreated(check::Resource::kHostMemory, p);
     *ptr = p;
     return ACL_SUCCESS;
 }
@@ -286,8 +403,13 @@ aclError HostFree(void* ptr) {
         std::unique_lock lock(g_host_mutex);
         auto it = HostBlocks().find(reinterpret_cast<uintptr_t>(ptr));
         if (it != HostBlocks().end()) {
+            uint64_t requested = it->second.requested;
             HostBlocks().erase(it);
             lock.unlock();
+            if (check::On()) {
+                check::NoteDestroyed(check::Resource::kHostMemory, ptr, requested, -1,
+                                     "aclrtMallocHost");
+            }
             std::free(ptr);
             return ACL_SUCCESS;
         }
@@ -295,7 +417,16 @@ aclError HostFree(void* ptr) {
     MemRegion region = ClassifyPointer(ptr);
     if (region.domain == MemDomain::kDevice) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%p is device memory: free it with aclrtFree, not aclrtFreeHost", ptr);
+                    "%p is device memory (%s): free it with aclrtFree, not aclrtFreeHost", ptr,
+                    DescribeAllocation(ptr).c_str());
+    }
+    if (region.domain == MemDomain::kHost) {
+        std::string freed = FreedText(check::Resource::kHostMemory, ptr);
+        if (!freed.empty()) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "double free: %p is not a live aclrtMallocHost allocation; it was %s", ptr,
+                        freed.c_str());
+        }
     }
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "%p is not a live aclrtMallocHost allocation (already freed, a pointer into "
@@ -303,17 +434,52 @@ aclError HostFree(void* ptr) {
                 ptr);
 }
 
+std::vector<std::string> PinnedHostLeakLines() {
+    std::vector<std::pair<uintptr_t, HostBlock>> live;
+    check::ResolveAllSites();
+    {
+        std::shared_lock lock(g_host_mutex);
+        live.assign(HostBlocks().begin(), HostBlocks().end());
+    }
+    struct Group {
+        uint64_t count = 0, bytes = 0;
+    };
+    std::map<std::string, Group> groups;
+    for (const auto& [address, block] : live) {
+        Group& group = groups[check::CreationSite(
+            check::Resource::kHostMemory, reinterpret_cast<const void*>(address), block.call_site)];
+        ++group.count;
+        group.bytes += block.requested;
+    }
+    std::vector<std::string> lines;
+    for (const auto& [site, group] : groups) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "%" PRIu64 " pinned host allocation(s) by aclrtMallocHost, %" PRIu64 " bytes",
+                      group.count, group.bytes);
+        lines.push_back(text + (site.empty() ? "" : ", allocated at " + site));
+    }
+    return lines;
+}
+
 void ReleaseAllHostMemory() {
+    if (check::On()) check::ReportLeaks("aclFinalize", PinnedHostLeakLines());
     std::unique_lock lock(g_host_mutex);
     auto& blocks = HostBlocks();
-    if (!blocks.empty()) {
+    if (!blocks.empty() && !check::On()) {
         Warn(
             "%zu pinned host allocation(s) from aclrtMallocHost were never freed with "
             "aclrtFreeHost; they are released now",
             blocks.size());
     }
-    for (auto& [address, block] : blocks)
+    for (auto& [address, block] : blocks) {
+        if (check::On()) {
+            check::NoteDestroyed(check::Resource::kHostMemory,
+                                 reinterpret_cast<const void*>(address), block.requested, -1,
+                                 "aclrtMallocHost");
+        }
         std::free(reinterpret_cast<void*>(address));
+    }
     blocks.clear();
 }
 
@@ -360,6 +526,15 @@ aclError CheckMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
     const char* name = KindName(kind);
     if (aclError rc = CheckSide("dst", dst, *dst_region, dst_device, count, name)) return rc;
     if (aclError rc = CheckSide("src", src, *src_region, src_device, count, name)) return rc;
+    // A copy between two devices is checked for peer access below; one device's memory used
+    // from another device's context is a strict check.
+    const bool two_devices = dst_region->domain == MemDomain::kDevice &&
+                             src_region->domain == MemDomain::kDevice &&
+                             dst_region->device != src_region->device;
+    if (check::On() && !two_devices) {
+        if (aclError rc = CheckOwnDevice("dst", dst, *dst_region)) return rc;
+        if (aclError rc = CheckOwnDevice("src", src, *src_region)) return rc;
+    }
     if (dst_region->domain == MemDomain::kDevice && src_region->domain == MemDomain::kDevice) {
         Device* a = dst_region->device;
         Device* b = src_region->device;
@@ -435,7 +610,12 @@ aclError Check2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_
     bool dst_device = kind != ACL_MEMCPY_DEVICE_TO_HOST;
     bool src_device = kind != ACL_MEMCPY_HOST_TO_DEVICE;
     if (aclError rc = CheckSide("dst", dst, *dst_region, dst_device, *dst_span, name)) return rc;
-    return CheckSide("src", src, *src_region, src_device, *src_span, name);
+    if (aclError rc = CheckSide("src", src, *src_region, src_device, *src_span, name)) return rc;
+    if (check::On()) {
+        if (aclError rc = CheckOwnDevice("dst", dst, *dst_region)) return rc;
+        if (aclError rc = CheckOwnDevice("src", src, *src_region)) return rc;
+    }
+    return ACL_SUCCESS;
 }
 
 void Copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height) {
@@ -465,7 +645,10 @@ aclError CheckMemset(void* ptr, size_t max_count, size_t count, MemRegion* regio
     // Pinned host memory is a documented target (the pointer decides whether it is host or
     // device memory): only its bounds are checked.
     bool device_side = region->domain != MemDomain::kHostPinned;
-    return CheckSide("devPtr", ptr, *region, device_side, count, "aclrtMemset");
+    if (aclError rc = CheckSide("devPtr", ptr, *region, device_side, count, "aclrtMemset")) {
+        return rc;
+    }
+    return check::On() ? CheckOwnDevice("devPtr", ptr, *region) : ACL_SUCCESS;
 }
 
 }  // namespace
@@ -559,14 +742,29 @@ bool IsPageable(const MemRegion& region) {
 }
 
 // Pageable host memory cannot be copied behind the caller's back: wait for the stream's
-// earlier work, then copy before returning (CANN 8.5+ does the same).
-void DrainForPageable(Stream* stream, const char* what) {
+// earlier work, then copy before returning (CANN 8.5+ does the same). With strict checks and
+// "pageable_async_copy": "error" the call fails instead.
+aclError DrainForPageable(Stream* stream, const char* which, const void* p) {
+    if (check::PageableAsyncCopyIsError()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s %p is pageable host memory (malloc/new/stack), which cannot be copied "
+                    "asynchronously: allocate it with aclrtMallocHost (free it with "
+                    "aclrtFreeHost), or use the synchronous call (refused because "
+                    "pageable_async_copy is \"error\")",
+                    which, p);
+    }
     Warn(
-        "%s uses pageable host memory (malloc/new/stack): the call returns only after the copy "
+        "%s %p is pageable host memory (malloc/new/stack): the call returns only after the copy "
         "has run; allocate host buffers with aclrtMallocHost for truly asynchronous copies",
-        what);
+        which, p);
     cpu::Queue* queue = stream->queue();
     cpu::Executor::WaitPoint(queue, cpu::Executor::Submitted(queue), cpu::kWaitForever);
+    return ACL_SUCCESS;
+}
+
+// Which side of a copy is pageable, for the message ("dst" first, as it is written).
+const char* PageableSide(const MemRegion& dst) {
+    return IsPageable(dst) ? "dst" : "src";
 }
 
 constexpr aclError kAsyncCopyFailed = ACL_ERROR_RT_COPY_DATA;
@@ -618,7 +816,11 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
     }
     if (count == 0) return ACL_SUCCESS;
     if (IsPageable(dst_region) || IsPageable(src_region)) {
-        DrainForPageable(stream, "aclrtMemcpyAsync");
+        const bool dst_side = IsPageable(dst_region);
+        if (aclError rc = DrainForPageable(stream, PageableSide(dst_region),
+                                           dst_side ? static_cast<const void*>(dst) : src)) {
+            return rc;
+        }
         std::memmove(dst, src, count);
         return ACL_SUCCESS;
     }
@@ -689,7 +891,11 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
         return rc;
     }
     if (IsPageable(dst_region) || IsPageable(src_region)) {
-        DrainForPageable(stream, "aclrtMemcpy2dAsync");
+        const bool dst_side = IsPageable(dst_region);
+        if (aclError rc = DrainForPageable(stream, PageableSide(dst_region),
+                                           dst_side ? static_cast<const void*>(dst) : src)) {
+            return rc;
+        }
         Copy2d(dst, dpitch, src, spitch, width, height);
         return ACL_SUCCESS;
     }
@@ -735,7 +941,7 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
     if (aclError rc = CheckMemset(ptr, max_count, count, &region)) return rc;
     if (count == 0) return ACL_SUCCESS;
     if (IsPageable(region)) {
-        DrainForPageable(stream, "aclrtMemsetAsync");
+        if (aclError rc = DrainForPageable(stream, "devPtr", ptr)) return rc;
         std::memset(ptr, value, count);
         return ACL_SUCCESS;
     }

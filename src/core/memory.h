@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "acl/acl_rt.h"
 
@@ -35,7 +37,16 @@ MemRegion ClassifyPointer(const void* p);
 const char* DomainName(MemDomain domain);
 
 // How a device allocation was asked for; decides padding, alignment and which free matches.
-enum class DeviceAllocKind : uint32_t { kMalloc = 1, kAlign32 = 2, kCached = 3, kDvpp = 4 };
+// kModel is a model's own weight and work memory (aclmdlLoad*), padded like aclrtMalloc.
+enum class DeviceAllocKind : uint32_t {
+    kMalloc = 1,
+    kAlign32 = 2,
+    kCached = 3,
+    kDvpp = 4,
+    kModel = 5,
+};
+// The call that makes such an allocation ("aclrtMalloc"), for messages and leak reports.
+const char* AllocName(DeviceAllocKind kind);
 
 aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, DeviceAllocKind kind,
                       const void* call_site);
@@ -44,6 +55,11 @@ aclError HostMalloc(void** ptr, size_t size, const void* call_site);
 aclError HostFree(void* ptr);
 // Frees all pinned host memory (aclFinalize).
 void ReleaseAllHostMemory();
+// Leak report lines for the pinned host memory still allocated, grouped by site.
+std::vector<std::string> PinnedHostLeakLines();
+// "a 4096-byte aclrtMalloc allocation at 0x... on device 0, allocated at f (main.cpp:12)" for
+// live device or pinned memory; "" for anything else.
+std::string DescribeAllocation(const void* p);
 
 // Synchronous data movement with the documented checks.
 aclError Memcpy(void* dst, size_t dest_max, const void* src, size_t count, aclrtMemcpyKind kind);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 
+#include "core/check.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
@@ -33,6 +34,7 @@ void Runtime::EnsureDevicesLocked() {
         config_loaded_ = true;
     }
     SetProcessLevelErrMsg(config_.err_msg_process_level);
+    check::Apply(config_.check);
     // Programs that never call aclInit; not again after aclFinalize wrote the trace.
     trace::StartConfigured(config_.trace_path, /*again=*/false);
     std::vector<uint32_t> physical = config_.visible_devices;
@@ -60,6 +62,15 @@ const std::vector<Device*>& Runtime::devices() {
         EnsureDevicesLocked();
     }
     return device_view_;
+}
+
+std::vector<Device*> Runtime::OpenDevicesLocked() {
+    std::vector<Device*> open;
+    if (!devices_ready_.load(std::memory_order_acquire)) return open;
+    for (Device* device : device_view_) {
+        if (device->open) open.push_back(device);
+    }
+    return open;
 }
 
 Device* Runtime::DeviceById(int64_t id) {
@@ -108,6 +119,7 @@ aclError Runtime::Init(const char* config_path) {
         config_ = loaded;
         config_loaded_ = true;
         SetProcessLevelErrMsg(config_.err_msg_process_level);
+        check::Apply(config_.check);
     }
     init_count_ = 1;
     trace::StartConfigured(config_.trace_path, /*again=*/true);

@@ -42,6 +42,9 @@ class Runtime {
     // Lock-free view of the devices for pointer classification on copy paths.
     const std::vector<Device*>& devices();
 
+    // The devices that are open, without creating any (lifecycle mutex held; exit reports).
+    std::vector<Device*> OpenDevicesLocked();
+
     // Guards device, context and stream lifecycles (never held on a data path).
     std::mutex& lifecycle_mutex() { return lifecycle_; }
 

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/callback.h"
+#include "core/check.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -75,6 +76,7 @@ aclError CreateStreamLocked(Context* ctx, uint32_t priority, uint32_t flags, boo
     Stream* stream = Streams().Insert(std::make_unique<Stream>(
         ctx, device->executor(), queue, g_next_stream_id++, priority, flags, is_default));
     if (!is_default) ctx->streams.push_back(stream);
+    if (check::On() && !is_default) check::NoteCreated(check::Resource::kStream, stream);
     *out = stream;
     return ACL_SUCCESS;
 }
@@ -88,6 +90,7 @@ std::unique_ptr<Stream> DetachStreamLocked(Stream* stream) {
         list.erase(std::remove(list.begin(), list.end(), stream), list.end());
     }
     ForgetStreamSubscriptions(stream);
+    if (check::On()) check::NoteDestroyed(check::Resource::kStream, stream, 0, -1, "");
     return Streams().Remove(stream);
 }
 
@@ -101,6 +104,18 @@ void FinishStream(std::unique_ptr<Stream> stream, bool force) {
 }
 
 Stream* ResolveStream(aclrtStream handle, aclError* rc) {
+    // Strict checks: a stream used from a thread without a context is named with its own
+    // context, which is the one to make current.
+    if (check::On() && handle != nullptr && CurrentContext() == nullptr) [[unlikely]] {
+        if (Stream* stream = Streams().Find(handle)) {
+            *rc = Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                       "stream %p belongs to %s, but this thread has no current context: call "
+                       "aclrtSetCurrentContext(%p) first",
+                       handle, check::DescribeContext(stream->context()).c_str(),
+                       static_cast<void*>(stream->context()));
+            return nullptr;
+        }
+    }
     Context* current = RequireContext(rc);
     if (current == nullptr) return nullptr;
     if (handle == nullptr) {
@@ -118,11 +133,10 @@ Stream* ResolveStream(aclrtStream handle, aclError* rc) {
     }
     if (stream->context() != current) {
         *rc = Fail(ACL_ERROR_RT_STREAM_CONTEXT,
-                   "stream %p belongs to context %p on device %d, but this thread's current "
-                   "context is %p on device %d: call aclrtSetCurrentContext(%p) first",
-                   handle, static_cast<void*>(stream->context()), stream->context()->device()->id(),
-                   static_cast<void*>(current), current->device()->id(),
-                   static_cast<void*>(stream->context()));
+                   "stream %p belongs to %s, but this thread's current context is %s: call "
+                   "aclrtSetCurrentContext(%p) first",
+                   handle, check::DescribeContext(stream->context()).c_str(),
+                   check::DescribeContext(current).c_str(), static_cast<void*>(stream->context()));
         return nullptr;
     }
     return stream;

@@ -9,6 +9,7 @@
 
 #include <sys/stat.h>
 
+#include "core/check.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -306,6 +307,14 @@ aclError Model::Prepare(const aclmdlDataset* input, aclmdlDataset* output, bool 
                         ExecRequest* request) {
     const auto& desc = image_.description;
     Context* current = CurrentContext();
+    // Strict checks: a model belongs to the context it was loaded in, as on hardware.
+    if (check::On() && current != context_) [[unlikely]] {
+        return Fail(current == nullptr ? ACL_ERROR_RT_CONTEXT_NULL : ACL_ERROR_RT_MODEL_CONTEXT,
+                    "model %u was loaded in %s, but this thread's current context is %s: call "
+                    "aclrtSetCurrentContext(%p) first",
+                    id_, check::DescribeContextIfLive(context_).c_str(),
+                    check::DescribeContext(current).c_str(), static_cast<void*>(context_));
+    }
     if (current == nullptr || current->device() != device_) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "model %u was loaded on device %d but this thread's current context is %s: "
@@ -584,6 +593,32 @@ std::map<uint32_t, std::shared_ptr<Model>>& Models() {
 }
 std::atomic<uint32_t> g_next_id{1};
 
+// Leak report lines for the models still loaded on a device (strict checks; lifecycle mutex
+// held). Copies no shared_ptr: dropping the last reference here would free the model's
+// memory, which takes the lifecycle mutex.
+void ListModels(const Device* device, std::vector<std::string>* lines) {
+    struct Loaded {
+        uint32_t id;
+        const Model* model;
+        Context* context;
+    };
+    std::vector<Loaded> loaded;
+    {
+        std::lock_guard lock(g_models_mutex);
+        for (const auto& [id, model] : Models()) {
+            if (model->device() == device) loaded.push_back({id, model.get(), model->context()});
+        }
+    }
+    for (const Loaded& m : loaded) {
+        char text[96];
+        std::snprintf(text, sizeof text, "model %u in ", m.id);
+        std::string site = check::CreationSite(check::Resource::kModel, m.model, nullptr);
+        lines->push_back(text + check::DescribeContextLocked(m.context) +
+                         ", never unloaded with aclmdlUnload" +
+                         (site.empty() ? "" : ", loaded at " + site));
+    }
+}
+
 }  // namespace
 
 uint32_t NextModelId() {
@@ -595,6 +630,11 @@ void RegisterModel(std::shared_ptr<Model> model) {
     static bool hooked =
         (Runtime::Get().AddReleaseHook([] { UnloadAllModels("aclFinalize"); }), true);
     (void)hooked;
+    if (check::On()) {
+        static bool listed = (check::SetModelLister(ListModels), true);
+        (void)listed;
+        check::NoteCreated(check::Resource::kModel, model.get());
+    }
     std::lock_guard lock(g_models_mutex);
     Models()[model->id()] = std::move(model);
 }
@@ -611,6 +651,7 @@ std::shared_ptr<Model> RemoveModel(uint32_t id) {
     if (it == Models().end()) return nullptr;
     auto model = std::move(it->second);
     Models().erase(it);
+    if (check::On()) check::NoteDestroyed(check::Resource::kModel, model.get(), 0, -1, "");
     return model;
 }
 
@@ -620,10 +661,23 @@ void UnloadAllModels(const char* reason) {
         std::lock_guard lock(g_models_mutex);
         models.swap(Models());
     }
+    // With strict checks the models join the leak report, with where they were loaded.
+    std::vector<std::string> report;
     for (const auto& [id, model] : models) {
-        Warn("model %u was still loaded at %s: unloading it (call aclmdlUnload when done)", id,
-             reason);
+        if (!check::On()) {
+            Warn("model %u was still loaded at %s: unloading it (call aclmdlUnload when done)", id,
+                 reason);
+            continue;
+        }
+        char text[96];
+        std::snprintf(text, sizeof text, "model %u in ", id);
+        std::string site = check::CreationSite(check::Resource::kModel, model.get(), nullptr);
+        report.push_back(text + check::DescribeContextIfLive(model->context()) +
+                         ", never unloaded with aclmdlUnload" +
+                         (site.empty() ? "" : ", loaded at " + site));
+        check::NoteDestroyed(check::Resource::kModel, model.get(), 0, -1, "");
     }
+    check::ReportLeaks(reason, report);
     models.clear();  // queued executions keep their model until they have run
 }
 
