@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite (what CI runs): the default build, formatting, then the
-# same suite again under ThreadSanitizer (the asynchronous engine must stay race-free), less
-# the single-threaded conformance and fuzz replays, which would only be slow there. Extra
-# arguments go to both ctest runs; OPENACL_SKIP_TSAN=1 skips the second pass locally.
+# same suite again under ThreadSanitizer (the asynchronous engine must stay race-free) and under
+# AddressSanitizer + UndefinedBehaviorSanitizer (with LeakSanitizer), less the single-threaded
+# conformance and fuzz replays, which would only be slow there. Any sanitizer finding fails.
+# Extra arguments go to every ctest run; OPENACL_SKIP_TSAN=1 / OPENACL_SKIP_ASAN=1 skip a pass
+# locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -19,5 +21,16 @@ if [ "${OPENACL_SKIP_TSAN:-0}" != 1 ]; then
   OPENACL_MODEL_THREADS=1 \
   TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     ctest --test-dir build-tsan --output-on-failure -j"$(nproc)" --timeout 600 \
+      --label-exclude "conformance|fuzz" "$@"
+fi
+if [ "${OPENACL_SKIP_ASAN:-0}" != 1 ]; then
+  echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer"
+  cmake --preset asan
+  cmake --build build-asan
+  # tests/lsan.supp: leaks inside third-party libraries only (each entry says which and why).
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=1 ${ASAN_OPTIONS:-}" \
+  LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp ${LSAN_OPTIONS:-}" \
+  UBSAN_OPTIONS="print_stacktrace=1 ${UBSAN_OPTIONS:-}" \
+    ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 600 \
       --label-exclude "conformance|fuzz" "$@"
 fi
