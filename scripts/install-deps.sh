@@ -11,6 +11,8 @@ packages=(
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
+  python3-dev python3-numpy python3-pytest            # pyACL: the acl module, its tests
+  pybind11-dev python3-pybind11                       # pyACL (issue's choice of binding tool)
 )
 missing=()
 for p in "${packages[@]}"; do
