@@ -12,7 +12,6 @@ packages=(
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
   python3-dev python3-numpy python3-pytest            # pyACL: the acl module, its tests
-  pybind11-dev python3-pybind11                       # pyACL (issue's choice of binding tool)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -135,8 +135,16 @@ class Row:
         if r == "ret":
             return ("ret", [])
         if r.startswith("("):
-            elems = [e.strip() for e in r[1:r.index(")")].split(",")]
-            return ("tuple", elems)
+            elems, depth, cur = [], 0, ""
+            for ch in r[1:-1]:  # split at top-level commas: dicts and lists hold commas too
+                depth += ch in "[{("
+                depth -= ch in "]})"
+                if ch == "," and depth == 0:
+                    elems.append(cur.strip())
+                    cur = ""
+                else:
+                    cur += ch
+            return ("tuple", elems + [cur.strip()])
         if r == "None":
             return ("void", [])
         return ("value", [])

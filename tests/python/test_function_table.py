@@ -1,0 +1,121 @@
+"""Every function of pyACL's tables (python/functions.txt) exists, and a call that fails —
+zeros for every handle, before any device is set — answers in the documented shape: ret alone,
+(outputs..., ret), None, or the C return value. Runs in a fresh process so nothing is set up."""
+import os
+import re
+
+import pytest
+
+from conftest import run_python
+
+TABLE = os.path.join(os.path.dirname(__file__), "..", "..", "python", "functions.txt")
+
+
+def rows():
+    out = []
+    with open(TABLE, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                call, returns, cfunc = [c.strip() for c in line.split("|")[:3]]
+                out.append((call, returns, cfunc))
+    return out
+
+
+ROWS = rows()
+
+# The probe runs in a subprocess: for each function it calls with zeros; on a TypeError it reads
+# the argument types from the signature in the message and calls again with values of those types.
+PROBE = r'''
+import json, re, sys
+import acl
+DUMMY = {"int": 0, "float": 0.0, "str": "", "list": [], "dict": {"name": "", "dimCount": 0, "dims": []}, "tuple": (), "bytes": b"",
+         "callable": (lambda *a: None), "callable or None": None, "": 0}
+SPECIFIC = {  # calls whose zero arguments are not a failing call
+    "acl.util.ptr_to_numpy": (0, (0,), 11), "acl.util.ptr_to_bytes": (0, 0),
+    "acl.util.bytes_to_ptr": (b"xy",), "acl.util.start_thread": ((lambda a: None), None),
+    "acl.util.numpy_to_ptr": None, "acl.util.numpy_contiguous_to_ptr": None,
+}
+def typed(sig):
+    args = re.search(r"\((.*?)\) ->", sig).group(1)
+    out = []
+    for a in filter(None, [x.strip() for x in re.split(r",\s*(?![^\[]*\])", args)]):
+        t = a.split(":", 1)[1].strip() if ":" in a else ""
+        out.append(DUMMY.get(t, DUMMY.get(t.split("[")[0], 0)))
+    return tuple(out)
+result = {}
+for call in json.load(sys.stdin):
+    name = call.split("(")[0]
+    fn = acl
+    for part in name.split(".")[1:]:
+        fn = getattr(fn, part, None)
+    if fn is None:
+        result[name] = ["missing"]; continue
+    nargs = len([a for a in call[call.index("(") + 1:-1].split(",") if a.strip() and not a.strip().startswith("[")])
+    args = SPECIFIC.get(name, (0,) * nargs)
+    if args is None:
+        import numpy; args = (numpy.zeros(2, dtype=numpy.float32),)
+    try:
+        value = fn(*args)
+    except TypeError as e:
+        try:
+            value = fn(*typed(str(e)))
+        except Exception as e2:
+            result[name] = ["raised", type(e2).__name__ + ": " + str(e2)]; continue
+    except Exception as e:
+        result[name] = ["raised", type(e).__name__ + ": " + str(e)]; continue
+    if isinstance(value, tuple):
+        result[name] = ["tuple", len(value), type(value[-1]).__name__]
+    else:
+        result[name] = ["value", type(value).__name__]
+json.dump(result, sys.stdout)
+'''
+
+
+@pytest.fixture(scope="module")
+def probed():
+    import json
+    import subprocess
+    import sys
+    calls = [r[0] for r in ROWS]
+    proc = subprocess.run([sys.executable, "-c", PROBE], input=json.dumps(calls),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+def expected_shape(returns):
+    if returns == "ret":
+        return ["value", "int"]
+    if returns == "None":
+        return ["value", "NoneType"]
+    if returns.startswith("("):
+        elems, depth, cur = [], 0, ""
+        for ch in returns[1:-1]:
+            depth += ch in "[{("
+            depth -= ch in "]})"
+            if ch == "," and depth == 0:
+                elems.append(cur.strip())
+                cur = ""
+            else:
+                cur += ch
+        elems.append(cur.strip())
+        return ["tuple", len(elems), "int" if elems[-1] == "ret" else "ndarray"]
+    return None  # a C value: any non-tuple
+
+
+def test_table_lists_every_function_of_the_reference_once():
+    names = [r[0].split("(")[0] for r in ROWS]
+    assert len(names) == len(set(names))
+    assert len(names) == 587  # §2.1-2.8 of the reference
+
+
+@pytest.mark.parametrize("call,returns,cfunc", ROWS, ids=[r[0].split("(")[0] for r in ROWS])
+def test_failing_call_has_documented_shape(probed, call, returns, cfunc):
+    got = probed[call.split("(")[0]]
+    assert got[0] not in ("missing", "raised"), got
+    want = expected_shape(returns)
+    if want is None:
+        assert got[0] == "value", got
+    else:
+        assert got == want, f"{call} -> {returns}"
