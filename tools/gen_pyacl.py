@@ -255,8 +255,14 @@ def derive(row, decls, types):
         if shape in ("ret", "value"):
             lines.append("  return pyacl::ToPy(r);")
         else:
+            order = list(range(len(outs)))
+            for flag in row.flags:  # order=1,0: pyACL returns the C outputs in another order
+                if flag.startswith("order="):
+                    order = [int(i) for i in flag[6:].split(",")]
+            if sorted(order) != list(range(len(outs))):
+                raise ValueError(f"order= must permute the {len(outs)} outputs")
             items = [f"pyacl::ToPy(a{i})" for i in echo]
-            items += [f"pyacl::ToPy(o{i})" for i in range(len(outs))] + ["pyacl::ToPy(r)"]
+            items += [f"pyacl::ToPy(o{i})" for i in order] + ["pyacl::ToPy(r)"]
             lines.append(f"  return pyacl::Tuple({{{', '.join(items)}}});")
     lines.append("}")
     return "\n".join(lines) + "\n"

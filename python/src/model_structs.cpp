@@ -154,3 +154,27 @@ PyObject* py_mdl_set_dump(PyObject*, PyObject* args) {
     Py_BEGIN_ALLOW_THREADS ret = aclmdlSetDump(path);
     Py_END_ALLOW_THREADS return PyLong_FromLong(ret);
 }
+
+PyObject* py_mdl_get_input_dynamic_dims(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.mdl.get_input_dynamic_dims(model_desc: int, index: int, gear_count: int) -> "
+        "(dims_dict_list, ret)";
+    PyObject* p[3];
+    const aclmdlDesc* desc = nullptr;
+    size_t index = 0, gears = 0;
+    if (!pyacl::Unpack(args, 3, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &desc) || !pyacl::Arg(p[1], &index) || !pyacl::Arg(p[2], &gears)) {
+        return pyacl::BadArgs(kSig);
+    }
+    if (gears > 4096) return PyErr_Format(PyExc_ValueError, "%s: gear_count too large", kSig);
+    std::vector<aclmdlIODims> dims(gears > 0 ? gears : 1);
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = aclmdlGetInputDynamicDims(desc, index, dims.data(), gears);
+    Py_END_ALLOW_THREADS PyObject* list = PyList_New(0);
+    for (size_t i = 0; list && ret == ACL_SUCCESS && i < gears; ++i) {
+        PyObject* d = DimsDict(dims[i]);
+        if (d == nullptr || PyList_Append(list, d) < 0) Py_CLEAR(list);
+        Py_XDECREF(d);
+    }
+    return pyacl::Tuple({list, PyLong_FromLong(ret)});
+}

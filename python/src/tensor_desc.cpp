@@ -89,3 +89,67 @@ PyObject* py_acl_set_tensor_origin_shape(PyObject*, PyObject* args) {
     return SetDims(args, aclSetTensorOriginShape,
                    "acl.set_tensor_origin_shape(desc: int, dims: list[int]) -> ret");
 }
+
+namespace {
+
+using SetRange = aclError (*)(aclTensorDesc*, size_t, int64_t (*)[2]);
+
+// (desc, [[lo, hi], ...]) -> ret
+PyObject* Ranges(PyObject* args, SetRange fn, const char* sig) {
+    PyObject* p[2];
+    aclTensorDesc* desc = nullptr;
+    if (!pyacl::Unpack(args, 2, p, sig)) return nullptr;
+    if (!pyacl::Arg(p[0], &desc)) return pyacl::BadArgs(sig);
+    if (!PyList_Check(p[1])) {
+        PyErr_Format(PyExc_TypeError, "expected list, got %s", Py_TYPE(p[1])->tp_name);
+        return pyacl::BadArgs(sig);
+    }
+    std::vector<int64_t> flat;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(p[1]); ++i) {
+        std::vector<int64_t> pair;
+        if (!pyacl::ListOfInt64(PyList_GET_ITEM(p[1], i), &pair)) return pyacl::BadArgs(sig);
+        if (pair.size() != 2) {
+            return PyErr_Format(PyExc_ValueError, "%s: each range is [lo, hi]", sig);
+        }
+        flat.insert(flat.end(), pair.begin(), pair.end());
+    }
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret =
+        fn(desc, flat.size() / 2, reinterpret_cast<int64_t(*)[2]>(flat.data()));
+    Py_END_ALLOW_THREADS return PyLong_FromLong(ret);
+}
+
+}  // namespace
+
+PyObject* py_acl_set_tensor_shape_range(PyObject*, PyObject* args) {
+    return Ranges(args, aclSetTensorShapeRange,
+                  "acl.set_tensor_shape_range(desc: int, ranges: list[list[int]]) -> ret");
+}
+
+PyObject* py_acl_set_tensor_value_range(PyObject*, PyObject* args) {
+    return Ranges(args, aclSetTensorValueRange,
+                  "acl.set_tensor_value_range(desc: int, ranges: list[list[int]]) -> ret");
+}
+
+PyObject* py_acl_get_tensor_desc_dim_range(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.get_tensor_desc_dim_range(desc: int, index: int, dim_range_num: int) -> "
+        "(list or None, ret)";
+    PyObject* p[3];
+    const aclTensorDesc* desc = nullptr;
+    size_t index = 0, num = 0;
+    if (!pyacl::Unpack(args, 3, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &desc) || !pyacl::Arg(p[1], &index) || !pyacl::Arg(p[2], &num)) {
+        return pyacl::BadArgs(kSig);
+    }
+    if (num > 64) return PyErr_Format(PyExc_ValueError, "%s: dim_range_num too large", kSig);
+    std::vector<int64_t> range(num > 0 ? num : 1);
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = aclGetTensorDescDimRange(desc, index, num, range.data());
+    Py_END_ALLOW_THREADS if (ret != ACL_SUCCESS) return pyacl::Tuple(
+        {Py_NewRef(Py_None), PyLong_FromLong(ret)});
+    PyObject* list = PyList_New(static_cast<Py_ssize_t>(num));
+    for (size_t i = 0; list && i < num; ++i)
+        PyList_SET_ITEM(list, i, PyLong_FromLongLong(range[i]));
+    return pyacl::Tuple({list, PyLong_FromLong(ret)});
+}

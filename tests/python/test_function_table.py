@@ -29,11 +29,12 @@ ROWS = rows()
 PROBE = r'''
 import json, re, sys
 import acl
-DUMMY = {"int": 0, "float": 0.0, "str": "", "list": [], "dict": {"name": "", "dimCount": 0, "dims": []}, "tuple": (), "bytes": b"",
+DUMMY = {"int": 0, "float": 0.0, "str": "", "list": [], "dict": {}, "tuple": (), "bytes": b"",
          "callable": (lambda *a: None), "callable or None": None, "": 0}
 SPECIFIC = {  # calls whose zero arguments are not a failing call
     "acl.util.ptr_to_numpy": (0, (0,), 11), "acl.util.ptr_to_bytes": (0, 0),
     "acl.util.bytes_to_ptr": (b"xy",), "acl.util.start_thread": ((lambda a: None), None),
+    "acl.mdl.set_input_dynamic_dims": (0, 0, 0, {"dims": []}),
     "acl.util.numpy_to_ptr": None, "acl.util.numpy_contiguous_to_ptr": None,
 }
 def typed(sig):

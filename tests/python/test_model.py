@@ -146,3 +146,23 @@ def test_execute_with_an_unknown_model_id_is_the_c_error(acl, runtime):
     dataset = acl.mdl.create_dataset()
     assert acl.mdl.execute(4242, dataset, dataset) == 100011  # ACL_ERROR_INVALID_MODEL_ID
     assert acl.mdl.destroy_dataset(dataset) == ACL_SUCCESS
+
+
+def test_load_with_config_takes_the_path_as_a_str(acl, runtime, om_path):
+    ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_PATH_PTR, ACL_MDL_LOAD_FROM_FILE = 1, 2, 1
+    handle = acl.mdl.create_config_handle()
+    assert acl.mdl.set_config_opt(handle, ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_LOAD_FROM_FILE) == 0
+    assert acl.mdl.set_config_opt(handle, ACL_MDL_PATH_PTR, om_path) == ACL_SUCCESS
+    model_id, ret = acl.mdl.load_with_config(handle)
+    assert ret == ACL_SUCCESS
+    assert acl.mdl.unload(model_id) == ACL_SUCCESS
+    assert acl.mdl.destroy_config_handle(handle) == ACL_SUCCESS
+
+
+def test_load_with_config_without_a_load_type_is_the_c_error(acl, runtime, om_path):
+    handle = acl.mdl.create_config_handle()
+    assert acl.mdl.set_config_opt(handle, 2, om_path) == ACL_SUCCESS
+    _, ret = acl.mdl.load_with_config(handle)
+    assert ret == 100000  # ACL_ERROR_INVALID_PARAM
+    assert "ACL_MDL_LOAD_TYPE_SIZET" in acl.get_recent_err_msg()
+    assert acl.mdl.destroy_config_handle(handle) == ACL_SUCCESS
