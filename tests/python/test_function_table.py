@@ -111,9 +111,18 @@ def test_table_lists_every_function_of_the_reference_once():
     assert len(names) == 587  # §2.1-2.8 of the reference
 
 
+# Documented exceptions: the video calls need a registered Python callback first.
+RAISES_WITHOUT_CALLBACK = {"acl.media.vdec_get_channel_desc_callback",
+                           "acl.media.vdec_send_frame", "acl.media.vdec_send_skipped_frame",
+                           "acl.media.venc_send_frame", "acl.media.venc_get_channel_desc_callback"}
+
+
 @pytest.mark.parametrize("call,returns,cfunc", ROWS, ids=[r[0].split("(")[0] for r in ROWS])
 def test_failing_call_has_documented_shape(probed, call, returns, cfunc):
     got = probed[call.split("(")[0]]
+    if call.split("(")[0] in RAISES_WITHOUT_CALLBACK:
+        assert got[0] == "raised" and got[1].startswith("RuntimeError"), got
+        return
     assert got[0] not in ("missing", "raised"), got
     want = expected_shape(returns)
     if want is None:
