@@ -2,7 +2,8 @@
 // subscribed with acl.rt.subscribe_report, inside acl.rt.process_report, or on a runtime thread),
 // which takes the GIL and calls the Python function; the calls that wait release the GIL, so the
 // callback can run while the main thread sits in synchronize_stream.
-#include <mutex>
+#include <cstdio>
+#include <cstring>
 
 #include "pyacl.h"
 
@@ -85,4 +86,78 @@ PyObject* py_rt_set_exception_info_callback(PyObject*, PyObject* args) {
         Py_XSETREF(g_exception_callback, clear ? nullptr : Py_NewRef(p[0]));
     }
     return PyLong_FromLong(ret);
+}
+
+namespace {
+
+PyObject* g_dump_callback = nullptr;  // guarded by the GIL
+
+// Dump data for Python: fn({'fileName', 'bufLen', 'isLastChunk', 'offset', 'flag', 'dataBuf'}).
+int32_t RunDumpCallback(const acldumpChunk* chunk, int32_t len) {
+    (void)len;
+    if (chunk == nullptr || !Py_IsInitialized()) return 0;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int32_t result = 0;
+    if (g_dump_callback) {
+        PyObject* fn = Py_NewRef(g_dump_callback);
+        PyObject* dict = Py_BuildValue(
+            "{s:s,s:I,s:I,s:L,s:i,s:y#}", "fileName", chunk->fileName, "bufLen", chunk->bufLen,
+            "isLastChunk", chunk->isLastChunk, "offset", static_cast<long long>(chunk->offset),
+            "flag", chunk->flag, "dataBuf", reinterpret_cast<const char*>(chunk->dataBuf),
+            static_cast<Py_ssize_t>(chunk->bufLen));
+        PyObject* value = dict ? PyObject_CallOneArg(fn, dict) : nullptr;
+        if (value == nullptr) {
+            pyacl::ReportException("the acl.mdl.dump_reg_callback function");
+        } else if (PyLong_Check(value)) {
+            result = static_cast<int32_t>(PyLong_AsLong(value));
+            PyErr_Clear();
+        }
+        Py_XDECREF(value);
+        Py_XDECREF(dict);
+        Py_DECREF(fn);
+    }
+    PyGILState_Release(gil);
+    return result;
+}
+
+}  // namespace
+
+PyObject* py_mdl_dump_reg_callback(PyObject*, PyObject* args) {
+    static const char kSig[] = "acl.mdl.dump_reg_callback(fn: callable, flag: int) -> ret";
+    PyObject* p[2];
+    int32_t flag = 0;
+    if (!pyacl::Unpack(args, 2, p, kSig)) return nullptr;
+    if (!PyCallable_Check(p[0])) {
+        PyErr_Format(PyExc_TypeError, "fn: expected a callable, got %s", Py_TYPE(p[0])->tp_name);
+        return pyacl::BadArgs(kSig);
+    }
+    if (!pyacl::Arg(p[1], &flag)) return pyacl::BadArgs(kSig);
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = acldumpRegCallback(RunDumpCallback, flag);
+    Py_END_ALLOW_THREADS if (ret == ACL_SUCCESS) Py_XSETREF(g_dump_callback, Py_NewRef(p[0]));
+    return PyLong_FromLong(ret);
+}
+
+PyObject* py_rt_get_group_info_detail(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.rt.get_group_info_detail(info: int, index: int, attr: int) -> (value, ret)";
+    PyObject* p[3];
+    const aclrtGroupInfo* info = nullptr;
+    int32_t index = 0;
+    aclrtGroupAttr attr{};
+    if (!pyacl::Unpack(args, 3, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &info) || !pyacl::Arg(p[1], &index) || !pyacl::Arg(p[2], &attr)) {
+        return pyacl::BadArgs(kSig);
+    }
+    uint64_t value = 0;  // every group attribute fits; read back at the size C reports
+    size_t size = 0;
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret =
+        aclrtGetGroupInfoDetail(info, index, attr, &value, sizeof value, &size);
+    Py_END_ALLOW_THREADS if (size == sizeof(uint32_t)) {
+        uint32_t v32 = 0;
+        memcpy(&v32, &value, sizeof v32);
+        value = v32;
+    }
+    return pyacl::Tuple({PyLong_FromUnsignedLongLong(value), PyLong_FromLong(ret)});
 }

@@ -140,12 +140,25 @@ bool ListOfInt64(PyObject* obj, std::vector<int64_t>* out) {
     });
 }
 
+void ReportException(const char* where) {
+    std::fprintf(stderr, "acl: exception in %s:\n", where);
+    // PyErr_Print would exit the process on SystemExit: a callback must not end the program.
+    if (PyErr_ExceptionMatches(PyExc_SystemExit)) {
+        PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
+        PyErr_Fetch(&type, &value, &trace);
+        PyErr_NormalizeException(&type, &value, &trace);
+        PyErr_Display(type, value, trace);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(trace);
+        return;
+    }
+    PyErr_Print();  // the traceback to stderr; clears the error
+}
+
 void CallPython(PyObject* fn, PyObject* args, const char* where) {
     PyObject* result = args ? PyObject_CallObject(fn, args) : PyObject_CallNoArgs(fn);
-    if (result == nullptr) {
-        std::fprintf(stderr, "acl: exception in %s:\n", where);
-        PyErr_Print();  // prints the traceback to stderr and clears it
-    }
+    if (result == nullptr) ReportException(where);
     Py_XDECREF(result);
 }
 

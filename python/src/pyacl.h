@@ -89,6 +89,10 @@ PyObject* Tuple(std::initializer_list<PyObject*> items);
 bool ListOfPointers(PyObject* obj, std::vector<void*>* out);
 bool ListOfInt64(PyObject* obj, std::vector<int64_t>* out);
 
+// Prints the pending exception and its traceback to stderr, saying where it came from, and
+// clears it (SystemExit included: it does not end the process from a callback).
+void ReportException(const char* where);
+
 // Calls fn(args...) on this thread (which must hold the GIL); an exception is printed to stderr
 // with where it came from, and cleared: a callback never takes the process down.
 void CallPython(PyObject* fn, PyObject* args, const char* where);

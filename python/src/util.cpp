@@ -58,8 +58,7 @@ void* ThreadMain(void* p) {
     if (result == nullptr) {
         PyObject* type = PyErr_Occurred();
         rec->error = type ? reinterpret_cast<PyTypeObject*>(type)->tp_name : "exception";
-        std::fprintf(stderr, "acl: exception in the acl.util.start_thread function:\n");
-        PyErr_Print();
+        pyacl::ReportException("the acl.util.start_thread function");
     }
     Py_XDECREF(result);
     PyGILState_Release(gil);

@@ -102,3 +102,19 @@ def test_an_exception_in_a_callback_is_reported_and_does_not_crash():
     assert result.returncode == 0, result.stderr
     assert "launch 0" in result.stdout and "finalize 0" in result.stdout
     assert "KeyError" in result.stderr and "callback failure" in result.stderr
+
+
+def test_system_exit_in_a_thread_function_does_not_end_the_process():
+    result = run_python("""
+        import sys
+        import acl
+        tid, _ = acl.util.start_thread(lambda: sys.exit(3), None)
+        try:
+            acl.util.stop_thread(tid)
+        except RuntimeError as e:
+            print("stop_thread:", e)
+        print("still running")
+    """)
+    assert result.returncode == 0, result.stderr
+    assert "SystemExit" in result.stdout and "still running" in result.stdout
+    assert "acl: exception in the acl.util.start_thread function" in result.stderr

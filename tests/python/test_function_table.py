@@ -44,7 +44,7 @@ def typed(sig):
         t = a.split(":", 1)[1].strip() if ":" in a else ""
         out.append(DUMMY.get(t, DUMMY.get(t.split("[")[0], 0)))
     return tuple(out)
-result = {}
+result, extra = {}, {}
 for call in json.load(sys.stdin):
     name = call.split("(")[0]
     fn = acl
@@ -52,7 +52,15 @@ for call in json.load(sys.stdin):
         fn = getattr(fn, part, None)
     if fn is None:
         result[name] = ["missing"]; continue
-    nargs = len([a for a in call[call.index("(") + 1:-1].split(",") if a.strip() and not a.strip().startswith("[")])
+    listed = [a.strip() for a in call[call.index("(") + 1:-1].split(",") if a.strip()]
+    nargs = len([a for a in listed if not a.startswith("[")])
+    try:  # one argument too many: a TypeError naming the function
+        fn(*([0] * (len(listed) + 1)))
+        extra[name] = "no TypeError"
+    except TypeError as e:
+        extra[name] = "ok" if name + "(" in str(e) else "message without signature: " + str(e)
+    except Exception as e:
+        extra[name] = type(e).__name__ + ": " + str(e)
     args = SPECIFIC.get(name, (0,) * nargs)
     if args is None:
         import numpy; args = (numpy.zeros(2, dtype=numpy.float32),)
@@ -69,7 +77,7 @@ for call in json.load(sys.stdin):
         result[name] = ["tuple", len(value), type(value[-1]).__name__]
     else:
         result[name] = ["value", type(value).__name__]
-json.dump(result, sys.stdout)
+json.dump({"shape": result, "extra": extra}, sys.stdout)
 '''
 
 
@@ -119,7 +127,7 @@ RAISES_WITHOUT_CALLBACK = {"acl.media.vdec_get_channel_desc_callback",
 
 @pytest.mark.parametrize("call,returns,cfunc", ROWS, ids=[r[0].split("(")[0] for r in ROWS])
 def test_failing_call_has_documented_shape(probed, call, returns, cfunc):
-    got = probed[call.split("(")[0]]
+    got = probed["shape"][call.split("(")[0]]
     if call.split("(")[0] in RAISES_WITHOUT_CALLBACK:
         assert got[0] == "raised" and got[1].startswith("RuntimeError"), got
         return
@@ -129,3 +137,8 @@ def test_failing_call_has_documented_shape(probed, call, returns, cfunc):
         assert got[0] == "value", got
     else:
         assert got == want, f"{call} -> {returns}"
+
+
+@pytest.mark.parametrize("call", [r[0] for r in ROWS], ids=[r[0].split("(")[0] for r in ROWS])
+def test_too_many_arguments_raise_type_error_with_the_signature(probed, call):
+    assert probed["extra"][call.split("(")[0]] == "ok"
