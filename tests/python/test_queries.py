@@ -68,3 +68,7 @@ def test_tensor_desc_dims_and_ranges_take_lists(acl):
     assert acl.get_tensor_desc_dim_range(desc, 1, 2) == ([1, 5], ACL_SUCCESS)
     assert acl.get_tensor_desc_dim_range(desc, 9, 2) == (None, 100000)  # index out of range
     assert acl.destroy_tensor_desc(desc) is None
+
+
+def test_app_log_returns_none(acl):
+    assert acl.app_log(1, "pyACL test: app_log from Python") is None
