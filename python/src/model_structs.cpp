@@ -178,3 +178,93 @@ PyObject* py_mdl_get_input_dynamic_dims(PyObject*, PyObject* args) {
     }
     return pyacl::Tuple({list, PyLong_FromLong(ret)});
 }
+
+namespace {
+
+// aclAippInfo's scalar fields, as dict keys named like the C members.
+#define PYACL_AIPP_INT_FIELDS(X)                                                                   \
+    X(inputFormat)                                                                                 \
+    X(srcImageSizeW) X(srcImageSizeH) X(cropSwitch) X(loadStartPosW) X(loadStartPosH) X(cropSizeW) \
+        X(cropSizeH) X(resizeSwitch) X(resizeOutputW) X(resizeOutputH) X(paddingSwitch)            \
+            X(leftPaddingSize) X(rightPaddingSize) X(topPaddingSize) X(bottomPaddingSize)          \
+                X(cscSwitch) X(rbuvSwapSwitch) X(axSwapSwitch) X(singleLineMode) X(matrixR0C0)     \
+                    X(matrixR0C1) X(matrixR0C2) X(matrixR1C0) X(matrixR1C1) X(matrixR1C2)          \
+                        X(matrixR2C0) X(matrixR2C1) X(matrixR2C2) X(outputBias0) X(outputBias1)    \
+                            X(outputBias2) X(inputBias0) X(inputBias1) X(inputBias2) X(meanChn0)   \
+                                X(meanChn1) X(meanChn2) X(meanChn3) X(srcFormat) X(srcDatatype)    \
+                                    X(srcDimNum) X(shapeCount)
+#define PYACL_AIPP_FLOAT_FIELDS(X) \
+    X(minChn0)                     \
+    X(minChn1) X(minChn2) X(minChn3) X(varReciChn0) X(varReciChn1) X(varReciChn2) X(varReciChn3)
+
+bool Put(PyObject* dict, const char* key, PyObject* value) {
+    bool ok = value && PyDict_SetItemString(dict, key, value) == 0;
+    Py_XDECREF(value);
+    return ok;
+}
+
+PyObject* AippDict(const aclAippInfo& info) {
+    PyObject* d = PyDict_New();
+    bool ok = d != nullptr;
+#define PYACL_PUT_INT(f) ok = ok && Put(d, #f, PyLong_FromLongLong(static_cast<long long>(info.f)));
+#define PYACL_PUT_FLOAT(f) ok = ok && Put(d, #f, PyFloat_FromDouble(info.f));
+    PYACL_AIPP_INT_FIELDS(PYACL_PUT_INT)
+    PYACL_AIPP_FLOAT_FIELDS(PYACL_PUT_FLOAT)
+#undef PYACL_PUT_INT
+#undef PYACL_PUT_FLOAT
+    size_t n = info.shapeCount < ACL_MAX_SHAPE_COUNT ? info.shapeCount : ACL_MAX_SHAPE_COUNT;
+    PyObject* out = ok ? PyList_New(0) : nullptr;
+    for (size_t i = 0; out && i < n; ++i) {
+        const aclAippDims& dims = info.outDims[i];
+        PyObject* item = Py_BuildValue("{s:N,s:n,s:N,s:n}", "srcDims", DimsDict(dims.srcDims),
+                                       "srcSize", static_cast<Py_ssize_t>(dims.srcSize),
+                                       "aippOutdims", DimsDict(dims.aippOutdims), "aippOutSize",
+                                       static_cast<Py_ssize_t>(dims.aippOutSize));
+        if (item == nullptr || PyList_Append(out, item) < 0) Py_CLEAR(out);
+        Py_XDECREF(item);
+    }
+    ok = ok && Put(d, "outDims", out);
+    if (!ok) Py_CLEAR(d);
+    return d;
+}
+
+}  // namespace
+
+PyObject* py_mdl_get_first_aipp_info(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.mdl.get_first_aipp_info(model_id: int, index: int) -> (dict or None, ret)";
+    PyObject* p[2];
+    uint32_t model_id = 0;
+    size_t index = 0;
+    if (!pyacl::Unpack(args, 2, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &model_id) || !pyacl::Arg(p[1], &index)) return pyacl::BadArgs(kSig);
+    aclAippInfo info{};
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = aclmdlGetFirstAippInfo(model_id, index, &info);
+    Py_END_ALLOW_THREADS return pyacl::Tuple(
+        {ret == ACL_SUCCESS ? AippDict(info) : Py_NewRef(Py_None), PyLong_FromLong(ret)});
+}
+
+PyObject* py_mdl_create_and_get_op_desc(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.mdl.create_and_get_op_desc(device_id: int, stream_id: int, task_id: int, "
+        "op_name_len: int) -> (op_name, in_desc, num_in, out_desc, num_out, ret)";
+    PyObject* p[4];
+    uint32_t device = 0, stream = 0, task = 0;
+    size_t name_len = 0;
+    if (!pyacl::Unpack(args, 4, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &device) || !pyacl::Arg(p[1], &stream) || !pyacl::Arg(p[2], &task) ||
+        !pyacl::Arg(p[3], &name_len)) {
+        return pyacl::BadArgs(kSig);
+    }
+    if (name_len > 4096) return PyErr_Format(PyExc_ValueError, "%s: op_name_len too large", kSig);
+    std::vector<char> name(name_len + 1, '\0');
+    aclTensorDesc *in = nullptr, *out = nullptr;
+    size_t num_in = 0, num_out = 0;
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = aclmdlCreateAndGetOpDesc(device, stream, task, name.data(),
+                                                          name_len, &in, &num_in, &out, &num_out);
+    Py_END_ALLOW_THREADS return pyacl::Tuple({pyacl::Str(name.data()), pyacl::ToPy(in),
+                                              PyLong_FromSize_t(num_in), pyacl::ToPy(out),
+                                              PyLong_FromSize_t(num_out), PyLong_FromLong(ret)});
+}

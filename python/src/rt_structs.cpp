@@ -284,3 +284,116 @@ PyObject* py_rt_get_stream_attribute(PyObject*, PyObject* args) {
                        value.reserve[0], value.reserve[1], value.reserve[2], value.reserve[3]),
          PyLong_FromLong(ret)});
 }
+
+namespace {
+
+// aclrtPhysicalMemProp from {'handleType', 'allocationType', 'memAttr', 'location': {'id',
+// 'type'}, 'reserve'}; missing keys are 0.
+bool MemProp(PyObject* obj, aclrtPhysicalMemProp* prop) {
+    if (!PyDict_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "prop: expected dict, got %s", Py_TYPE(obj)->tp_name);
+        return false;
+    }
+    PyObject* v = nullptr;
+    bool ok = true;
+    if ((v = PyDict_GetItemString(obj, "handleType"))) ok = pyacl::Arg(v, &prop->handleType);
+    if (ok && (v = PyDict_GetItemString(obj, "allocationType")))
+        ok = pyacl::Arg(v, &prop->allocationType);
+    if (ok && (v = PyDict_GetItemString(obj, "memAttr"))) ok = pyacl::Arg(v, &prop->memAttr);
+    if (ok && (v = PyDict_GetItemString(obj, "reserve"))) ok = pyacl::Arg(v, &prop->reserve);
+    PyObject* location = ok ? PyDict_GetItemString(obj, "location") : nullptr;
+    if (location && !PyDict_Check(location)) {
+        PyErr_SetString(PyExc_TypeError, "prop['location']: expected {'id', 'type'}");
+        return false;
+    }
+    if (ok && location && (v = PyDict_GetItemString(location, "id")))
+        ok = pyacl::Arg(v, &prop->location.id);
+    if (ok && location && (v = PyDict_GetItemString(location, "type")))
+        ok = pyacl::Arg(v, &prop->location.type);
+    return ok;
+}
+
+}  // namespace
+
+PyObject* py_rt_malloc_physical(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.rt.malloc_physical(size: int, prop: dict, flags: int) -> (handle, ret)";
+    PyObject* p[3];
+    size_t size = 0;
+    aclrtPhysicalMemProp prop{};
+    uint64_t flags = 0;
+    if (!pyacl::Unpack(args, 3, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &size) || !MemProp(p[1], &prop) || !pyacl::Arg(p[2], &flags)) {
+        return pyacl::BadArgs(kSig);
+    }
+    aclrtDrvMemHandle handle = nullptr;
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = aclrtMallocPhysical(&handle, size, &prop, flags);
+    Py_END_ALLOW_THREADS return pyacl::Tuple({pyacl::ToPy(handle), PyLong_FromLong(ret)});
+}
+
+PyObject* py_rt_mem_get_allocation_granularity(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.rt.mem_get_allocation_granularity(prop: dict, option: int) -> (granularity, ret)";
+    PyObject* p[2];
+    aclrtPhysicalMemProp prop{};
+    aclrtMemGranularityOptions option{};
+    if (!pyacl::Unpack(args, 2, p, kSig)) return nullptr;
+    if (!MemProp(p[0], &prop) || !pyacl::Arg(p[1], &option)) return pyacl::BadArgs(kSig);
+    size_t granularity = 0;
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = aclrtMemGetAllocationGranularity(&prop, option, &granularity);
+    Py_END_ALLOW_THREADS return pyacl::Tuple(
+        {PyLong_FromSize_t(granularity), PyLong_FromLong(ret)});
+}
+
+PyObject* py_rt_get_mem_uce_info(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.rt.get_mem_uce_info(device_id: int, array_size: int) -> (list of dicts, ret)";
+    PyObject* p[2];
+    int32_t device = 0;
+    size_t count = 0;
+    if (!pyacl::Unpack(args, 2, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &device) || !pyacl::Arg(p[1], &count)) return pyacl::BadArgs(kSig);
+    if (count > 4096) return PyErr_Format(PyExc_ValueError, "%s: array_size too large", kSig);
+    std::vector<aclrtMemUceInfo> infos(count > 0 ? count : 1);
+    size_t got = 0;
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = aclrtGetMemUceInfo(device, infos.data(), count, &got);
+    Py_END_ALLOW_THREADS PyObject* list = PyList_New(0);
+    for (size_t i = 0; list && ret == ACL_SUCCESS && i < got && i < count; ++i) {
+        PyObject* item = Py_BuildValue("{s:N,s:n}", "addr", pyacl::ToPy(infos[i].addr), "len",
+                                       static_cast<Py_ssize_t>(infos[i].len));
+        if (item == nullptr || PyList_Append(list, item) < 0) Py_CLEAR(list);
+        Py_XDECREF(item);
+    }
+    return pyacl::Tuple({list, PyLong_FromLong(ret)});
+}
+
+PyObject* py_rt_mem_uce_repair(PyObject*, PyObject* args) {
+    static const char kSig[] = "acl.rt.mem_uce_repair(device_id: int, infos: list[dict]) -> ret";
+    PyObject* p[2];
+    int32_t device = 0;
+    if (!pyacl::Unpack(args, 2, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &device)) return pyacl::BadArgs(kSig);
+    if (!PyList_Check(p[1])) {
+        PyErr_Format(PyExc_TypeError, "infos: expected list, got %s", Py_TYPE(p[1])->tp_name);
+        return pyacl::BadArgs(kSig);
+    }
+    std::vector<aclrtMemUceInfo> infos(static_cast<size_t>(PyList_GET_SIZE(p[1])));
+    for (size_t i = 0; i < infos.size(); ++i) {
+        PyObject* item = PyList_GET_ITEM(p[1], static_cast<Py_ssize_t>(i));
+        PyObject* addr = PyDict_Check(item) ? PyDict_GetItemString(item, "addr") : nullptr;
+        PyObject* len = PyDict_Check(item) ? PyDict_GetItemString(item, "len") : nullptr;
+        if (addr == nullptr || len == nullptr) {
+            PyErr_SetString(PyExc_TypeError, "infos: each item is an {'addr', 'len'} dict");
+            return pyacl::BadArgs(kSig);
+        }
+        if (!pyacl::Arg(addr, &infos[i].addr) || !pyacl::Arg(len, &infos[i].len)) {
+            return pyacl::BadArgs(kSig);
+        }
+    }
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret = aclrtMemUceRepair(device, infos.data(), infos.size());
+    Py_END_ALLOW_THREADS return PyLong_FromLong(ret);
+}
