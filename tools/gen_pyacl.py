@@ -295,7 +295,9 @@ def generate(rows, decls, types):
         out.append(f"static PyMethodDef {table}[] = {{")
         for row in rows:
             if row.ns == ns:
-                out.append(f"    {{\"{row.name}\", {row.ident}, METH_VARARGS, nullptr}},")
+                wraps = f"Wraps {row.cfunc}." if row.cfunc != "-" else "pyACL only (no C function)."
+                doc = f"{row.call} -> {row.returns}\\n\\n{wraps}".replace('"', '\\"')
+                out.append(f"    {{\"{row.name}\", {row.ident}, METH_VARARGS, \"{doc}\"}},")
         out.append("    {nullptr, nullptr, 0, nullptr}};")
     out.append("")
     out.append("const pyacl::Namespace pyacl::kNamespaces[] = {")

@@ -88,3 +88,9 @@ def test_float16_conversions_round_trip(acl):
     bits = acl.float_to_float16(1.5)
     assert bits == 0x3E00
     assert acl.float16_to_float(bits) == 1.5
+
+
+def test_each_function_documents_its_call_and_the_c_function_it_wraps(acl):
+    assert acl.rt.malloc.__doc__.startswith("acl.rt.malloc(size, policy) -> (dev_ptr, ret)")
+    assert "Wraps aclrtMalloc." in acl.rt.malloc.__doc__
+    assert "Wraps aclrtSetCurrentContext." in acl.rt.set_context.__doc__
