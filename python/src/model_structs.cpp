@@ -182,20 +182,21 @@ PyObject* py_mdl_get_input_dynamic_dims(PyObject*, PyObject* args) {
 namespace {
 
 // aclAippInfo's scalar fields, as dict keys named like the C members.
-#define PYACL_AIPP_INT_FIELDS(X)                                                                   \
-    X(inputFormat)                                                                                 \
-    X(srcImageSizeW) X(srcImageSizeH) X(cropSwitch) X(loadStartPosW) X(loadStartPosH) X(cropSizeW) \
-        X(cropSizeH) X(resizeSwitch) X(resizeOutputW) X(resizeOutputH) X(paddingSwitch)            \
-            X(leftPaddingSize) X(rightPaddingSize) X(topPaddingSize) X(bottomPaddingSize)          \
-                X(cscSwitch) X(rbuvSwapSwitch) X(axSwapSwitch) X(singleLineMode) X(matrixR0C0)     \
-                    X(matrixR0C1) X(matrixR0C2) X(matrixR1C0) X(matrixR1C1) X(matrixR1C2)          \
-                        X(matrixR2C0) X(matrixR2C1) X(matrixR2C2) X(outputBias0) X(outputBias1)    \
-                            X(outputBias2) X(inputBias0) X(inputBias1) X(inputBias2) X(meanChn0)   \
-                                X(meanChn1) X(meanChn2) X(meanChn3) X(srcFormat) X(srcDatatype)    \
-                                    X(srcDimNum) X(shapeCount)
-#define PYACL_AIPP_FLOAT_FIELDS(X) \
-    X(minChn0)                     \
-    X(minChn1) X(minChn2) X(minChn3) X(varReciChn0) X(varReciChn1) X(varReciChn2) X(varReciChn3)
+// clang-format off
+#define PYACL_AIPP_INT_FIELDS(X)                                                        \
+    X(inputFormat) X(srcImageSizeW) X(srcImageSizeH) X(cropSwitch) X(loadStartPosW)     \
+    X(loadStartPosH) X(cropSizeW) X(cropSizeH) X(resizeSwitch) X(resizeOutputW)         \
+    X(resizeOutputH) X(paddingSwitch) X(leftPaddingSize) X(rightPaddingSize)            \
+    X(topPaddingSize) X(bottomPaddingSize) X(cscSwitch) X(rbuvSwapSwitch)               \
+    X(axSwapSwitch) X(singleLineMode) X(matrixR0C0) X(matrixR0C1) X(matrixR0C2)         \
+    X(matrixR1C0) X(matrixR1C1) X(matrixR1C2) X(matrixR2C0) X(matrixR2C1) X(matrixR2C2) \
+    X(outputBias0) X(outputBias1) X(outputBias2) X(inputBias0) X(inputBias1)            \
+    X(inputBias2) X(meanChn0) X(meanChn1) X(meanChn2) X(meanChn3) X(srcFormat)          \
+    X(srcDatatype) X(srcDimNum) X(shapeCount)
+#define PYACL_AIPP_FLOAT_FIELDS(X)                                                      \
+    X(minChn0) X(minChn1) X(minChn2) X(minChn3)                                         \
+    X(varReciChn0) X(varReciChn1) X(varReciChn2) X(varReciChn3)
+// clang-format on
 
 bool Put(PyObject* dict, const char* key, PyObject* value) {
     bool ok = value && PyDict_SetItemString(dict, key, value) == 0;
