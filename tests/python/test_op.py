@@ -42,3 +42,9 @@ def test_attribute_lists_accept_lists_and_ndarrays_with_a_warning(acl):
     assert acl.op.set_attr_list_list_int(0, "ll", [[1], [2, 3]]) == ACL_ERROR_API_NOT_SUPPORT
     with pytest.raises(TypeError):
         acl.op.set_attr_list_string(0, "names", ["a", 1])
+
+
+def test_register_compile_func_wants_a_callable_and_answers_the_c_code(acl):
+    with pytest.raises(TypeError, match="register_compile_func"):
+        acl.op.register_compile_func("Add", 42)
+    assert acl.op.register_compile_func("Add", lambda *a: 0) == ACL_ERROR_API_NOT_SUPPORT
