@@ -11,6 +11,7 @@ packages=(
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
+  python3-dev python3-numpy python3-pytest            # pyACL: the acl module, its tests
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -43,4 +43,17 @@ cmake -S "$source_dir" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >
 cmake --build "$work/cmake" > /dev/null
 "$work/cmake/app"
 [ -f "$work/cmake/user_kernels.so" ] || { echo "openacl_add_kernel_binary built nothing"; exit 1; }
+# pyACL: set_env.sh puts the acl module on PYTHONPATH, as CANN's does (when it was built).
+if [ -d "$prefix/python/site-packages" ]; then
+  [ "$(cd /tmp && /usr/bin/python3 -c 'import acl; print(acl.rt.get_run_mode())')" = "(1, 0)" ] ||
+    { echo "the installed acl module does not import or answer"; exit 1; }
+  /usr/bin/python3 - "$work/relu.om" <<'PY' || { echo "the installed acl module cannot run a model"; exit 1; }
+import sys
+import acl
+assert acl.init() == 0 and acl.rt.set_device(0) == 0
+model_id, ret = acl.mdl.load_from_file(sys.argv[1])
+assert ret == 0, acl.get_recent_err_msg()
+assert acl.mdl.unload(model_id) == 0 and acl.rt.reset_device(0) == 0 and acl.finalize() == 0
+PY
+fi
 echo "install tree OK"
