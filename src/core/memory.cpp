@@ -236,7 +236,9 @@ const char* DomainName(MemDomain domain) {
 
 MemRegion ClassifyPointer(const void* p) {
     MemRegion region;
-    for (Device* device : Runtime::Get().devices()) {
+    // All devices, released ones too: their memory must read as freed device memory, never as
+    // host memory a copy could write to (aclFinalize on another thread, a stale pointer).
+    for (Device* device : Runtime::Get().all_devices()) {
         if (!device->arena().Contains(p)) continue;
         region.device = device;
         cpu::DeviceArena::Block block;

@@ -42,14 +42,37 @@ void Runtime::EnsureDevicesLocked() {
         for (uint32_t i = 0; i < config_.device_count; ++i)
             physical.push_back(i);
     }
-    owned_devices_.clear();
-    device_view_.clear();
+    std::vector<Device*> visible;
+    const size_t known = owned_devices_.size();
     for (size_t i = 0; i < physical.size(); ++i) {
-        owned_devices_.push_back(std::make_unique<Device>(static_cast<int32_t>(i), physical[i],
-                                                          config_.device_memory_bytes));
-        device_view_.push_back(owned_devices_.back().get());
+        // A released device object of the same shape serves again (a program that calls
+        // aclInit/aclFinalize in a loop does not pile up address reservations).
+        Device* device = nullptr;
+        for (size_t k = 0; k < known && device == nullptr; ++k) {
+            Device* old = owned_devices_[k].get();
+            if (old->id() == static_cast<int32_t>(i) && old->physical_id() == physical[i] &&
+                old->arena().capacity() == config_.device_memory_bytes && !old->open) {
+                device = old;
+            }
+        }
+        if (device == nullptr) {
+            owned_devices_.push_back(std::make_unique<Device>(static_cast<int32_t>(i), physical[i],
+                                                              config_.device_memory_bytes));
+            device = owned_devices_.back().get();
+        }
+        visible.push_back(device);
     }
+    std::vector<Device*> all;
+    for (const auto& device : owned_devices_)
+        all.push_back(device.get());
+    all_.store(Publish(std::move(all)), std::memory_order_release);
+    visible_.store(Publish(std::move(visible)), std::memory_order_release);
     devices_ready_.store(true, std::memory_order_release);
+}
+
+const std::vector<Device*>* Runtime::Publish(std::vector<Device*> view) {
+    views_.push_back(std::make_unique<const std::vector<Device*>>(std::move(view)));
+    return views_.back().get();
 }
 
 uint32_t Runtime::DeviceCount() {
@@ -61,13 +84,19 @@ const std::vector<Device*>& Runtime::devices() {
         std::lock_guard lock(lifecycle_);
         EnsureDevicesLocked();
     }
-    return device_view_;
+    return *visible_.load(std::memory_order_acquire);
+}
+
+const std::vector<Device*>& Runtime::all_devices() {
+    static const std::vector<Device*> kNone;
+    const std::vector<Device*>* all = all_.load(std::memory_order_acquire);
+    return all != nullptr ? *all : kNone;
 }
 
 std::vector<Device*> Runtime::OpenDevicesLocked() {
     std::vector<Device*> open;
     if (!devices_ready_.load(std::memory_order_acquire)) return open;
-    for (Device* device : device_view_) {
+    for (Device* device : *visible_.load(std::memory_order_acquire)) {
         if (device->open) open.push_back(device);
     }
     return open;
@@ -104,8 +133,10 @@ aclError Runtime::Init(const char* config_path) {
     {
         std::lock_guard lock(lifecycle_);
         bool in_use = false;
-        for (Device* device : device_view_)
-            in_use = in_use || device->open;
+        if (devices_ready_.load(std::memory_order_acquire)) {
+            for (Device* device : *visible_.load(std::memory_order_acquire))
+                in_use = in_use || device->open;
+        }
         if (in_use) {
             Warn(
                 "devices were already in use before aclInit; the configuration's device "
@@ -138,12 +169,13 @@ aclError Runtime::Init(const char* config_path) {
 }
 
 void Runtime::ReleaseEverythingLocked(Graveyard& graveyard) {
-    for (Device* device : device_view_) {
-        if (device->open) ReleaseDeviceLocked(device, "aclFinalize", graveyard);
+    if (devices_ready_.load(std::memory_order_acquire)) {
+        for (Device* device : *visible_.load(std::memory_order_acquire)) {
+            if (device->open) ReleaseDeviceLocked(device, "aclFinalize", graveyard);
+        }
     }
     ReleaseAllHostMemory();
-    owned_devices_.clear();
-    device_view_.clear();
+    // The device objects stay (all_devices()); the next aclInit publishes a new view.
     devices_ready_.store(false, std::memory_order_release);
     config_loaded_ = false;
 }
@@ -157,8 +189,10 @@ aclError Runtime::Finalize() {
     init_count_ = 0;
     for (const auto& hook : finalize_hooks_)
         hook.fn(hook.data);
-    for (Device* device : device_view_) {
-        if (cpu::Executor* executor = device->executor()) executor->WaitAll();
+    if (devices_ready_.load(std::memory_order_acquire)) {
+        for (Device* device : *visible_.load(std::memory_order_acquire)) {
+            if (cpu::Executor* executor = device->executor()) executor->WaitAll();
+        }
     }
     // Every task has run: the trace is complete (a session aclprofStart left open ends here).
     if (trace::Running() != trace::Owner::kNone) {

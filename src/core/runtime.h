@@ -35,12 +35,18 @@ class Runtime {
     // The configuration in force (from the environment when aclInit was never called).
     const Config& config();
 
-    // Visible devices; ids are 0..DeviceCount()-1. Device objects live until aclFinalize.
+    // Visible devices; ids are 0..DeviceCount()-1.
     uint32_t DeviceCount();
     // The device with this id, or nullptr after recording ACL_ERROR_RT_INVALID_DEVICEID.
     Device* DeviceById(int64_t id);
-    // Lock-free view of the devices for pointer classification on copy paths.
+    // Lock-free view of the visible devices. A view, once published, never changes, so
+    // another thread's aclFinalize cannot pull it from under a reader.
     const std::vector<Device*>& devices();
+    // Every device object this process made, released ones included (they live until exit,
+    // keeping their address ranges reserved): pointer classification looks here, so memory of
+    // a device released by aclFinalize on another thread is recognised as freed device memory,
+    // not taken for host memory.
+    const std::vector<Device*>& all_devices();
 
     // The devices that are open, without creating any (lifecycle mutex held; exit reports).
     std::vector<Device*> OpenDevicesLocked();
@@ -58,9 +64,15 @@ class Runtime {
     uint64_t init_count_ = 0;
     bool config_loaded_ = false;
     Config config_;
+    // Device objects are made by EnsureDevicesLocked, reused by a later aclInit when the
+    // configuration matches, and destroyed never (see all_devices()).
     std::vector<std::unique_ptr<Device>> owned_devices_;
-    std::vector<Device*> device_view_;
+    // Published views (immutable once published; old ones are kept, they are small).
+    std::vector<std::unique_ptr<const std::vector<Device*>>> views_;
+    std::atomic<const std::vector<Device*>*> visible_{nullptr};
+    std::atomic<const std::vector<Device*>*> all_{nullptr};
     std::atomic<bool> devices_ready_{false};
+    const std::vector<Device*>* Publish(std::vector<Device*> view);
 
     template <typename Fn>
     struct Hook {

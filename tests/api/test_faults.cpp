@@ -192,3 +192,16 @@ TEST_F(FaultsWithSmallMemory, DeviceMemoryExhaustedMidPipelineFailsOnlyTheAlloca
         EXPECT_EQ(aclrtFree(blocks[i]), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
+
+TEST(FaultsAtFinalize, DeviceMemoryUsedAfterFinalizeIsRefusedNotWritten) {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    void* dev = nullptr;
+    ASSERT_EQ(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);  // releases the device and its memory
+    // The pointer must not pass for ordinary host memory (writing to it would fault).
+    char host[64] = {};
+    EXPECT_NE(aclrtMemset(dev, 4096, 0, 4096), ACL_SUCCESS);
+    EXPECT_NE(aclrtMemcpy(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+    EXPECT_THAT_MESSAGE_CONTAINS("device");
+}
