@@ -8,7 +8,7 @@ packages=(
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # the PoCL peer in bench/bench_pocl.cpp
   libopencv-dnn-dev libopencv-imgcodecs-dev           # models (OpenCV DNN), image decode
   libopencv-imgproc-dev
-  libturbojpeg0-dev libyuv-dev libpng-dev             # DVPP: JPEG, YUV scaling, PNG
+  libturbojpeg0-dev libyuv-dev                        # DVPP: JPEG codec, YUV conversion and scaling
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check

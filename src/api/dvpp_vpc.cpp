@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/stream.h"
+#include "dvpp/border.h"
 #include "dvpp/channel.h"
 #include "dvpp/task.h"
 #include "dvpp/vpc.h"
@@ -20,8 +21,8 @@ constexpr uint32_t kMaxBatchRois = 256;
 // (the whole input, the whole output).
 aclError PrepareJob(acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
                     const acldvppRoiConfig* crop, const acldvppRoiConfig* paste,
-                    uint32_t interpolation, const openacl::Stream* stream, const char* in_name,
-                    const char* out_name, VpcJob* job) {
+                    const BorderSpec* border, uint32_t interpolation, const openacl::Stream* stream,
+                    const char* in_name, const char* out_name, VpcJob* job) {
     if (aclError rc = CheckPicDesc(inputDesc, in_name)) return rc;
     if (aclError rc = CheckPicDesc(outputDesc, out_name)) return rc;
     job->in = Snapshot(*inputDesc);
@@ -36,6 +37,23 @@ aclError PrepareJob(acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
     }
     if (paste != nullptr) {
         if (aclError rc = PasteBox(*paste, job->out, "pasteArea", &job->paste)) return rc;
+    }
+    if (border != nullptr) {
+        // The crop is resized to the output less its borders.
+        const BorderSpec& b = *border;
+        uint64_t across = uint64_t(b.left) + b.right, down = uint64_t(b.top) + b.bottom;
+        if ((b.left | b.right | b.top | b.bottom) & 1u || across + 10 > job->out.width ||
+            down + 6 > job->out.height) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s is %ux%u with borders top %u, bottom %u, left %u, right %u: borders "
+                        "must be even and leave at least 10x6 inside",
+                        out_name, job->out.width, job->out.height, b.top, b.bottom, b.left,
+                        b.right);
+        }
+        job->paste = {b.left, b.top, job->out.width - static_cast<uint32_t>(across),
+                      job->out.height - static_cast<uint32_t>(down)};
+        job->border = true;
+        job->border_spec = b;
     }
     return CheckScale(job->crop, job->paste,
                       paste != nullptr ? "the crop-and-paste" : "the resize");
@@ -79,8 +97,8 @@ aclError Single(acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc,
     if (s == nullptr) return rc;
     VpcJob job;
     rc = PrepareJob(inputDesc, outputDesc, need_crop ? cropArea : nullptr,
-                    need_paste ? pasteArea : nullptr, interpolation, s, "inputDesc", "outputDesc",
-                    &job);
+                    need_paste ? pasteArea : nullptr, nullptr, interpolation, s, "inputDesc",
+                    "outputDesc", &job);
     if (rc != ACL_SUCCESS) return rc;
     SubmitJobs(s, {job});
     return ACL_SUCCESS;
@@ -89,7 +107,8 @@ aclError Single(acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc,
 aclError Batch(acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPicDescs,
                uint32_t* roiNums, uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs,
                acldvppRoiConfig* cropAreas[], acldvppRoiConfig* pasteAreas[], bool need_paste,
-               acldvppResizeConfig* resizeConfig, aclrtStream stream) {
+               acldvppBorderConfig* borderCfgs[], acldvppResizeConfig* resizeConfig,
+               aclrtStream stream) {
     if (aclError rc = CheckChannelFor(channelDesc, DVPP_CHNMODE_VPC)) return rc;
     for (auto [batch, name] : {std::pair{srcBatchPicDescs, "srcBatchPicDescs"},
                                std::pair{dstBatchPicDescs, "dstBatchPicDescs"}}) {
@@ -135,9 +154,26 @@ aclError Batch(acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPic
                 std::string paste_name = "pasteAreas[" + std::to_string(k) + "]";
                 if ((rc = CheckRoiConfig(pasteAreas[k], paste_name.c_str()))) return rc;
             }
+            BorderSpec spec;
+            if (borderCfgs != nullptr) {
+                std::string border_name = "borderCfgs[" + std::to_string(k) + "]";
+                const acldvppBorderConfig* config = borderCfgs[k];
+                if (config == nullptr || !BorderConfigs().Contains(config)) {
+                    return Fail(ACL_ERROR_INVALID_PARAM, "%s %p is not a live acldvppBorderConfig",
+                                border_name.c_str(), static_cast<const void*>(config));
+                }
+                spec = SpecOf(*config);
+                if (spec.type != BORDER_CONSTANT && spec.type != BORDER_REPLICATE) {
+                    return Fail(ACL_ERROR_INVALID_PARAM,
+                                "%s has border type %d; this task takes BORDER_CONSTANT or "
+                                "BORDER_REPLICATE only",
+                                border_name.c_str(), static_cast<int>(spec.type));
+                }
+            }
             rc =
                 PrepareJob(srcBatchPicDescs->pictures[i].get(), dstBatchPicDescs->pictures[k].get(),
-                           cropAreas[k], need_paste ? pasteAreas[k] : nullptr, interpolation, s,
+                           cropAreas[k], need_paste ? pasteAreas[k] : nullptr,
+                           borderCfgs != nullptr ? &spec : nullptr, interpolation, s,
                            in_name.c_str(), out_name.c_str(), &jobs[k]);
             if (rc != ACL_SUCCESS) return rc;
         }
@@ -195,7 +231,7 @@ aclError acldvppVpcBatchCropAsync(acldvppChannelDesc* channelDesc,
                                   acldvppRoiConfig* cropAreas[], aclrtStream stream) {
     OPENACL_API();
     return Batch(channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr,
-                 false, nullptr, stream);
+                 false, nullptr, nullptr, stream);
 }
 
 aclError acldvppVpcBatchCropResizeAsync(acldvppChannelDesc* channelDesc,
@@ -205,7 +241,7 @@ aclError acldvppVpcBatchCropResizeAsync(acldvppChannelDesc* channelDesc,
                                         acldvppResizeConfig* resizeConfig, aclrtStream stream) {
     OPENACL_API();
     return Batch(channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr,
-                 false, resizeConfig, stream);
+                 false, nullptr, resizeConfig, stream);
 }
 
 aclError acldvppVpcBatchCropAndPasteAsync(acldvppChannelDesc* channelDesc,
@@ -215,7 +251,7 @@ aclError acldvppVpcBatchCropAndPasteAsync(acldvppChannelDesc* channelDesc,
                                           acldvppRoiConfig* pasteAreas[], aclrtStream stream) {
     OPENACL_API();
     return Batch(channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas,
-                 pasteAreas, true, nullptr, stream);
+                 pasteAreas, true, nullptr, nullptr, stream);
 }
 
 aclError acldvppVpcBatchCropResizePasteAsync(
@@ -224,5 +260,15 @@ aclError acldvppVpcBatchCropResizePasteAsync(
     acldvppRoiConfig* pasteAreas[], acldvppResizeConfig* resizeConfig, aclrtStream stream) {
     OPENACL_API();
     return Batch(channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas,
-                 pasteAreas, true, resizeConfig, stream);
+                 pasteAreas, true, nullptr, resizeConfig, stream);
+}
+
+aclError acldvppVpcBatchCropResizeMakeBorderAsync(
+    acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPicDescs, uint32_t* roiNums,
+    uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
+    acldvppBorderConfig* borderCfgs[], acldvppResizeConfig* resizeConfig, aclrtStream stream) {
+    OPENACL_API();
+    if (borderCfgs == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "borderCfgs is null");
+    return Batch(channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr,
+                 false, borderCfgs, resizeConfig, stream);
 }

@@ -184,7 +184,7 @@ aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* wha
     if (pic.width < kMinWidth || pic.height < kMinHeight || pic.width > max_side ||
         pic.height > max_side) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s is %ux%u; a VPC input is 10x6 to 4096x4096 (up to 8192x8192 for "
+                    "%s is %ux%u; a VPC picture is 10x6 to 4096x4096 (inputs up to 8192x8192 for "
                     "YUV420SP NV12/NV21 only)",
                     what, pic.width, pic.height);
     }

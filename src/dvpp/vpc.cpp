@@ -16,19 +16,6 @@ namespace {
 constexpr uint32_t kMinBoxWidth = 10, kMinBoxHeight = 6, kMaxBoxSide = 4096;
 constexpr uint32_t kMaxUpscale = 16, kMaxDownscale = 32;
 
-// An I420 picture in host memory.
-struct I420 {
-    uint32_t width, height;
-    std::vector<uint8_t> y, u, v;
-    I420(uint32_t w, uint32_t h)
-        : width(w),
-          height(h),
-          y(static_cast<size_t>(w) * h),
-          u(static_cast<size_t>(w / 2) * (h / 2)),
-          v(u.size()) {}
-    int cw() const { return static_cast<int>(width / 2); }
-};
-
 // Scales one plane with the interpolation acldvppSetResizeConfigInterpolation chose (the 310/910
 // meanings): 0, the hardware's own high-order filter, is approximated by libyuv's box filter;
 // 1 is bilinear as OpenCV does it (libyuv's matches it within 1); 2 and 4 are nearest
@@ -61,7 +48,8 @@ void ScalePlane(const uint8_t* src, int sw, int sh, uint8_t* dst, int dw, int dh
     }
 }
 
-// Converts the box of the input to I420.
+}  // namespace
+
 void ToI420(const Picture& in, const Box& box, I420* dst) {
     const int w = static_cast<int>(box.width), h = static_cast<int>(box.height);
     const size_t ws = in.ws;
@@ -145,6 +133,8 @@ void ToI420(const Picture& in, const Box& box, I420* dst) {
         }
     }
 }
+
+namespace {
 
 aclError RoiError(const char* what, const acldvppRoiConfig& roi, const char* rule) {
     return Fail(ACL_ERROR_INVALID_PARAM,
@@ -268,6 +258,17 @@ aclError RunVpc(const VpcJob& job, std::string* why) {
     } else {
         libyuv::I420ToNV12(src->y.data(), w, src->u.data(), src->cw(), src->v.data(), src->cw(), y,
                            ws, uv, ws, w, h);
+    }
+    if (job.border) {
+        // The border is made from the pasted inside, so it is copied out first.
+        Picture inside = out;
+        std::vector<uint8_t> copy(static_cast<size_t>(w) * h * 3 / 2);
+        inside.data = copy.data();
+        inside.width = inside.ws = w;
+        inside.height = inside.hs = h;
+        libyuv::CopyPlane(y, ws, copy.data(), w, w, h);
+        libyuv::CopyPlane(uv, ws, copy.data() + size_t(w) * h, w, w, h / 2);
+        RunMakeBorder(inside, out, job.border_spec);
     }
     return ACL_SUCCESS;
 }

@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "dvpp/border.h"
 #include "dvpp/picture.h"
 
 namespace openacl::dvpp {
@@ -25,7 +27,25 @@ struct VpcJob {
     Picture out;
     Box paste;
     uint32_t interpolation = 0;  // acldvppSetResizeConfigInterpolation's value
+    bool border = false;         // then `paste` is the inside of the border and
+    BorderSpec border_spec;      // the border is made around it
 };
+
+// An I420 picture in host memory, the VPC's working format.
+struct I420 {
+    uint32_t width, height;
+    std::vector<uint8_t> y, u, v;
+    I420(uint32_t w, uint32_t h)
+        : width(w),
+          height(h),
+          y(static_cast<size_t>(w) * h),
+          u(static_cast<size_t>(w / 2) * (h / 2)),
+          v(u.size()) {}
+    int cw() const { return static_cast<int>(width / 2); }
+};
+
+// Converts a box (even origin and size) of a picture in any VPC input format to I420.
+void ToI420(const Picture& in, const Box& box, I420* dst);
 
 // A live ROI config (what names it in messages).
 aclError CheckRoiConfig(const acldvppRoiConfig* roi, const char* what);
