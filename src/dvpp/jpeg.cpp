@@ -10,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include <opencv2/core.hpp>
+
 #include "core/error.h"
 #include "libyuv.h"
 
@@ -101,6 +103,65 @@ struct TjDeleter {
 };
 using TjHandle = std::unique_ptr<void, TjDeleter>;
 
+// The EXIF orientation in an APP1 segment's payload, or 1 when it has none or is malformed.
+int ExifOrientation(const uint8_t* seg, size_t length) {
+    if (length < 14 || std::memcmp(seg, "Exif\0\0", 6) != 0) return 1;
+    const uint8_t* tiff = seg + 6;
+    const size_t size = length - 6;
+    bool little = tiff[0] == 'I' && tiff[1] == 'I';
+    if (!little && !(tiff[0] == 'M' && tiff[1] == 'M')) return 1;
+    auto u16 = [&](size_t at) -> uint32_t {
+        return little ? tiff[at] | (tiff[at + 1] << 8) : (tiff[at] << 8) | tiff[at + 1];
+    };
+    auto u32 = [&](size_t at) -> uint32_t {
+        return little ? u16(at) | (u16(at + 2) << 16) : (u16(at) << 16) | u16(at + 2);
+    };
+    if (u16(2) != 42) return 1;
+    size_t ifd = u32(4);
+    if (ifd + 2 > size) return 1;
+    uint32_t entries = u16(ifd);
+    for (uint32_t i = 0; i < entries; ++i) {
+        size_t at = ifd + 2 + 12 * size_t(i);
+        if (at + 12 > size) return 1;
+        if (u16(at) == 0x0112 && u16(at + 2) == 3) {  // Orientation, SHORT
+            uint32_t value = u16(at + 8);
+            return value >= 1 && value <= 8 ? static_cast<int>(value) : 1;
+        }
+    }
+    return 1;
+}
+
+// Turns a plane the way EXIF orientation says the picture is to be shown.
+cv::Mat Orient(const cv::Mat& plane, int orientation) {
+    cv::Mat out;
+    switch (orientation) {
+        case 2:
+            cv::flip(plane, out, 1);
+            return out;
+        case 3:
+            cv::rotate(plane, out, cv::ROTATE_180);
+            return out;
+        case 4:
+            cv::flip(plane, out, 0);
+            return out;
+        case 5:
+            cv::transpose(plane, out);
+            return out;
+        case 6:
+            cv::rotate(plane, out, cv::ROTATE_90_CLOCKWISE);
+            return out;
+        case 7:
+            cv::transpose(plane, out);
+            cv::flip(out, out, -1);
+            return out;
+        case 8:
+            cv::rotate(plane, out, cv::ROTATE_90_COUNTERCLOCKWISE);
+            return out;
+        default:
+            return plane;
+    }
+}
+
 }  // namespace
 
 aclError ParseJpegHeader(const uint8_t* data, size_t size, JpegHeader* header, std::string* why) {
@@ -139,6 +200,9 @@ aclError ParseJpegHeader(const uint8_t* data, size_t size, JpegHeader* header, s
             return ACL_ERROR_UNSUPPORTED_JPEG;
         }
         const uint8_t* seg = data + pos + 2;
+        if (marker == 0xE1 && header->orientation == 1) {
+            header->orientation = ExifOrientation(seg, length - 2);
+        }
         bool is_sof =
             marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
         if (is_sof) {
@@ -205,6 +269,7 @@ bool IsJpegdOutputFormat(acldvppPixelFormat format) {
 
 aclError PlanJpegDecode(const JpegHeader& header, acldvppPixelFormat requested, int32_t precision,
                         JpegdLayout* layout, std::string* why) {
+    const uint32_t width = header.DecodedWidth(), height = header.DecodedHeight();
     if (header.width < kJpegMinSide || header.height < kJpegMinSide ||
         header.width > kJpegMaxSide || header.height > kJpegMaxSide) {
         *why = Text("the JPEG is %ux%u; JPEGD decodes 32x32 to 8192x8192", header.width,
@@ -254,8 +319,8 @@ aclError PlanJpegDecode(const JpegHeader& header, acldvppPixelFormat requested, 
         return up ? v + 1 : v - 1;
     };
     layout->format = format;
-    layout->width = round(header.width, shape.width_div);
-    layout->height = round(header.height, shape.height_div);
+    layout->width = round(width, shape.width_div);
+    layout->height = round(height, shape.height_div);
     layout->ws = AlignUp(layout->width, 128);
     layout->hs = AlignUp(layout->height, 16);
     layout->size = SemiPlanarSize(format, layout->ws, layout->hs);
@@ -296,7 +361,18 @@ aclError DecodeJpeg(const uint8_t* data, size_t size, const JpegHeader& header,
         *why = Text("the JPEG cannot be decoded: %s", tjGetErrorStr2(tj.get()));
         return ACL_ERROR_UNSUPPORTED_JPEG;
     }
-    (void)header;
+    // EXIF orientation turns every plane; chroma is resampled to the output layout below.
+    cv::Mat plane_mat[3];
+    for (int c = 0; c < planes; ++c) {
+        plane_mat[c] =
+            Orient(cv::Mat(ph[c], pw[c], CV_8UC1, dst[c], strides[c]), header.orientation);
+        dst[c] = plane_mat[c].data;
+        pw[c] = plane_mat[c].cols;
+        ph[c] = plane_mat[c].rows;
+        strides[c] = static_cast<int>(plane_mat[c].step[0]);
+    }
+    w = pw[0];
+    h = ph[0];
     const uint32_t ow = layout.width, oh = layout.height, ws = layout.ws;
     // Luma; rounding up repeats the last column and row.
     for (uint32_t r = 0; r < oh; ++r) {

@@ -16,6 +16,10 @@ struct JpegHeader {
     uint32_t height = 0;
     int32_t components = 0;
     acldvppJpegFormat format = ACL_JPEG_CSS_UNKNOWN;
+    int orientation = 1;  // EXIF orientation 1..8 (1 when absent or malformed)
+    // The size JPEGD writes: orientations 5..8 turn the picture by 90 degrees.
+    uint32_t DecodedWidth() const { return orientation >= 5 ? height : width; }
+    uint32_t DecodedHeight() const { return orientation >= 5 ? width : height; }
 };
 
 // Reads the frame header of a JPEG in host memory. Streams JPEGD cannot decode (not a JPEG,
@@ -36,8 +40,9 @@ struct JpegdLayout {
 // True for the formats JPEGD may be asked for (semi-planar YUV and PIXEL_FORMAT_UNKNOWN).
 bool IsJpegdOutputFormat(acldvppPixelFormat format);
 
-// Plans the output; refuses (with the code and *why) sources and formats that do not go
-// together and sizes outside 32x32 to 8192x8192. precision is an acldvppJpegdPrecisionMode.
+// Plans the output (for the picture as EXIF orientation turns it); refuses (with the code and *why)
+// sources and formats that do not go together and sizes outside 32x32 to 8192x8192. precision is an
+// acldvppJpegdPrecisionMode.
 aclError PlanJpegDecode(const JpegHeader& header, acldvppPixelFormat requested, int32_t precision,
                         JpegdLayout* layout, std::string* why);
 

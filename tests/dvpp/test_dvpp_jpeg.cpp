@@ -30,6 +30,22 @@ std::vector<uint8_t> ReferenceLuma(const std::vector<uint8_t>& jpeg, int* w, int
     return yuv;
 }
 
+// The JPEG with an EXIF APP1 segment carrying `orientation` inserted after its SOI marker.
+std::vector<uint8_t> WithExifOrientation(const std::vector<uint8_t>& jpeg, uint8_t orientation) {
+    const uint8_t payload[] = {'E',         'x',  'i', 'f', 0, 0,        // EXIF header
+                               'I',         'I',  42,  0,   8, 0, 0, 0,  // little-endian TIFF
+                               1,           0,                           // one IFD0 entry:
+                               0x12,        0x01, 3,   0,   1, 0, 0, 0,
+                               orientation, 0,    0,   0,   // Orientation
+                               0,           0,    0,   0};  // no next IFD
+    std::vector<uint8_t> out(jpeg.begin(), jpeg.begin() + 2);
+    const size_t length = sizeof payload + 2;
+    out.insert(out.end(), {0xFF, 0xE1, uint8_t(length >> 8), uint8_t(length & 0xFF)});
+    out.insert(out.end(), payload, payload + sizeof payload);
+    out.insert(out.end(), jpeg.begin() + 2, jpeg.end());
+    return out;
+}
+
 }  // namespace
 
 TEST(DvppJpegInfo, ReportsSizeComponentsAndSubsampling) {
@@ -175,6 +191,36 @@ TEST_F(DvppJpegDecode, OddSizesAreRoundedDownToEvenForYuv420) {
               ACL_SUCCESS);
     EXPECT_EQ(acldvppGetPicDescWidth(desc), 100u);
     EXPECT_EQ(acldvppGetPicDescHeight(desc), 60u);
+}
+
+TEST_F(DvppJpegDecode, ExifOrientationTurnsThePicture) {
+    std::vector<uint8_t> plain = MakeJpeg(96, 64, TJSAMP_420);
+    std::vector<uint8_t> jpeg = WithExifOrientation(plain, 6);  // rotate 90 degrees clockwise
+    uint32_t predicted = 0;
+    ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420,
+                                        &predicted),
+              ACL_SUCCESS);
+    EXPECT_EQ(predicted, 128u * 96 * 3 / 2);  // 64 wide, 96 high once turned
+    PicDesc desc;
+    std::vector<uint8_t> out;
+    ASSERT_EQ(Decode(jpeg, PIXEL_FORMAT_YUV_SEMIPLANAR_420, predicted, &out, &desc), ACL_SUCCESS);
+    EXPECT_EQ(acldvppGetPicDescWidth(desc), 64u);
+    EXPECT_EQ(acldvppGetPicDescHeight(desc), 96u);
+    int w = 0, h = 0;
+    std::vector<uint8_t> luma = ReferenceLuma(plain, &w, &h);
+    cv::Mat turned;
+    cv::rotate(cv::Mat(h, w, CV_8UC1, luma.data()), turned, cv::ROTATE_90_CLOCKWISE);
+    EXPECT_EQ(MeanDiff(out.data(), 128, turned.data, 64, 64, 96), 0.0);
+}
+
+TEST_F(DvppJpegDecode, MalformedExifIsIgnored) {
+    std::vector<uint8_t> jpeg = WithExifOrientation(MakeJpeg(96, 64, TJSAMP_420), 6);
+    jpeg[2 + 4 + 6] = 'X';  // the TIFF byte order mark is no longer II or MM
+    PicDesc desc;
+    std::vector<uint8_t> out;
+    ASSERT_EQ(Decode(jpeg, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 128 * 64 * 3 / 2, &out, &desc),
+              ACL_SUCCESS);
+    EXPECT_EQ(acldvppGetPicDescWidth(desc), 96u);
 }
 
 TEST_F(DvppJpegDecode, UnknownFormatKeepsTheSourceLayout) {
