@@ -218,6 +218,10 @@ TEST_F(DvppChannel, ParamsCheckTheirSizeAndRange) {
     EXPECT_EQ(acldvppSetChannelDescParam(d, ACL_DVPP_CHANNEL_WIDTH_UINT32, sizeof width, &width),
               ACL_ERROR_INVALID_PARAM);
     EXPECT_MESSAGE_CONTAINS("32..8192");
+    uint64_t id = 5;
+    EXPECT_EQ(acldvppSetChannelDescParam(d, ACL_DVPP_CHANNEL_ID_UINT64, sizeof id, &id),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("read-only");
     int32_t got = -1;
     size_t size = 0;
     EXPECT_EQ(

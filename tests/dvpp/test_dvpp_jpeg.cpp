@@ -84,6 +84,41 @@ TEST(DvppJpegInfo, ProgressiveJpegIsUnsupported) {
     EXPECT_MESSAGE_CONTAINS("progressive JPEG");
 }
 
+namespace {
+
+// Offset of the first SOF0 marker's segment (FF C0) in a baseline JPEG.
+size_t Sof0(const std::vector<uint8_t>& jpeg) {
+    for (size_t i = 2; i + 1 < jpeg.size(); ++i)
+        if (jpeg[i] == 0xFF && jpeg[i + 1] == 0xC0) return i;
+    return 0;
+}
+
+}  // namespace
+
+TEST(DvppJpegInfo, ArithmeticCodingIsUnsupported) {
+    std::vector<uint8_t> jpeg = MakeJpeg(64, 64, TJSAMP_420);
+    size_t sof = Sof0(jpeg);
+    ASSERT_NE(sof, 0u);
+    jpeg[sof + 1] = 0xC9;  // SOF9: sequential, arithmetic-coded
+    uint32_t w = 0, h = 0;
+    int32_t comps = 0;
+    EXPECT_EQ(acldvppJpegGetImageInfo(jpeg.data(), jpeg.size(), &w, &h, &comps),
+              ACL_ERROR_UNSUPPORTED_JPEG);
+    EXPECT_MESSAGE_CONTAINS("arithmetic-coded JPEG");
+}
+
+TEST(DvppJpegInfo, TwelveBitSamplesAreUnsupported) {
+    std::vector<uint8_t> jpeg = MakeJpeg(64, 64, TJSAMP_420);
+    size_t sof = Sof0(jpeg);
+    ASSERT_NE(sof, 0u);
+    jpeg[sof + 4] = 12;  // sample precision
+    uint32_t w = 0, h = 0;
+    int32_t comps = 0;
+    EXPECT_EQ(acldvppJpegGetImageInfo(jpeg.data(), jpeg.size(), &w, &h, &comps),
+              ACL_ERROR_UNSUPPORTED_JPEG);
+    EXPECT_MESSAGE_CONTAINS("12-bit samples");
+}
+
 TEST(DvppJpegInfo, DataThatIsNotAJpegIsUnsupported) {
     std::vector<uint8_t> png;
     ASSERT_TRUE(cv::imencode(".png", cv::Mat(8, 8, CV_8UC1, cv::Scalar(3)), png));
@@ -314,6 +349,26 @@ TEST_F(DvppJpegDecode, SeesDataCopiedEarlierOnTheSameStream) {
 
 class DvppJpegEncode : public DvppTest {};
 
+TEST_F(DvppJpegEncode, PictureLargerThanTheChannelAllowsIsRefused) {
+    acldvppChannelDesc* narrow = acldvppCreateChannelDesc();
+    uint32_t width = 48;
+    ASSERT_EQ(
+        acldvppSetChannelDescParam(narrow, ACL_DVPP_CHANNEL_WIDTH_UINT32, sizeof width, &width),
+        ACL_SUCCESS);
+    ASSERT_EQ(acldvppCreateChannel(narrow), ACL_SUCCESS);
+    MediaBuffer in(MakeNv12(64, 64, 64, 64));
+    PicDesc desc(in.get(), in.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 64, 64, 64);
+    acldvppJpegeConfig* config = acldvppCreateJpegeConfig();
+    MediaBuffer out(100000);
+    uint32_t size = out.size();
+    EXPECT_EQ(acldvppJpegEncodeAsync(narrow, desc, out.get(), &size, config, stream_),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("encodes at most 48x8192");
+    acldvppDestroyJpegeConfig(config);
+    acldvppDestroyChannel(narrow);
+    acldvppDestroyChannelDesc(narrow);
+}
+
 TEST_F(DvppJpegEncode, Nv12RoundTripsThroughJpegWithinTolerance) {
     const uint32_t w = 96, h = 64, ws = 96, hs = 64;
     std::vector<uint8_t> nv12 = MakeNv12(w, h, ws, hs);
@@ -376,6 +431,18 @@ TEST_F(DvppJpegEncode, InputRulesAreEnforced) {
         EXPECT_EQ(acldvppJpegEncodeAsync(channel_, rgb, out.get(), &size, config, stream_),
                   ACL_ERROR_INVALID_PARAM);
         EXPECT_MESSAGE_CONTAINS("JPEGE encodes YUV420SP");
+    }
+    {
+        PicDesc rows(in.get(), in.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 40, 64, 44);
+        EXPECT_EQ(acldvppJpegEncodeAsync(channel_, rows, out.get(), &size, config, stream_),
+                  ACL_ERROR_INVALID_PARAM);
+        EXPECT_MESSAGE_CONTAINS("heightStride 44");
+    }
+    {
+        PicDesc tiny(in.get(), 100, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 64, 64, 64);
+        EXPECT_EQ(acldvppJpegEncodeAsync(channel_, tiny, out.get(), &size, config, stream_),
+                  ACL_ERROR_INVALID_PARAM);
+        EXPECT_MESSAGE_CONTAINS("takes 6144 bytes");
     }
     {
         PicDesc small(in.get(), in.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 16, 16, 16, 16);

@@ -51,6 +51,23 @@ TEST(DvppPngPredictDecSize, IsAlignedStridesTimesBytesPerPixel) {
     EXPECT_EQ(size, 128u * 3 * 48);
 }
 
+TEST(DvppPngPredictDecSize, PictureSmallerThan32IsRefused) {
+    std::vector<uint8_t> png = MakePng(16, 40, 3);
+    uint32_t size = 0;
+    EXPECT_EQ(acldvppPngPredictDecSize(png.data(), png.size(), PIXEL_FORMAT_RGB_888, &size),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("32x32 to 4096x4096");
+}
+
+TEST(DvppPngPredictDecSize, YuvOutputIsRefused) {
+    std::vector<uint8_t> png = MakePng(40, 40, 3);
+    uint32_t size = 0;
+    EXPECT_EQ(
+        acldvppPngPredictDecSize(png.data(), png.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+        ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("not a PNGD output format");
+}
+
 class DvppPngDecode : public DvppTest {};
 
 TEST_F(DvppPngDecode, RgbPngDecodesToRgb888InRgbOrder) {

@@ -230,6 +230,10 @@ TEST_F(DvppVpc, BatchCropWritesEachBoxToItsOutput) {
     EXPECT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 1, dsts, crops, stream_),
               ACL_ERROR_INVALID_PARAM);
     EXPECT_MESSAGE_CONTAINS("equal the 2 pictures of dstBatchPicDescs");
+    roi_nums[0] = 2;
+    EXPECT_EQ(acldvppVpcBatchCropAsync(channel_, srcs, roi_nums, 2, dsts, crops, stream_),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("at most the 1 pictures of srcBatchPicDescs");
     for (auto* c : crops)
         acldvppDestroyRoiConfig(c);
     acldvppDestroyBatchPicDesc(srcs);

@@ -82,6 +82,16 @@ TEST_F(DvppVpc310P, ConvertColorFromYuv400WritesYuv400Only) {
     EXPECT_MESSAGE_CONTAINS("converts to PIXEL_FORMAT_YUV_400 only");
 }
 
+TEST_F(DvppVpc310P, ConvertColorToAFormatItDoesNotWriteIsRefused) {
+    MediaBuffer in(MakeNv12(64, 64, 64, 64));
+    MediaBuffer out(64 * 64 * 2);
+    PicDesc input(in.get(), in.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 64, 64, 64);
+    PicDesc output(out.get(), out.size(), PIXEL_FORMAT_YUYV_PACKED_422, 64, 64, 128, 64);
+    EXPECT_EQ(acldvppVpcConvertColorAsync(channel_, input, output, stream_),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("colour conversion writes");
+}
+
 TEST_F(DvppVpc310P, PyrDownMatchesOpenCvPyrDown) {
     const uint32_t w = 64, h = 48;
     std::vector<uint8_t> grey = MakeTexturedNv12(w, h, w, h);
@@ -137,6 +147,31 @@ TEST_F(DvppVpc310P, CalcHistCountsEachComponent) {
     EXPECT_EQ(bins[60], w * h / 4);
     EXPECT_EQ(acldvppGetHistRetCode(hist), 0u);
     acldvppDestroyHist(hist);
+}
+
+TEST_F(DvppVpc310P, CalcHistTakesNoReserveAndALiveHist) {
+    MediaBuffer in(MakeNv12(32, 16, 32, 16));
+    PicDesc input(in.get(), in.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 32, 16, 32, 16);
+    acldvppHist* hist = acldvppCreateHist();
+    int reserve = 0;
+    EXPECT_EQ(acldvppVpcCalcHistAsync(channel_, input, hist, &reserve, stream_),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("reserve must be nullptr");
+    acldvppDestroyHist(hist);
+    EXPECT_EQ(acldvppVpcCalcHistAsync(channel_, input, hist, nullptr, stream_),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("not a live acldvppHist");
+}
+
+TEST_F(DvppVpc310P, EqualizeHistKeepsFormatAndSize) {
+    MediaBuffer in(MakeNv12(32, 16, 32, 16)), out(32 * 16 * 3 / 2);
+    PicDesc input(in.get(), in.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 32, 16, 32, 16);
+    PicDesc output(out.get(), out.size(), PIXEL_FORMAT_YVU_SEMIPLANAR_420, 32, 16, 32, 16);
+    acldvppLutMap* map = acldvppCreateLutMap();
+    EXPECT_EQ(acldvppVpcEqualizeHistAsync(channel_, input, output, map, stream_),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("keeps format and size");
+    acldvppDestroyLutMap(map);
 }
 
 TEST_F(DvppVpc310P, EqualizeHistAppliesTheLutMap) {
