@@ -8,6 +8,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/runtime.h"
 #include "core/stream.h"
 
 namespace openacl::dvpp {
@@ -167,6 +168,18 @@ aclError CheckMediaBuffer(const void* data, uint64_t bytes, const Stream* stream
                       " bytes of that allocation remain from there",
                       what, bytes, data, room);
         return report(ACL_ERROR_INVALID_PARAM);
+    }
+    // The V1 DVPP reads media memory only; aclrtMalloc memory works on the newer V2 path, so
+    // it is accepted with a warning (refused under OPENACL_STRICT), once, when enqueued.
+    if (error == nullptr && region.alloc_kind != static_cast<uint32_t>(DeviceAllocKind::kDvpp)) {
+        if (Runtime::Get().config().strict) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s: the data at %p is not media memory; allocate it with acldvppMalloc "
+                        "(refused because OPENACL_STRICT is set)",
+                        what, data);
+        }
+        Warn("%s: the data at %p is not media memory; DVPP expects acldvppMalloc memory", what,
+             data);
     }
     return ACL_SUCCESS;
 }

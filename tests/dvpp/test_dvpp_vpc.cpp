@@ -399,3 +399,39 @@ TEST_F(DvppVpcRules, FreedBufferFailsTheQueuedTaskInsteadOfWritingIntoIt) {
     EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_INVALID_PARAM);
     EXPECT_MESSAGE_CONTAINS("outputDesc");
 }
+
+// aclrtMalloc memory is not media memory: accepted (with a warning in the log), as the V2 API
+// accepts it, unless OPENACL_STRICT=1 asks for the V1 rule.
+TEST_F(DvppVpcRules, AclrtMallocMemoryIsAcceptedWithAWarning) {
+    void* plain = nullptr;
+    ASSERT_EQ(aclrtMalloc(&plain, 64 * 64 * 3 / 2, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    PicDesc input(plain, 64 * 64 * 3 / 2, kNv12, 64, 64, 64, 64);
+    PicDesc output(out_->get(), out_->size(), kNv12, 32, 32, 32, 32);
+    EXPECT_EQ(acldvppVpcResizeAsync(channel_, input, output, nullptr, stream_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    aclrtFree(plain);
+}
+
+TEST(DvppStrict, AclrtMallocMemoryIsRefusedUnderOpenaclStrict) {
+    setenv("OPENACL_STRICT", "1", 1);
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    unsetenv("OPENACL_STRICT");
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    acldvppChannelDesc* channel = acldvppCreateChannelDesc();
+    ASSERT_EQ(acldvppCreateChannel(channel), ACL_SUCCESS);
+    void* plain = nullptr;
+    ASSERT_EQ(aclrtMalloc(&plain, 64 * 64 * 3 / 2, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    {
+        MediaBuffer out(32 * 32 * 3 / 2);
+        PicDesc input(plain, 64 * 64 * 3 / 2, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 64, 64, 64);
+        PicDesc output(out.get(), out.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 32, 32, 32, 32);
+        EXPECT_EQ(acldvppVpcResizeAsync(channel, input, output, nullptr, nullptr),
+                  ACL_ERROR_INVALID_PARAM);
+        EXPECT_MESSAGE_CONTAINS("not media memory");
+    }
+    aclrtFree(plain);
+    acldvppDestroyChannel(channel);
+    acldvppDestroyChannelDesc(channel);
+    aclrtResetDeviceForce(0);
+    aclFinalize();
+}
