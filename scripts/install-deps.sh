@@ -7,7 +7,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev          # tests and benchmarks
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # the PoCL peer in bench/bench_pocl.cpp
   libopencv-dnn-dev libopencv-imgcodecs-dev           # models (OpenCV DNN), image decode
-  libopencv-imgproc-dev libopencv-videoio-dev      # video pipeline: decode/encode clips
+  libopencv-imgproc-dev libopencv-videoio-dev         # video pipeline: decode/encode clips
+  libturbojpeg0-dev libyuv-dev                        # DVPP: JPEG codec, YUV conversion and scaling
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check

@@ -247,6 +247,7 @@ MemRegion ClassifyPointer(const void* p) {
             region.base = block.base;
             region.usable = block.tag.usable;
             region.requested = block.tag.requested;
+            region.alloc_kind = block.tag.kind;
             // Past the usable bytes lies only the arena's own rounding: not the caller's.
             if (reinterpret_cast<uintptr_t>(p) - block.base >= block.tag.usable) {
                 region.domain = MemDomain::kDeviceFreed;

@@ -28,6 +28,7 @@ struct MemRegion {
     uintptr_t base = 0;        // start of the allocation (kDevice / kHostPinned)
     uint64_t usable = 0;       // bytes a caller may touch from base
     uint64_t requested = 0;    // bytes the caller asked for
+    uint32_t alloc_kind = 0;   // a DeviceAllocKind for kDevice, else 0
     bool device_accessible() const {
         return domain == MemDomain::kDevice || domain == MemDomain::kHostPinned;
     }

@@ -1,0 +1,275 @@
+#include "dvpp/picture.h"
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/memory.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+
+namespace openacl::dvpp {
+
+namespace {
+
+// The 310/910 VPC input table (acl_dvpp reference, 6.5.2). YUV400 still wants room for a
+// chroma plane on these products, hence 3/2.
+constexpr FormatInfo kVpcFormats[] = {
+    {PIXEL_FORMAT_YUV_400, "PIXEL_FORMAT_YUV_400", 1, 3, 2, false, false},
+    {PIXEL_FORMAT_YUV_SEMIPLANAR_420, "PIXEL_FORMAT_YUV_SEMIPLANAR_420", 1, 3, 2, true, true},
+    {PIXEL_FORMAT_YVU_SEMIPLANAR_420, "PIXEL_FORMAT_YVU_SEMIPLANAR_420", 1, 3, 2, true, true},
+    {PIXEL_FORMAT_YUV_SEMIPLANAR_422, "PIXEL_FORMAT_YUV_SEMIPLANAR_422", 1, 2, 1, true, false},
+    {PIXEL_FORMAT_YVU_SEMIPLANAR_422, "PIXEL_FORMAT_YVU_SEMIPLANAR_422", 1, 2, 1, true, false},
+    {PIXEL_FORMAT_YUV_SEMIPLANAR_444, "PIXEL_FORMAT_YUV_SEMIPLANAR_444", 1, 3, 1, false, false},
+    {PIXEL_FORMAT_YVU_SEMIPLANAR_444, "PIXEL_FORMAT_YVU_SEMIPLANAR_444", 1, 3, 1, false, false},
+    {PIXEL_FORMAT_YUYV_PACKED_422, "PIXEL_FORMAT_YUYV_PACKED_422", 2, 1, 1, true, false},
+    {PIXEL_FORMAT_UYVY_PACKED_422, "PIXEL_FORMAT_UYVY_PACKED_422", 2, 1, 1, true, false},
+    {PIXEL_FORMAT_YVYU_PACKED_422, "PIXEL_FORMAT_YVYU_PACKED_422", 2, 1, 1, true, false},
+    {PIXEL_FORMAT_VYUY_PACKED_422, "PIXEL_FORMAT_VYUY_PACKED_422", 2, 1, 1, true, false},
+    {PIXEL_FORMAT_YUV_PACKED_444, "PIXEL_FORMAT_YUV_PACKED_444", 3, 1, 1, false, false},
+    {PIXEL_FORMAT_RGB_888, "PIXEL_FORMAT_RGB_888", 3, 1, 1, false, false},
+    {PIXEL_FORMAT_BGR_888, "PIXEL_FORMAT_BGR_888", 3, 1, 1, false, false},
+    {PIXEL_FORMAT_ARGB_8888, "PIXEL_FORMAT_ARGB_8888", 4, 1, 1, false, false},
+    {PIXEL_FORMAT_ABGR_8888, "PIXEL_FORMAT_ABGR_8888", 4, 1, 1, false, false},
+    {PIXEL_FORMAT_RGBA_8888, "PIXEL_FORMAT_RGBA_8888", 4, 1, 1, false, false},
+    {PIXEL_FORMAT_BGRA_8888, "PIXEL_FORMAT_BGRA_8888", 4, 1, 1, false, false},
+    {PIXEL_FORMAT_YUV_SEMIPLANAR_440, "PIXEL_FORMAT_YUV_SEMIPLANAR_440", 1, 2, 1, false, true},
+    {PIXEL_FORMAT_YVU_SEMIPLANAR_440, "PIXEL_FORMAT_YVU_SEMIPLANAR_440", 1, 2, 1, false, true},
+};
+
+constexpr uint32_t kMinWidth = 10, kMinHeight = 6, kMaxSide = 4096, kMax8kSide = 8192;
+constexpr uint32_t kMinWidthStride = 32, kMaxWidthStride = 4096 * 4, kMinHeightStride = 6;
+
+bool Is420Sp(acldvppPixelFormat f) {
+    return f == PIXEL_FORMAT_YUV_SEMIPLANAR_420 || f == PIXEL_FORMAT_YVU_SEMIPLANAR_420;
+}
+
+}  // namespace
+
+const FormatInfo* VpcFormat(acldvppPixelFormat format) {
+    for (const FormatInfo& info : kVpcFormats) {
+        if (info.format == format) return &info;
+    }
+    return nullptr;
+}
+
+std::string FormatName(acldvppPixelFormat format) {
+    if (const FormatInfo* info = VpcFormat(format)) return info->name;
+    if (format == PIXEL_FORMAT_UNKNOWN) return "PIXEL_FORMAT_UNKNOWN";
+    return "pixel format " + std::to_string(static_cast<int>(format));
+}
+
+uint64_t SemiPlanarSize(acldvppPixelFormat format, uint32_t ws, uint32_t hs) {
+    uint64_t luma = static_cast<uint64_t>(ws) * hs;
+    switch (format) {
+        case PIXEL_FORMAT_YUV_400:
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_420:
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
+            return luma * 3 / 2;
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_422:
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_422:
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_440:
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_440:
+            return luma * 2;
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_444:
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_444:
+            return luma * 3;
+        default:
+            return 0;
+    }
+}
+
+bool ChromaOf(acldvppPixelFormat f, ChromaShape* shape) {
+    switch (f) {
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_420:
+            *shape = {2, 2, 1, false};
+            return true;
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
+            *shape = {2, 2, 1, true};
+            return true;
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_422:
+            *shape = {2, 1, 1, false};
+            return true;
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_422:
+            *shape = {2, 1, 1, true};
+            return true;
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_444:
+            *shape = {1, 1, 2, false};
+            return true;
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_444:
+            *shape = {1, 1, 2, true};
+            return true;
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_440:
+            *shape = {1, 2, 2, false};
+            return true;
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_440:
+            *shape = {1, 2, 2, true};
+            return true;
+        default:
+            return false;
+    }
+}
+
+Picture Snapshot(const acldvppPicDesc& desc) {
+    Picture p;
+    p.data = static_cast<uint8_t*>(desc.data);
+    p.size = desc.size;
+    p.format = desc.format;
+    p.width = desc.width;
+    p.height = desc.height;
+    p.ws = desc.width_stride;
+    p.hs = desc.height_stride;
+    return p;
+}
+
+aclError CheckPicDesc(const acldvppPicDesc* desc, const char* what) {
+    if (desc == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s is null", what);
+    if (!PicDescs().Contains(desc)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s %p is not a live acldvppPicDesc (destroyed, or not made by "
+                    "acldvppCreatePicDesc or acldvppCreateBatchPicDesc)",
+                    what, static_cast<const void*>(desc));
+    }
+    return ACL_SUCCESS;
+}
+
+aclError CheckMediaBuffer(const void* data, uint64_t bytes, const Stream* stream, const char* what,
+                          std::string* error) {
+    char text[512];
+    auto report = [&](aclError code) {
+        if (error != nullptr) {
+            *error = text;
+            return code;
+        }
+        return Fail(code, "%s", text);
+    };
+    if (data == nullptr) {
+        std::snprintf(text, sizeof text, "%s: the data address is null", what);
+        return report(ACL_ERROR_INVALID_PARAM);
+    }
+    MemRegion region = ClassifyPointer(data);
+    const Device* device = stream->context()->device();
+    if (region.domain != MemDomain::kDevice || region.device != device) {
+        const char* where = region.domain == MemDomain::kDevice ? "device memory of another device"
+                                                                : DomainName(region.domain);
+        std::snprintf(text, sizeof text,
+                      "%s: the data at %p is %s; DVPP reads and writes only media memory of the "
+                      "stream's device (acldvppMalloc), filled with aclrtMemcpy",
+                      what, data, where);
+        return report(ACL_ERROR_INVALID_PARAM);
+    }
+    uint64_t room = region.usable - (reinterpret_cast<uintptr_t>(data) - region.base);
+    if (bytes > room) {
+        std::snprintf(text, sizeof text,
+                      "%s needs %" PRIu64 " bytes at %p but only %" PRIu64
+                      " bytes of that allocation remain from there",
+                      what, bytes, data, room);
+        return report(ACL_ERROR_INVALID_PARAM);
+    }
+    // The V1 DVPP reads media memory only; aclrtMalloc memory works on the newer V2 path, so
+    // it is accepted with a warning (refused under OPENACL_STRICT), once, when enqueued.
+    if (error == nullptr && region.alloc_kind != static_cast<uint32_t>(DeviceAllocKind::kDvpp)) {
+        if (Runtime::Get().config().strict) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s: the data at %p is not media memory; allocate it with acldvppMalloc "
+                        "(refused because OPENACL_STRICT is set)",
+                        what, data);
+        }
+        Warn("%s: the data at %p is not media memory; DVPP expects acldvppMalloc memory", what,
+             data);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* what) {
+    const FormatInfo* info = VpcFormat(pic.format);
+    if (info == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s has %s, which the VPC does not read: use YUV400, YUV/YVU semi-planar "
+                    "420/422/444/440, packed 422/444, RGB/BGR 888 or xRGB 8888",
+                    what, FormatName(pic.format).c_str());
+    }
+    bool is8k = pic.width > kMaxSide || pic.height > kMaxSide;
+    uint32_t max_side = Is420Sp(pic.format) ? kMax8kSide : kMaxSide;
+    if (pic.width < kMinWidth || pic.height < kMinHeight || pic.width > max_side ||
+        pic.height > max_side) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s is %ux%u; a VPC picture is 10x6 to 4096x4096 (inputs up to 8192x8192 for "
+                    "YUV420SP NV12/NV21 only)",
+                    what, pic.width, pic.height);
+    }
+    if (info->format == PIXEL_FORMAT_YUV_SEMIPLANAR_440 ||
+        info->format == PIXEL_FORMAT_YVU_SEMIPLANAR_440) {
+        if (pic.width > kMaxSide) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s is %s of width %u; 440SP inputs are at most "
+                        "4096 wide",
+                        what, info->name, pic.width);
+        }
+    }
+    uint64_t min_ws = static_cast<uint64_t>(AlignUp(pic.width, 16)) * info->bytes_per_pixel;
+    if (pic.ws % 16 != 0 || pic.ws < kMinWidthStride || pic.ws > kMaxWidthStride ||
+        pic.ws < min_ws) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s has widthStride %u; for %s of width %u it must be a multiple of 16, at "
+                    "least %" PRIu64
+                    " (ALIGN_UP(width, 16) x %u bytes per pixel) and in [32, 16384]",
+                    what, pic.ws, info->name, pic.width, min_ws, info->bytes_per_pixel);
+    }
+    uint32_t max_hs = is8k ? kMax8kSide : kMaxSide;
+    if (pic.hs % 2 != 0 || pic.hs < kMinHeightStride || pic.hs < pic.height || pic.hs > max_hs) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s has heightStride %u; for height %u it must be even, at least the height "
+                    "and in [6, %u]",
+                    what, pic.hs, pic.height, max_hs);
+    }
+    uint64_t needed = static_cast<uint64_t>(pic.ws) * pic.hs * info->size_num / info->size_den;
+    if (pic.size < needed) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s has size %u but %s with strides %ux%u takes %" PRIu64 " bytes", what,
+                    pic.size, info->name, pic.ws, pic.hs, needed);
+    }
+    return CheckMediaBuffer(pic.data, needed, stream, what);
+}
+
+aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* what) {
+    if (!Is420Sp(pic.format)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s has %s; the VPC writes only PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12) or "
+                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21)",
+                    what, FormatName(pic.format).c_str());
+    }
+    if (pic.width < kMinWidth || pic.height < kMinHeight || pic.width > kMaxSide ||
+        pic.height > kMaxSide || pic.width % 2 != 0 || pic.height % 2 != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s is %ux%u; a VPC output is 10x6 to 4096x4096 with even width and height",
+                    what, pic.width, pic.height);
+    }
+    if (pic.ws % 16 != 0 || pic.ws < kMinWidthStride || pic.ws < pic.width ||
+        pic.ws > kMaxWidthStride) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s has widthStride %u; for width %u it must be a multiple of 16, at least "
+                    "%u (ALIGN_UP(width, 16), minimum 32)",
+                    what, pic.ws, pic.width,
+                    AlignUp(pic.width, 16) < 32 ? 32 : AlignUp(pic.width, 16));
+    }
+    if (pic.hs % 2 != 0 || pic.hs < pic.height || pic.hs < kMinHeightStride || pic.hs > kMaxSide) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s has heightStride %u; for height %u it must be even, at least the height "
+                    "and at most 4096",
+                    what, pic.hs, pic.height);
+    }
+    uint64_t needed = static_cast<uint64_t>(pic.ws) * pic.hs * 3 / 2;
+    if (pic.size < needed) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s has size %u but YUV420SP with strides %ux%u takes %" PRIu64
+                    " bytes (widthStride x heightStride x 3 / 2)",
+                    what, pic.size, pic.ws, pic.hs, needed);
+    }
+    return CheckMediaBuffer(pic.data, needed, stream, what);
+}
+
+}  // namespace openacl::dvpp
