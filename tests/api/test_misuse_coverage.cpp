@@ -33,6 +33,14 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"aclmdlCreateDesc", "takes no argument"},
     {"aclmdlCreateDataset", "takes no argument"},
     {"aclmdlCreateConfigHandle", "takes no argument"},
+    {"acldvppCreateChannelDesc", "takes no argument"},
+    {"acldvppCreatePicDesc", "takes no argument"},
+    {"acldvppCreateResizeConfig", "takes no argument"},
+    {"acldvppCreateJpegeConfig", "takes no argument"},
+    {"acldvppCreateBorderConfig", "takes no argument"},
+    {"acldvppCreateLutMap", "takes no argument"},
+    {"acldvppCreateHist", "takes no argument"},
+    {"acldvppCreateRoiConfig", "any box is stored; the task that uses it checks the rules"},
 };
 
 }  // namespace
