@@ -1,6 +1,9 @@
 // Writes a sample clip for the video pipeline, so the demo runs without downloading anything:
-// coloured shapes moving over a gradient, with the frame number burnt in. H.264 in .mp4 (or
-// Motion-JPEG in .avi), through OpenCV's videoio (FFmpeg).
+// a camera panning over a fine-grained textured scene (from a fixed seed) with coloured shapes
+// moving across it and the frame number burnt in. The texture gives the clip the detail of
+// real footage, so decoding it costs what decoding a camera's stream does (a flat synthetic
+// picture would decode almost for free). H.264 in .mp4 (or Motion-JPEG in .avi), through
+// OpenCV's videoio (FFmpeg).
 //
 //   make_clip OUTPUT.mp4|OUTPUT.avi [FRAMES [WIDTH HEIGHT]]
 #include <opencv2/imgproc.hpp>
@@ -26,15 +29,21 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-void DrawFrame(cv::Mat& frame, int index) {
+// The scene the camera pans over: uniform noise, blurred (sigma 2 px), twice the frame's size.
+cv::Mat MakeScene(int width, int height) {
+    cv::Mat scene(height * 2, width * 2, CV_8UC3);
+    cv::RNG rng(20261130);
+    rng.fill(scene, cv::RNG::UNIFORM, 0, 256);
+    cv::GaussianBlur(scene, scene, cv::Size(0, 0), 2.0);
+    return scene;
+}
+
+void DrawFrame(const cv::Mat& scene, cv::Mat& frame, int index) {
     const int w = frame.cols, h = frame.rows;
-    for (int y = 0; y < h; ++y) {
-        auto* row = frame.ptr<cv::Vec3b>(y);
-        for (int x = 0; x < w; ++x)
-            row[x] =
-                cv::Vec3b(static_cast<uchar>(60 + 80 * y / h), static_cast<uchar>(40 + 60 * x / w),
-                          static_cast<uchar>(30 + (index % 50)));
-    }
+    // Pan slowly, back and forth, never leaving the scene.
+    const int x = static_cast<int>((w - 1) * (0.5 + 0.5 * std::sin(index / 40.0)));
+    const int y = static_cast<int>((h - 1) * (0.5 + 0.5 * std::sin(index / 55.0)));
+    scene(cv::Rect(x, y, w, h)).copyTo(frame);
     const double t = index / 25.0;
     const cv::Scalar colours[] = {{40, 40, 230}, {40, 200, 40}, {230, 120, 30}, {230, 230, 230}};
     for (int i = 0; i < 4; ++i) {
@@ -85,9 +94,10 @@ int main(int argc, char** argv) {
                      partial.c_str());
         return 1;
     }
+    const cv::Mat scene = MakeScene(width, height);
     cv::Mat frame(height, width, CV_8UC3);
     for (int i = 0; i < frames; ++i) {
-        DrawFrame(frame, i);
+        DrawFrame(scene, frame, i);
         writer.write(frame);
     }
     writer.release();

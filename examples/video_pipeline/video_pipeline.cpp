@@ -339,6 +339,25 @@ struct Pipeline {
         const size_t index = static_cast<size_t>(device_cores + channel % host_cores);
         return device_cores < static_cast<int>(cpus.size()) ? cpus[index] : -1;
     }
+    // Confines the calling thread to the host's cores, or to the device's (when the device
+    // did not get them all).
+    void KeepToHostCores() const { KeepTo(static_cast<size_t>(device_cores), cpus.size()); }
+    void KeepToDeviceCores() const { KeepTo(0, static_cast<size_t>(device_cores)); }
+    void KeepTo(size_t first, size_t end) const {
+        if (device_cores >= static_cast<int>(cpus.size())) return;
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (size_t i = first; i < end; ++i)
+            CPU_SET(cpus[i], &set);
+        pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    }
+    // The device's cores as openacl.worker_cpus wants them ("0,1"); empty when it has them all.
+    std::string DeviceCpuList() const {
+        std::string list;
+        for (int i = 0; i < device_cores && device_cores < static_cast<int>(cpus.size()); ++i)
+            list += (list.empty() ? "" : ",") + std::to_string(cpus[static_cast<size_t>(i)]);
+        return list;
+    }
 };
 
 // Decodes the next frame straight into the slot's pinned buffer. False at the end of the clip.
@@ -395,6 +414,10 @@ ChannelVideo OpenChannel(const Pipeline& p, const ChannelRun& run) {
 // Everything on the default stream, and the host waits for each step: aclrtMemcpy,
 // aclrtLaunchKernel + aclrtSynchronizeStream, aclmdlExecute, aclrtMemcpy, postprocessing.
 void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
+    // Host work on the host's cores. openacl runs aclrtMemcpy and aclmdlExecute on the calling
+    // thread, so for them this thread moves to the device's cores: as on an NPU, the device
+    // computes while the host waits.
+    p.KeepToHostCores();
     acl::CurrentContext use(p.context);
     ChannelVideo video = OpenChannel(p, *run);
     FrameSlot slot(video.frame_bytes, *p.model, false);
@@ -406,6 +429,7 @@ void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
         auto t0 = Clock::now();
         if (!DecodeInto(video.capture, slot, video.height, video.width)) break;
         auto t1 = Clock::now();
+        p.KeepToDeviceCores();
         acl::copy(slot.dev_frame, slot.host_frame);
         auto t2 = Clock::now();
         LaunchPreprocess(p, slot, video.height, video.width, default_stream);
@@ -414,6 +438,7 @@ void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
         p.model->model.execute(slot.input, slot.output);
         auto t4 = Clock::now();
         acl::copy(slot.host_output, slot.dev_output);
+        p.KeepToHostCores();
         auto t5 = Clock::now();
         slot.frame = f;
         Postprocess(&slot);
@@ -431,6 +456,9 @@ void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
 // A stream per stage, events between them, --buffers frames in flight, and a callback thread
 // that postprocesses each frame's results; the host decodes the next frame meanwhile.
 void RunAsyncChannel(const Pipeline& p, ChannelRun* run) {
+    // This thread and the ones it starts (decoder, callback thread) are host work: they keep to
+    // the host's cores, as the device's workers keep to the device's (openacl.worker_cpus).
+    p.KeepToHostCores();
     acl::CurrentContext use(p.context);
     ChannelVideo video = OpenChannel(p, *run);
     // Declared in the order that releases them safely: the callback thread goes first (after
@@ -606,9 +634,10 @@ bool Annotate(const std::string& path, const ModeResult& mode) {
     return true;
 }
 
-void PrintStages(const ModeResult& sync, int device_cores, int host_cores, int channels) {
-    const double n = static_cast<double>(sync.frames);
-    const StageTimes& t = sync.times;
+// `alone`: a sync run of one channel, where every stage runs by itself.
+void PrintStages(const ModeResult& alone, int device_cores, int host_cores, int channels) {
+    const double n = static_cast<double>(std::max<int64_t>(alone.frames, 1));
+    const StageTimes& t = alone.times;
     const double device = (t.upload + t.preprocess + t.inference + t.download) / n;
     struct Row {
         const char* name;
@@ -620,7 +649,7 @@ void PrintStages(const ModeResult& sync, int device_cores, int host_cores, int c
                 {"inference", t.inference / n, "device, model"},
                 {"download", t.download / n, "device"},
                 {"postprocess", t.postprocess / n, "host, callback"}};
-    std::printf("\nstage times alone (sync run, mean per frame):\n");
+    std::printf("\nstage times alone (one channel, sync, mean per frame):\n");
     for (const Row& r : rows)
         std::printf("  %-12s %7.2f ms   %s\n", r.name, r.ms, r.where);
     // In the async pipeline each channel's decode runs on its own thread, the device stages share
@@ -656,8 +685,14 @@ int Run(const Options& options) {
     const int device_cores =
         options.device_cores > 0 ? options.device_cores : std::max(1, cores / 2);
     const int host_cores = std::max(1, cores - device_cores);
+    Pipeline p;
+    p.options = &options;
+    p.cpus = cpus;
+    p.device_cores = device_cores;
+    p.host_cores = host_cores;
     setenv("OPENACL_MODEL_THREADS", std::to_string(device_cores).c_str(), 0);
     std::string config = "{\"openacl\": {\"worker_threads\": " + std::to_string(device_cores);
+    if (!p.DeviceCpuList().empty()) config += ", \"worker_cpus\": \"" + p.DeviceCpuList() + "\"";
     if (!options.trace.empty()) config += ", \"trace\": \"" + options.trace + "\"";
     config += "}}";
     char config_path[] = "/tmp/video_pipeline_acl_XXXXXX.json";
@@ -680,16 +715,11 @@ int Run(const Options& options) {
         LoadModel(options.model, &model);
         const acl::Binary kernels = acl::Binary::load_file(options.kernels.c_str());
 
-        Pipeline p;
-        p.options = &options;
         p.context = context.handle();
         p.model = &model;
         p.preprocess = kernels.kernel("preprocess_frame");
         p.preprocess_blocks =
             static_cast<uint32_t>(std::min<int64_t>(model.input_h, 4 * device_cores));
-        p.cpus = cpus;
-        p.device_cores = device_cores;
-        p.host_cores = host_cores;
         std::printf(
             "video pipeline: %d channel(s) of %s, model %s (%lldx%lld in, %lld classes), "
             "device on %d core(s), host on %d\n",
@@ -713,13 +743,25 @@ int Run(const Options& options) {
         }
         if (options.run_sync && options.run_async) {
             std::printf("speed-up async/sync: %.2fx\n", async.Fps() / sync.Fps());
+        }
+        // Each stage's cost alone: the sync run when it had one channel, else a short one that
+        // has (with several channels, the sync run's stages overlap and slow one another).
+        if (options.run_sync && options.channels == 1) {
             PrintStages(sync, device_cores, host_cores, options.channels);
+        } else {
+            Options one = options;
+            one.channels = 1;
+            one.inputs.resize(1);
+            one.frames = options.frames > 0 ? std::min<int64_t>(options.frames, 30) : 30;
+            Pipeline single = p;
+            single.options = &one;
+            PrintStages(RunMode(single, false), device_cores, host_cores, options.channels);
+        }
+        if (options.run_sync && options.run_async) {
             const bool same = SameResults(sync, async);
             std::printf("async detections equal sync detections, frame by frame: %s\n",
                         same ? "yes" : "NO");
             if (!same) status = 1;
-        } else if (options.run_sync) {
-            PrintStages(sync, device_cores, host_cores, options.channels);
         }
         if (!options.json_dir.empty()) {
             if ((options.run_sync && !WriteJson(options.json_dir, sync)) ||

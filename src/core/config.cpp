@@ -1,5 +1,7 @@
 #include "core/config.h"
 
+#include <sched.h>
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -120,6 +122,41 @@ aclError ApplyCheckSection(const json& value, const std::string& path, check::Se
     return ACL_SUCCESS;
 }
 
+// A CPU list as taskset and cgroups write it: "0-3,6". Every CPU must be one this process may
+// run on. On failure `why` says what is wrong.
+bool ParseCpuList(const std::string& text, std::vector<int>* cpus, std::string* why) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    sched_getaffinity(0, sizeof allowed, &allowed);
+    std::vector<int> list;
+    std::stringstream items(text);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+        uint64_t first = 0, last = 0;
+        const size_t dash = item.find('-');
+        const std::string a = item.substr(0, dash),
+                          b = dash == std::string::npos ? a : item.substr(dash + 1);
+        if (!ParseUnsigned(a.c_str(), CPU_SETSIZE - 1, &first) ||
+            !ParseUnsigned(b.c_str(), CPU_SETSIZE - 1, &last) || last < first) {
+            *why = "\"" + item + "\" is not a CPU or a range of CPUs (like 0-3)";
+            return false;
+        }
+        for (uint64_t cpu = first; cpu <= last; ++cpu) {
+            if (!CPU_ISSET(static_cast<int>(cpu), &allowed)) {
+                *why = "CPU " + std::to_string(cpu) + " is not one this process may run on";
+                return false;
+            }
+            list.push_back(static_cast<int>(cpu));
+        }
+    }
+    if (list.empty()) {
+        *why = "the list is empty";
+        return false;
+    }
+    *cpus = std::move(list);
+    return true;
+}
+
 aclError ApplyOpenaclSection(const json& section, const std::string& path, Config* config) {
     if (!section.is_object()) {
         return Fail(ACL_ERROR_FILE_ATTR_INVALID, "%s: \"openacl\" must be a JSON object",
@@ -140,6 +177,13 @@ aclError ApplyOpenaclSection(const json& section, const std::string& path, Confi
                             path.c_str());
             }
             config->device_memory_bytes = number << 20;
+        } else if (key == "worker_cpus") {
+            std::string why = "it must be a string such as \"0-1,3\"";
+            if (!value.is_string() ||
+                !ParseCpuList(value.get<std::string>(), &config->worker_cpus, &why)) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID, "%s: openacl.worker_cpus: %s",
+                            path.c_str(), why.c_str());
+            }
         } else if (key == "worker_threads") {
             if (!JsonUnsigned(value, 256, &number)) {
                 return Fail(ACL_ERROR_FILE_ATTR_INVALID,
@@ -258,6 +302,12 @@ aclError ApplyEnvironment(Config* config) {
                         v);
         }
         config->worker_threads = static_cast<uint32_t>(number);
+    }
+    if (const char* v = std::getenv("OPENACL_WORKER_CPUS"); v && *v) {
+        std::string why;
+        if (!ParseCpuList(v, &config->worker_cpus, &why)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "OPENACL_WORKER_CPUS=%s: %s", v, why.c_str());
+        }
     }
     if (const char* v = std::getenv("OPENACL_SPIN_US"); v && *v) {
         if (!ParseUnsigned(v, 1000000, &number)) {

@@ -17,8 +17,11 @@ struct Config {
     std::string soc_name = "Ascend310P3";  // "soc_name" / OPENACL_SOC_NAME (Atlas 300I Pro)
     uint32_t worker_threads = 0;  // "worker_threads" / OPENACL_WORKER_THREADS (0: one per core)
     uint32_t spin_us = 50;        // "spin_us" / OPENACL_SPIN_US: busy-wait before sleeping
-    bool strict = false;          // "strict" / OPENACL_STRICT: warnings become errors
-    std::string trace_path;       // "trace" / OPENACL_TRACE: write a Chrome trace there
+    // "worker_cpus": "0-1,4" / OPENACL_WORKER_CPUS: the CPUs the device's workers may run on
+    // (empty: any). Keeps the simulated device off cores the host application uses.
+    std::vector<int> worker_cpus;
+    bool strict = false;     // "strict" / OPENACL_STRICT: warnings become errors
+    std::string trace_path;  // "trace" / OPENACL_TRACE: write a Chrome trace there
     // "check": true or {"enable": true, "pageable_async_copy": "warn"|"error"} /
     // OPENACL_CHECK and OPENACL_CHECK_PAGEABLE_ASYNC_COPY: strict checks (core/check.h).
     check::Settings check;

@@ -32,6 +32,7 @@ aclError OpenDeviceLocked(Device* device) {
     const Config& config = Runtime::Get().config();
     cpu::ExecutorOptions options;
     options.workers = config.worker_threads;
+    options.cpus = config.worker_cpus;
     options.spin = std::chrono::microseconds(config.spin_us);
     options.max_queues = kMaxStreamsPerDevice;
     // Always installed: only tasks submitted while tracing is on carry a tag, and untagged

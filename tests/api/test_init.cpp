@@ -1,5 +1,7 @@
 // aclInit / aclFinalize / aclFinalizeReference, versions and error text.
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -76,6 +78,70 @@ TEST(Init, JsonNestedDeeperThanTenLevelsIsRejected) {
     TempFile config(deep);
     EXPECT_EQ(aclInit(config.path()), ACL_ERROR_PARSE_FILE);
     EXPECT_THAT_MESSAGE_CONTAINS("nests deeper than 10");
+}
+
+namespace {
+
+// The CPUs the calling thread may run on, as "0,1".
+std::string ThreadCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    pthread_getaffinity_np(pthread_self(), sizeof set, &set);
+    std::string list;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &set)) list += (list.empty() ? "" : ",") + std::to_string(cpu);
+    return list;
+}
+
+// Runs a host function on a stream (so on one of the device's workers) and answers the CPUs
+// that worker may run on.
+std::string WorkerCpus() {
+    static std::string seen;
+    aclrtStream stream = nullptr;
+    if (aclrtCreateStream(&stream) != ACL_SUCCESS) return "no stream";
+    aclrtLaunchHostFunc(
+        stream, [](void*) { seen = ThreadCpus(); }, nullptr);
+    aclrtSynchronizeStream(stream);
+    aclrtDestroyStream(stream);
+    return seen;
+}
+
+// The first CPU this process may run on (CI may confine it to some).
+std::string FirstCpu() {
+    const std::string all = ThreadCpus();
+    return all.substr(0, all.find(','));
+}
+
+}  // namespace
+
+TEST(Init, WorkerCpusKeepTheDevicesWorkersOnThoseCpus) {
+    TempFile config("{\"openacl\": {\"worker_cpus\": \"" + FirstCpu() +
+                    "\", \"worker_threads\": 2}}");
+    ASSERT_EQ(aclInit(config.path()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(WorkerCpus(), FirstCpu());
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+TEST(Init, WorkerCpusFromTheEnvironmentWin) {
+    const std::string range = FirstCpu() + "-" + FirstCpu();
+    ScopedEnv cpus("OPENACL_WORKER_CPUS", range.c_str());
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(WorkerCpus(), FirstCpu());
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+TEST(Init, WorkerCpusThisProcessCannotUseAreRefused) {
+    TempFile config(R"({"openacl": {"worker_cpus": "1000"}})");
+    EXPECT_EQ(aclInit(config.path()), ACL_ERROR_FILE_ATTR_INVALID);
+    EXPECT_THAT_MESSAGE_CONTAINS("CPU 1000 is not one this process may run on");
+    TempFile malformed(R"({"openacl": {"worker_cpus": "3-1"}})");
+    EXPECT_EQ(aclInit(malformed.path()), ACL_ERROR_FILE_ATTR_INVALID);
+    EXPECT_THAT_MESSAGE_CONTAINS("\"3-1\" is not a CPU or a range of CPUs");
+    ScopedEnv cpus("OPENACL_WORKER_CPUS", "x");
+    EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("OPENACL_WORKER_CPUS=x");
 }
 
 TEST(Init, OpenaclSectionConfiguresDevices) {

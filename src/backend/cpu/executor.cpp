@@ -2,6 +2,9 @@
 // holds the worker side.)
 #include "backend/cpu/executor.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -21,8 +24,17 @@ Executor::Executor(const ExecutorOptions& options)
     parkers_.reset(new Parker[n]);
     jobs_.reset(new ParallelJob[n]);
     workers_.reserve(n);
-    for (unsigned i = 0; i < n; ++i)
+    for (unsigned i = 0; i < n; ++i) {
         workers_.emplace_back([this, i] { WorkerMain(parkers_[i]); });
+        if (!options_.cpus.empty()) {
+            // The set, not one CPU per worker: the scheduler still balances within it.
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            for (int cpu : options_.cpus)
+                CPU_SET(cpu, &set);
+            pthread_setaffinity_np(workers_.back().native_handle(), sizeof set, &set);
+        }
+    }
 }
 
 Executor::~Executor() {

@@ -76,6 +76,7 @@ struct ExecutorOptions {
     std::chrono::microseconds spin{50};
     uint32_t max_queues = 2048;  // CreateQueue returns nullptr beyond this many live queues
     Tracer* tracer = nullptr;    // must outlive the executor; nullptr costs nothing
+    std::vector<int> cpus;       // CPUs the workers may run on; empty: any
 };
 
 struct QueueOptions {
