@@ -87,6 +87,19 @@ bool InOpenacl(const void* pc) {
     return dladdr(pc, &info) != 0 && info.dli_fbase == OwnModule();
 }
 
+// A sanitizer's runtime intercepts backtrace() itself, so its frames come first in sanitized
+// builds: like openacl's own, they are not where the application made the call.
+bool InSanitizer(const void* pc) {
+    Dl_info info{};
+    if (dladdr(pc, &info) == 0 || info.dli_fname == nullptr) return false;
+    const char* name = std::strrchr(info.dli_fname, '/');
+    name = name ? name + 1 : info.dli_fname;
+    for (const char* runtime : {"libasan", "libtsan", "libubsan", "liblsan", "libclang_rt"}) {
+        if (std::strncmp(name, runtime, std::strlen(runtime)) == 0) return true;
+    }
+    return false;
+}
+
 // Frames from the C library are below main (or a thread's start): not worth showing.
 bool InLibc(const void* pc) {
     Dl_info info{};
@@ -242,7 +255,7 @@ std::string Frame(const void* pc) {
 std::vector<const void*> ShownFrames(const Site& site, int frames) {
     std::vector<const void*> shown;
     for (int i = 0; i < site.count && static_cast<int>(shown.size()) < frames; ++i) {
-        if (shown.empty() && InOpenacl(site.frames[i])) continue;
+        if (shown.empty() && (InOpenacl(site.frames[i]) || InSanitizer(site.frames[i]))) continue;
         if (InLibc(site.frames[i])) break;
         shown.push_back(site.frames[i]);
     }
