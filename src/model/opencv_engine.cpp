@@ -1934,13 +1934,18 @@ class OpenCvEngine final : public ModelEngine {
     cv::dnn::Net first_;
 };
 
-// OPENACL_MODEL_THREADS=N caps the threads OpenCV uses inside one execution (default: its own
-// choice, every core). 1 runs each execution on its caller's thread only: useful when many
-// streams execute models at once, and under ThreadSanitizer, which cannot see how OpenCV's TBB
-// pool synchronises.
-void ApplyThreadSetting() {
+// Once per process, before the first engine: OPENACL_MODEL_THREADS=N caps the threads OpenCV
+// uses inside one execution (default: its own choice, every core). 1 runs each execution on its
+// caller's thread only: useful when many streams execute models at once, and under
+// ThreadSanitizer, which cannot see how OpenCV's TBB pool synchronises.
+void PrepareOpenCvOnce() {
     static std::once_flag once;
     std::call_once(once, [] {
+        // OpenCV creates its layer registry's mutex lazily with an unsynchronised check, so two
+        // threads loading their first models at once race on it (ThreadSanitizer shows it).
+        // Creating one layer here, once, makes that happen before any concurrent load.
+        cv::dnn::LayerParams params;
+        cv::dnn::LayerFactory::createLayerInstance("ReLU", params);
         const char* value = std::getenv("OPENACL_MODEL_THREADS");
         if (value == nullptr || *value == '\0') return;
         char* end = nullptr;
@@ -1954,7 +1959,7 @@ void ApplyThreadSetting() {
 
 std::unique_ptr<ModelEngine> CreateOpenCvEngine(const std::string& onnx, const GraphInfo& graph,
                                                 std::string* error) {
-    ApplyThreadSetting();
+    PrepareOpenCvOnce();
     for (const auto* values : {&graph.inputs, &graph.outputs}) {
         for (const ValueInfo& value : *values) {
             if (ElementSize(value.type) == 0) {
