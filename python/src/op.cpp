@@ -266,3 +266,39 @@ PyObject* py_op_set_attr_list_list_int(PyObject*, PyObject* args) {
                                                          counts.data(), rows.data());
     Py_END_ALLOW_THREADS return PyLong_FromLong(ret);
 }
+
+namespace {
+
+// What use_deallocator asks for: the runtime gives the kernel binary back with aclrtFreeHost
+// (scripts allocate it with acl.rt.malloc_host) once it no longer needs it.
+void FreeKernelBinary(void* data, size_t) {
+    aclrtFreeHost(data);
+}
+
+}  // namespace
+
+PyObject* py_op_create_kernel(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.op.create_kernel(op_type: str, kernel_id: str, kernel_name: str, bin_ptr: int, "
+        "bin_size: int, engine: int, use_deallocator: int) -> ret";
+    PyObject* p[7];
+    const char* op_type = nullptr;
+    const char* kernel_id = nullptr;
+    const char* kernel_name = nullptr;
+    void* bin = nullptr;
+    int bin_size = 0;
+    aclopEngineType engine{};
+    int use_deallocator = 0;
+    if (!pyacl::Unpack(args, 7, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &op_type) || !pyacl::Arg(p[1], &kernel_id) ||
+        !pyacl::Arg(p[2], &kernel_name) || !pyacl::Arg(p[3], &bin) ||
+        !pyacl::Arg(p[4], &bin_size) || !pyacl::Arg(p[5], &engine) ||
+        !pyacl::Arg(p[6], &use_deallocator)) {
+        return pyacl::BadArgs(kSig);
+    }
+    aclError ret = ACL_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS ret =
+        aclopCreateKernel(op_type, kernel_id, kernel_name, bin, bin_size, engine,
+                          use_deallocator ? FreeKernelBinary : nullptr);
+    Py_END_ALLOW_THREADS return PyLong_FromLong(ret);
+}

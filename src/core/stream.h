@@ -8,6 +8,7 @@
 
 #include "acl/acl_rt.h"
 #include "backend/cpu/executor.h"
+#include "core/allocator.h"
 #include "core/trace.h"
 
 namespace openacl {
@@ -48,6 +49,9 @@ class Stream {
     std::string TakeFailureNote();
 
     bool failure_mode_set = false;  // aclrtSetStreamFailureMode may be called once
+    // The external allocator registered on the stream (aclrtAllocatorRegister); desc is null
+    // when there is none. Read and written under the lifecycle mutex.
+    AllocatorSetup allocator;
 
  private:
     uint64_t SubmitTraced(const cpu::Task& task, const trace::Label& label);

@@ -29,6 +29,7 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"aclDataTypeSize", "unknown types have no fixed size: 0, as documented"},
     {"aclAppLog", "logs whatever it is given"},
     {"aclrtGetSocName", "takes no argument"},
+    {"aclrtAllocatorCreateDesc", "takes no argument"},
     {"aclGetRecentErrMsg", "takes no argument"},
     {"aclmdlCreateDesc", "takes no argument"},
     {"aclmdlCreateDataset", "takes no argument"},
