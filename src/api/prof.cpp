@@ -193,7 +193,8 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
     if (n > 1) path += "_" + std::to_string(n);
     path += ".json";
     std::string why;
-    if (!openacl::trace::Start({path, openacl::trace::Owner::kProfApi, profilerConfig->device_mask},
+    if (!openacl::trace::Start({path, openacl::trace::Owner::kProfApi, profilerConfig->device_mask,
+                                (profilerConfig->data_types & ACL_PROF_MSPROFTX) != 0},
                                &why)) {
         return Fail(ACL_ERROR_PROFILING_FAILURE, "profiling could not start: %s", why.c_str());
     }

@@ -31,7 +31,7 @@ std::atomic<bool> g_on{false};
 
 namespace {
 
-enum class RecType : uint8_t { kEnqueue, kRun, kApi };
+enum class RecType : uint8_t { kEnqueue, kRun, kApi, kUser };
 
 // One record; enqueue, run and API records share the layout so they share the buffers.
 struct Rec {
@@ -39,15 +39,15 @@ struct Rec {
     const void* queue;    // enqueue, run: the executor queue
     const void* context;  // enqueue: the stream's context
     const void* source;   // enqueue of an event wait: the queue it waits on
-    const char* name;     // enqueue: label name; API: the function
-    const char* api;      // enqueue: the API that enqueued it
+    const char* name;     // enqueue: label name; API: the function; user: the message
+    const char* api;      // enqueue: the API that enqueued it; user: JSON args or null
     uint64_t seq;
-    uint64_t a, b;  // enqueue: the label's; run: a = failure code
+    uint64_t a, b;  // enqueue: the label's; run: a = failure code; user: range id, opener
     int32_t device, stream;
     uint32_t thread;  // OS thread id
     RecType type;
     Kind kind;
-    uint8_t status;  // run: TaskStatus::Kind; enqueue: 1 for a default stream
+    uint8_t status;  // run: TaskStatus::Kind; enqueue: 1 for a default stream; user: 1 = mark
 };
 
 constexpr uint32_t kChunkRecords = 4096;
@@ -245,6 +245,8 @@ std::string TaskName(const Rec& e) {
             return "event record";
         case Kind::kEventWait:
             return "event wait";
+        case Kind::kMark:
+            return std::string("mark: ") + (e.name != nullptr ? e.name : "");
         case Kind::kTask:
         case Kind::kNone:
             break;
@@ -309,7 +311,7 @@ class Writer {
 
     Session& s_;
     int64_t stop_;
-    std::vector<const Rec*> enq_, runs_, api_;
+    std::vector<const Rec*> enq_, runs_, api_, user_;
     std::vector<Joined> joined_;  // parallel to enq_
     uint64_t unmatched_ = 0;
 };
@@ -329,6 +331,9 @@ void Writer::Collect() {
                     break;
                 case RecType::kApi:
                     api_.push_back(&r);
+                    break;
+                case RecType::kUser:
+                    user_.push_back(&r);
                     break;
             }
         }
@@ -397,6 +402,9 @@ std::string Writer::TaskArgs(const Joined& j) const {
         case Kind::kEventRecord:
         case Kind::kEventWait:
             args += ",\"event\":" + std::to_string(e.a);
+            break;
+        case Kind::kMark:
+            args += ",\"message\":\"" + Escape(e.name != nullptr ? e.name : "") + "\"";
             break;
         case Kind::kTask:
         case Kind::kNone:
@@ -500,7 +508,19 @@ bool Writer::Write(std::string* why, std::string* summary) {
     Join();
 
     // Events are sorted by time (longer first at equal times, so parents precede children).
-    enum class Ev : uint8_t { kApi, kEnqueue, kTask, kFlowOut, kFlowIn, kInstant, kSigOut, kSigIn };
+    enum class Ev : uint8_t {
+        kApi,
+        kEnqueue,
+        kTask,
+        kFlowOut,
+        kFlowIn,
+        kInstant,
+        kSigOut,
+        kSigIn,
+        kUser,       // a mark, or a range opened and closed on one thread
+        kUserBegin,  // a range that may span threads: its two ends
+        kUserEnd,
+    };
     struct Out {
         int64_t ts;
         int64_t dur;
@@ -540,6 +560,17 @@ bool Writer::Write(std::string* why, std::string* summary) {
     for (uint32_t i = 0; i < api_.size(); ++i) {
         host_threads.insert(api_[i]->thread);
         events.push_back({api_[i]->t0, api_[i]->t1 - api_[i]->t0, Ev::kApi, i});
+    }
+    for (uint32_t i = 0; i < user_.size(); ++i) {
+        const Rec& u = *user_[i];
+        host_threads.insert(u.thread);
+        host_threads.insert(static_cast<uint32_t>(u.b));
+        if (u.a == 0) {
+            events.push_back({u.t0, u.t1 - u.t0, Ev::kUser, i});
+        } else {
+            events.push_back({u.t0, 0, Ev::kUserBegin, i});
+            events.push_back({u.t1, 0, Ev::kUserEnd, i});
+        }
     }
     std::stable_sort(events.begin(), events.end(), [](const Out& x, const Out& y) {
         return x.ts != y.ts ? x.ts < y.ts : x.dur > y.dur;
@@ -646,6 +677,29 @@ bool Writer::Write(std::string* why, std::string* summary) {
                        (out ? "" : ",\"bp\":\"e\"") + "}";
                 break;
             }
+            case Ev::kUser: {
+                const Rec& u = *user_[ev.index];
+                text = std::string("{\"ph\":\"") + (u.status != 0 ? "i\",\"s\":\"t" : "X") +
+                       "\",\"cat\":\"user\",\"name\":\"" + Escape(u.name) +
+                       "\",\"pid\":" + std::to_string(kHostPid) +
+                       ",\"tid\":" + std::to_string(u.thread) + ",\"ts\":" + Ts(ev.ts) +
+                       (u.status != 0 ? "" : ",\"dur\":" + Dur(ev.dur)) +
+                       (u.api != nullptr ? std::string(",\"args\":") + u.api : "") + "}";
+                break;
+            }
+            case Ev::kUserBegin:
+            case Ev::kUserEnd: {
+                // Async slices: Perfetto draws them on a track of their own under the host.
+                const Rec& u = *user_[ev.index];
+                const bool begin = ev.type == Ev::kUserBegin;
+                text = std::string("{\"ph\":\"") + (begin ? "b" : "e") +
+                       "\",\"cat\":\"user\",\"name\":\"" + Escape(u.name) +
+                       "\",\"id\":" + std::to_string(u.a) + ",\"pid\":" + std::to_string(kHostPid) +
+                       ",\"tid\":" + std::to_string(begin ? static_cast<uint32_t>(u.b) : u.thread) +
+                       ",\"ts\":" + Ts(ev.ts) +
+                       (begin && u.api != nullptr ? std::string(",\"args\":") + u.api : "") + "}";
+                break;
+            }
             case Ev::kInstant: {
                 const Rec& e = *joined_[ev.index].enq;
                 text = "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"event\",\"name\":\"event " +
@@ -726,6 +780,35 @@ void ApiEnd(const char* name, int64_t start) {
     r->thread = self->tid;
     r->type = RecType::kApi;
     r->kind = Kind::kNone;
+    CommitRecord(self);
+}
+
+bool UserNotesOn() {
+    if (!On()) return false;
+    std::lock_guard control(g_control);
+    Session* s = g_session.load();
+    return s != nullptr && s->options.user_annotations;
+}
+
+uint32_t ThreadId() {
+    return Self()->tid;
+}
+
+void NoteUser(const UserNote& note) {
+    ThreadState* self = Self();
+    Rec* r = BeginRecord(self);
+    if (r == nullptr) return;
+    *r = Rec{};
+    r->t0 = note.start;
+    r->t1 = note.instant ? note.start : note.end;
+    r->name = note.message;
+    r->api = note.args_json;
+    r->a = note.range_id;
+    r->b = note.start_thread != 0 ? note.start_thread : self->tid;
+    r->thread = self->tid;
+    r->type = RecType::kUser;
+    r->kind = Kind::kNone;
+    r->status = note.instant ? 1 : 0;
     CommitRecord(self);
 }
 

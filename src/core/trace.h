@@ -40,6 +40,7 @@ enum class Kind : uint8_t {
     kCallback,
     kEventRecord,
     kEventWait,
+    kMark,  // aclprofMarkEx: a user's mark on the stream (name: the message)
 };
 
 // Describes a task at enqueue time (the API that enqueues it is recorded too). The meaning of
@@ -88,6 +89,7 @@ struct SessionOptions {
     std::string path;                     // the JSON file; the summary goes next to it (.txt)
     Owner owner = Owner::kEnvironment;    //
     uint64_t device_mask = ~uint64_t{0};  // devices whose streams are written (bit = id)
+    bool user_annotations = true;         // msproftx marks and ranges (ACL_PROF_MSPROFTX)
 };
 
 // Starts collecting. False (with *why) when a session is already running.
@@ -103,6 +105,24 @@ bool Stop(std::string* why);
 // false, only if no such session has run in this process. The first session writes `path`;
 // later ones (aclInit after aclFinalize) write path.2.json, path.3.json, ...
 void StartConfigured(const std::string& path, bool again);
+
+// User annotations (msproftx: aclprofMark, aclprofPush/Pop, aclprofRangeStart/Stop,
+// aclprofRangePushEx/RangePop) on host-thread tracks. `message` and `args_json` (a JSON
+// object, or null) must live for the whole process (Intern them).
+struct UserNote {
+    const char* message = nullptr;
+    const char* args_json = nullptr;
+    int64_t start = 0;
+    int64_t end = 0;
+    uint32_t start_thread = 0;  // the thread that opened it (ranges may end on another one)
+    uint32_t range_id = 0;      // non-zero: a range that may span threads
+    bool instant = false;       // a mark: start == end
+};
+// True while a session runs that wants user annotations.
+bool UserNotesOn();
+void NoteUser(const UserNote& note);
+// The calling thread's id as traces show it.
+uint32_t ThreadId();
 
 // Test and diagnostic helpers: records dropped in the last session for lack of room.
 uint64_t LastDropped();

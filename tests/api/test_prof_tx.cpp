@@ -1,0 +1,270 @@
+// msproftx: the application's marks and ranges, on the timeline aclprofStart/aclprofStop write.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "acl/acl_prof.h"
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// A profiling session into a fresh directory; Stop() returns the events it wrote.
+class ProfTx : public InitializedDeviceTest {
+ protected:
+    void SetUp() override {
+        InitializedDeviceTest::SetUp();
+        char name[] = "/tmp/openacl-proftx-XXXXXX";
+        ASSERT_NE(mkdtemp(name), nullptr);
+        dir_ = name;
+        ASSERT_EQ(aclprofInit(dir_.c_str(), dir_.size()), ACL_SUCCESS);
+    }
+    void TearDown() override {
+        if (config_ != nullptr) aclprofDestroyConfig(config_);
+        aclprofFinalize();
+        std::error_code ignored;
+        fs::remove_all(dir_, ignored);
+        InitializedDeviceTest::TearDown();
+    }
+    void Start(uint64_t data_types = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX) {
+        uint32_t devices[] = {0};
+        config_ = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, data_types);
+        ASSERT_NE(config_, nullptr);
+        ASSERT_EQ(aclprofStart(config_), ACL_SUCCESS);
+    }
+    // The trace's events of category `cat`.
+    std::vector<json> Stop(const std::string& cat = "user") {
+        EXPECT_EQ(aclprofStop(config_), ACL_SUCCESS);
+        std::ifstream in(TracePath());
+        EXPECT_TRUE(in.good());
+        const json trace = json::parse(in);
+        std::vector<json> events;
+        for (const json& e : trace["traceEvents"])
+            if (e.value("cat", "") == cat) events.push_back(e);
+        return events;
+    }
+    // The session's trace: the one JSON file in the directory (its name counts the sessions of
+    // the process).
+    std::string TracePath() const {
+        for (const auto& entry : fs::directory_iterator(dir_))
+            if (entry.path().extension() == ".json") return entry.path().string();
+        return dir_ + "/missing.json";
+    }
+    static void* StampWith(const std::string& message) {
+        void* stamp = aclprofCreateStamp();
+        EXPECT_NE(stamp, nullptr);
+        EXPECT_EQ(aclprofSetStampTraceMessage(stamp, message.c_str(), message.size()), ACL_SUCCESS);
+        return stamp;
+    }
+
+    std::string dir_;
+    aclprofConfig* config_ = nullptr;
+};
+
+const json* Find(const std::vector<json>& events, const std::string& name, const std::string& ph) {
+    for (const json& e : events)
+        if (e["name"] == name && e["ph"] == ph) return &e;
+    return nullptr;
+}
+
+TEST_F(ProfTx, MarkIsAnInstantOnTheCallingThread) {
+    Start();
+    void* stamp = StampWith("model_load_mark");
+    ASSERT_EQ(aclprofMark(stamp), ACL_SUCCESS);
+    aclprofDestroyStamp(stamp);
+    auto events = Stop();
+    const json* mark = Find(events, "model_load_mark", "i");
+    ASSERT_NE(mark, nullptr);
+    EXPECT_EQ((*mark)["pid"], 1);  // the host process track
+}
+
+TEST_F(ProfTx, PushAndPopNestOnOneThread) {
+    Start();
+    void* outer = StampWith("frame");
+    void* inner = StampWith("preprocess");
+    ASSERT_EQ(aclprofPush(outer), ACL_SUCCESS);
+    ASSERT_EQ(aclprofPush(inner), ACL_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ASSERT_EQ(aclprofPop(), ACL_SUCCESS);  // closes "preprocess"
+    ASSERT_EQ(aclprofPop(), ACL_SUCCESS);  // closes "frame"
+    aclprofDestroyStamp(outer);
+    aclprofDestroyStamp(inner);
+    auto events = Stop();
+    const json* frame = Find(events, "frame", "X");
+    const json* pre = Find(events, "preprocess", "X");
+    ASSERT_NE(frame, nullptr);
+    ASSERT_NE(pre, nullptr);
+    EXPECT_GE((*pre)["dur"].get<double>(), 2000.0);  // microseconds
+    EXPECT_LE((*frame)["ts"].get<double>(), (*pre)["ts"].get<double>());
+    EXPECT_GE((*frame)["dur"].get<double>(), (*pre)["dur"].get<double>());
+}
+
+TEST_F(ProfTx, PopWithoutPushIsInvalidParam) {
+    Start();
+    EXPECT_EQ(aclprofPop(), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("aclprofPush");
+    EXPECT_EQ(aclprofRangePop(), ACL_ERROR_INVALID_PARAM);
+    Stop();
+}
+
+TEST_F(ProfTx, RangeMayEndOnAnotherThread) {
+    Start();
+    void* stamp = StampWith("decode");
+    uint32_t id = 0;
+    ASSERT_EQ(aclprofRangeStart(stamp, &id), ACL_SUCCESS);
+    EXPECT_NE(id, 0u);
+    std::thread other([id] { EXPECT_EQ(aclprofRangeStop(id), ACL_SUCCESS); });
+    other.join();
+    aclprofDestroyStamp(stamp);
+    auto events = Stop();
+    const json* begin = Find(events, "decode", "b");
+    const json* end = Find(events, "decode", "e");
+    ASSERT_NE(begin, nullptr);
+    ASSERT_NE(end, nullptr);
+    EXPECT_EQ((*begin)["id"], (*end)["id"]);
+    EXPECT_NE((*begin)["tid"], (*end)["tid"]);
+}
+
+TEST_F(ProfTx, RangeIdsAreUniqueAndStopTwiceIsInvalidParam) {
+    Start();
+    void* stamp = StampWith("r");
+    uint32_t a = 0, b = 0;
+    ASSERT_EQ(aclprofRangeStart(stamp, &a), ACL_SUCCESS);
+    ASSERT_EQ(aclprofRangeStart(stamp, &b), ACL_SUCCESS);
+    EXPECT_NE(a, b);
+    ASSERT_EQ(aclprofRangeStop(a), ACL_SUCCESS);
+    EXPECT_EQ(aclprofRangeStop(a), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("not open");
+    ASSERT_EQ(aclprofRangeStop(b), ACL_SUCCESS);
+    aclprofDestroyStamp(stamp);
+    Stop();
+}
+
+TEST_F(ProfTx, MarkExMarksTheStreamWhenItsTurnComes) {
+    Start();
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    ASSERT_EQ(aclprofMarkEx("after upload", 12, stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    EXPECT_EQ(aclprofStop(config_), ACL_SUCCESS);
+    std::ifstream in(TracePath());
+    bool host_mark = false, stream_task = false;
+    const json trace = json::parse(in);
+    for (const json& e : trace["traceEvents"]) {
+        if (e.value("cat", "") == "user" && e["name"] == "after upload") host_mark = true;
+        if (e.value("cat", "") == "task" && e["name"] == "mark: after upload") {
+            stream_task = e["pid"].get<int>() >= 100;  // a device track
+        }
+    }
+    EXPECT_TRUE(host_mark);
+    EXPECT_TRUE(stream_task);
+}
+
+TEST_F(ProfTx, MarkExMessagesAreAtMost127Characters) {
+    Start();
+    const std::string long_message(128, 'x');
+    EXPECT_EQ(aclprofMarkEx(long_message.c_str(), long_message.size(), nullptr),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclprofMarkEx(long_message.c_str(), 127, nullptr), ACL_SUCCESS);
+    EXPECT_EQ(aclprofMarkEx(nullptr, 3, nullptr), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    Stop();
+}
+
+TEST_F(ProfTx, RangePushExShowsTheOperatorAndItsTensors) {
+    Start();
+    aclprofTensor tensors[2] = {};
+    tensors[0] = {0, ACL_FORMAT_NCHW, ACL_FLOAT, 4, {1, 3, 224, 224}};
+    tensors[1] = {1, ACL_FORMAT_ND, ACL_FLOAT, 2, {1, 1000}};
+    aclprofTensorInfo info{};
+    info.opNameId = aclprofStr2Id("resnet/fc");
+    info.opTypeId = aclprofStr2Id("MatMul");
+    info.tensorNum = 2;
+    info.tensors = tensors;
+    aclprofEventAttributes attr{};
+    attr.version = ACL_PROF_EVENT_ATTR_VERSION;
+    attr.size = sizeof attr;
+    attr.messageType = ACL_PROF_MESSAGE_TYPE_TENSOR_INFO;
+    attr.message.tensorInfo = &info;
+    ASSERT_EQ(aclprofRangePushEx(&attr), ACL_SUCCESS);
+    ASSERT_EQ(aclprofRangePop(), ACL_SUCCESS);
+    auto events = Stop();
+    const json* op = Find(events, "resnet/fc", "X");
+    ASSERT_NE(op, nullptr);
+    EXPECT_EQ((*op)["args"]["op_type"], "MatMul");
+    ASSERT_EQ((*op)["args"]["tensors"].size(), 2u);
+    EXPECT_EQ((*op)["args"]["tensors"][0]["shape"], json({1, 3, 224, 224}));
+    EXPECT_EQ((*op)["args"]["tensors"][1]["io"], "output");
+}
+
+TEST_F(ProfTx, RangePushExChecksItsAttributes) {
+    Start();
+    aclprofEventAttributes attr{};
+    EXPECT_EQ(aclprofRangePushEx(nullptr), ACL_ERROR_INVALID_PARAM);
+    attr.messageType = 7;
+    EXPECT_EQ(aclprofRangePushEx(&attr), ACL_ERROR_INVALID_PARAM);
+    attr.messageType = ACL_PROF_MESSAGE_TYPE_TENSOR_INFO;
+    EXPECT_EQ(aclprofRangePushEx(&attr), ACL_ERROR_INVALID_PARAM);  // no tensor info
+    aclprofTensor tensor{};
+    tensor.shapeDim = 9;
+    aclprofTensorInfo info{};
+    info.tensorNum = 1;
+    info.tensors = &tensor;
+    attr.message.tensorInfo = &info;
+    EXPECT_EQ(aclprofRangePushEx(&attr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("shapeDim 9");
+    Stop();
+}
+
+TEST_F(ProfTx, AConfigurationWithoutMsproftxRecordsNoAnnotations) {
+    Start(ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+    void* stamp = StampWith("invisible");
+    EXPECT_EQ(aclprofMark(stamp), ACL_SUCCESS);
+    EXPECT_EQ(aclprofPush(stamp), ACL_SUCCESS);
+    EXPECT_EQ(aclprofPop(), ACL_SUCCESS);
+    aclprofDestroyStamp(stamp);
+    EXPECT_TRUE(Stop().empty());
+}
+
+TEST_F(ProfTx, OutsideASessionTheCallsSayWhereTheyBelong) {
+    EXPECT_EQ(aclprofCreateStamp(), nullptr);
+    EXPECT_THAT_MESSAGE_CONTAINS("between aclprofStart and aclprofStop");
+    EXPECT_EQ(aclprofMarkEx("m", 1, nullptr), ACL_ERROR_PROF_NOT_RUN);
+    Start();
+    void* stamp = StampWith("late");
+    ASSERT_EQ(aclprofStop(config_), ACL_SUCCESS);
+    EXPECT_EQ(aclprofMark(stamp), ACL_ERROR_PROF_NOT_RUN);
+    EXPECT_EQ(aclprofPush(stamp), ACL_ERROR_PROF_NOT_RUN);
+    aclprofDestroyStamp(stamp);
+}
+
+TEST_F(ProfTx, ADestroyedStampIsInvalidParam) {
+    Start();
+    void* keep = StampWith("keep");  // so the next stamp cannot reuse the address
+    void* stamp = StampWith("gone");
+    aclprofDestroyStamp(stamp);
+    EXPECT_EQ(aclprofMark(stamp), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("not a live stamp");
+    EXPECT_EQ(aclprofSetStampTraceMessage(stamp, "x", 1), ACL_ERROR_INVALID_PARAM);
+    aclprofDestroyStamp(keep);
+    Stop();
+}
+
+TEST(ProfTxIds, Str2IdIsStableAndSaysFailureWithTheMaximum) {
+    EXPECT_EQ(aclprofStr2Id("Conv2D"), aclprofStr2Id("Conv2D"));
+    EXPECT_NE(aclprofStr2Id("Conv2D"), aclprofStr2Id("MatMul"));
+    EXPECT_EQ(aclprofStr2Id(nullptr), UINT64_MAX);
+}
+
+}  // namespace
