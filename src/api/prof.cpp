@@ -5,15 +5,21 @@
 // configuration selects; AI Core metrics do not exist on a CPU and are ignored.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <new>
 #include <set>
 #include <string>
 
 #include "acl/acl_prof.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "core/runtime.h"
+#include "core/stream.h"
 #include "core/trace.h"
 
 using openacl::Fail;
@@ -24,17 +30,30 @@ struct aclprofConfig {
     uint64_t data_types;
 };
 
+struct aclprofStepInfo {
+    uint64_t step = 0;  // the step ACL_STEP_START opened last (steps count from 1)
+    bool open = false;
+};
+
 namespace {
 
-constexpr size_t kMaxPathLength = 4096;  // documented limit of aclprofInit's path
+constexpr size_t kMaxPathLength = 4096;   // documented limit of aclprofInit's path
+constexpr size_t kMaxConfigLength = 256;  // aclprofSetConfig's documented limit
+// ACL_PROF_STORAGE_LIMIT's documented range, in MB; the record buffer is capped lower, since
+// it is address space reserved up front.
+constexpr uint64_t kMinStorageMb = 200;
+constexpr uint64_t kMaxStorageMb = 4294967295ULL;
+constexpr uint64_t kMaxBufferMib = uint64_t{1} << 14;
 
 struct ProfState {
     std::mutex mutex;
     bool initialized = false;
     std::string dir;
     std::set<const aclprofConfig*> configs;
+    std::set<const aclprofStepInfo*> step_infos;
     const aclprofConfig* started = nullptr;
     uint32_t sessions = 0;
+    uint64_t storage_limit_mb = 0;  // ACL_PROF_STORAGE_LIMIT; 0: not set
 };
 
 ProfState& State() {
@@ -194,7 +213,8 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
     path += ".json";
     std::string why;
     if (!openacl::trace::Start({path, openacl::trace::Owner::kProfApi, profilerConfig->device_mask,
-                                (profilerConfig->data_types & ACL_PROF_MSPROFTX) != 0},
+                                (profilerConfig->data_types & ACL_PROF_MSPROFTX) != 0,
+                                std::min(state.storage_limit_mb, kMaxBufferMib)},
                                &why)) {
         return Fail(ACL_ERROR_PROFILING_FAILURE, "profiling could not start: %s", why.c_str());
     }
@@ -223,4 +243,118 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
             static_cast<const void*>(profilerConfig), static_cast<const void*>(state.started));
     }
     return StopLocked(state);
+}
+
+aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength) {
+    OPENACL_API();
+    if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "configType %d is not an aclprofConfigType option",
+                    static_cast<int>(configType));
+    }
+    if (config == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "config is null");
+    if (configLength == 0 || configLength > kMaxConfigLength) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "configLength %zu is invalid: 1 to %zu", configLength,
+                    kMaxConfigLength);
+    }
+    const std::string value(config, strnlen(config, configLength));
+    ProfState& state = State();
+    if (configType == ACL_PROF_STORAGE_LIMIT) {
+        // "<n>MB": the most the session's records may take; later ones are dropped and counted.
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long mb = std::strtoull(value.c_str(), &end, 10);
+        if (end == value.c_str() || std::string(end) != "MB" || errno != 0 || mb < kMinStorageMb ||
+            mb > kMaxStorageMb) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "ACL_PROF_STORAGE_LIMIT \"%s\" is invalid: give <n>MB with n from %llu to "
+                        "%llu",
+                        value.c_str(), static_cast<unsigned long long>(kMinStorageMb),
+                        static_cast<unsigned long long>(kMaxStorageMb));
+        }
+        std::lock_guard lock(state.mutex);
+        state.storage_limit_mb = mb;
+        return ACL_SUCCESS;
+    }
+    // Sampling frequencies, LLC and power modes, host-system collection and the like measure
+    // NPU and SoC hardware that a CPU device does not have.
+    OPENACL_LOG_INFO(
+        "aclprofSetConfig option %d (\"%s\") has no counterpart on a CPU device; "
+        "accepted and ignored",
+        static_cast<int>(configType), value.c_str());
+    return ACL_SUCCESS;
+}
+
+aclprofStepInfo* aclprofCreateStepInfo(void) {
+    OPENACL_API();
+    auto* info = new (std::nothrow) aclprofStepInfo;
+    if (info == nullptr) {
+        Fail(ACL_ERROR_BAD_ALLOC, "out of host memory");
+        return nullptr;
+    }
+    ProfState& state = State();
+    std::lock_guard lock(state.mutex);
+    state.step_infos.insert(info);
+    return info;
+}
+
+void aclprofDestroyStepInfo(aclprofStepInfo* stepinfo) {
+    OPENACL_API();
+    if (stepinfo == nullptr) return;
+    ProfState& state = State();
+    {
+        std::lock_guard lock(state.mutex);
+        if (state.step_infos.erase(stepinfo) == 0) {
+            Fail(ACL_ERROR_INVALID_PARAM,
+                 "stepinfo %p was not made by aclprofCreateStepInfo, or was already destroyed",
+                 static_cast<void*>(stepinfo));
+            return;
+        }
+    }
+    delete stepinfo;
+}
+
+aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag,
+                                 aclrtStream stream) {
+    OPENACL_API();
+    if (stepInfo == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "stepInfo is null");
+    if (tag != ACL_STEP_START && tag != ACL_STEP_END) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "tag %d is neither ACL_STEP_START nor ACL_STEP_END",
+                    static_cast<int>(tag));
+    }
+    ProfState& state = State();
+    uint64_t step = 0;
+    {
+        std::lock_guard lock(state.mutex);
+        if (state.step_infos.count(stepInfo) == 0) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "stepInfo %p was not made by aclprofCreateStepInfo, or was already "
+                        "destroyed",
+                        static_cast<void*>(stepInfo));
+        }
+        if (state.started == nullptr) {
+            return Fail(ACL_ERROR_PROF_NOT_RUN,
+                        "no profiling session is running: step timestamps belong between "
+                        "aclprofStart and aclprofStop");
+        }
+        if (tag == ACL_STEP_END && !stepInfo->open) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "ACL_STEP_END without ACL_STEP_START: no step of stepInfo %p is open",
+                        static_cast<void*>(stepInfo));
+        }
+    }
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    {
+        std::lock_guard lock(state.mutex);
+        if (tag == ACL_STEP_START) ++stepInfo->step;
+        stepInfo->open = tag == ACL_STEP_START;
+        step = stepInfo->step;
+    }
+    // The timestamp is taken when the stream reaches this point, as on the device.
+    resolved->Submit(openacl::cpu::MakeTask([](openacl::cpu::TaskContext&) {
+                         return openacl::cpu::TaskStatus::Done();
+                     }),
+                     {openacl::trace::Kind::kStep, step, tag == ACL_STEP_START ? 0u : 1u});
+    return ACL_SUCCESS;
 }

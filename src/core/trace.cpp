@@ -247,6 +247,8 @@ std::string TaskName(const Rec& e) {
             return "event wait";
         case Kind::kMark:
             return std::string("mark: ") + (e.name != nullptr ? e.name : "");
+        case Kind::kStep:
+            return "step " + std::to_string(e.a) + (e.b == 0 ? " start" : " end");
         case Kind::kTask:
         case Kind::kNone:
             break;
@@ -405,6 +407,9 @@ std::string Writer::TaskArgs(const Joined& j) const {
             break;
         case Kind::kMark:
             args += ",\"message\":\"" + Escape(e.name != nullptr ? e.name : "") + "\"";
+            break;
+        case Kind::kStep:
+            args += ",\"step\":" + std::to_string(e.a);
             break;
         case Kind::kTask:
         case Kind::kNone:
@@ -828,8 +833,8 @@ bool Start(const SessionOptions& options, std::string* why) {
     auto* s = new Session;
     s->options = options;
     s->epoch = ++g_epoch;
-    uint64_t mib = kDefaultPoolMiB;
-    if (const char* v = std::getenv("OPENACL_TRACE_BUFFER_MB"); v && *v) {
+    uint64_t mib = options.buffer_mib != 0 ? options.buffer_mib : kDefaultPoolMiB;
+    if (const char* v = std::getenv("OPENACL_TRACE_BUFFER_MB"); v && *v && !options.buffer_mib) {
         char* end = nullptr;
         const unsigned long long value = std::strtoull(v, &end, 10);
         if (*end == '\0' && value > 0 && value <= (uint64_t{1} << 20)) mib = value;

@@ -41,6 +41,7 @@ enum class Kind : uint8_t {
     kEventRecord,
     kEventWait,
     kMark,  // aclprofMarkEx: a user's mark on the stream (name: the message)
+    kStep,  // aclprofGetStepTimestamp: a = the step, b = 0 for its start, 1 for its end
 };
 
 // Describes a task at enqueue time (the API that enqueues it is recorded too). The meaning of
@@ -90,6 +91,7 @@ struct SessionOptions {
     Owner owner = Owner::kEnvironment;    //
     uint64_t device_mask = ~uint64_t{0};  // devices whose streams are written (bit = id)
     bool user_annotations = true;         // msproftx marks and ranges (ACL_PROF_MSPROFTX)
+    uint64_t buffer_mib = 0;              // record buffer; 0: OPENACL_TRACE_BUFFER_MB or 256
 };
 
 // Starts collecting. False (with *why) when a session is already running.

@@ -30,6 +30,7 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"aclAppLog", "logs whatever it is given"},
     {"aclrtGetSocName", "takes no argument"},
     {"aclrtAllocatorCreateDesc", "takes no argument"},
+    {"aclprofCreateStepInfo", "takes no argument"},
     {"aclGetRecentErrMsg", "takes no argument"},
     {"aclmdlCreateDesc", "takes no argument"},
     {"aclmdlCreateDataset", "takes no argument"},

@@ -1,4 +1,5 @@
-// msproftx: the application's marks and ranges, on the timeline aclprofStart/aclprofStop write.
+// What an application adds to the timeline aclprofStart/aclprofStop write: msproftx marks and
+// ranges, step timestamps, and the session options of aclprofSetConfig.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -6,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -259,6 +261,60 @@ TEST_F(ProfTx, ADestroyedStampIsInvalidParam) {
     EXPECT_EQ(aclprofSetStampTraceMessage(stamp, "x", 1), ACL_ERROR_INVALID_PARAM);
     aclprofDestroyStamp(keep);
     Stop();
+}
+
+TEST_F(ProfTx, StepTimestampsMarkTheStreamWithNumberedSteps) {
+    Start();
+    aclprofStepInfo* info = aclprofCreateStepInfo();
+    ASSERT_NE(info, nullptr);
+    for (int i = 0; i < 2; ++i) {
+        ASSERT_EQ(aclprofGetStepTimestamp(info, ACL_STEP_START, nullptr), ACL_SUCCESS);
+        ASSERT_EQ(aclprofGetStepTimestamp(info, ACL_STEP_END, nullptr), ACL_SUCCESS);
+    }
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    aclprofDestroyStepInfo(info);
+    std::set<std::string> names;
+    for (const json& e : Stop("task"))
+        names.insert(e["name"].get<std::string>());
+    for (const char* name : {"step 1 start", "step 1 end", "step 2 start", "step 2 end"})
+        EXPECT_TRUE(names.count(name)) << name;
+}
+
+TEST_F(ProfTx, StepEndWithoutStartIsInvalidParam) {
+    Start();
+    aclprofStepInfo* info = aclprofCreateStepInfo();
+    EXPECT_EQ(aclprofGetStepTimestamp(info, ACL_STEP_END, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("ACL_STEP_START");
+    EXPECT_EQ(aclprofGetStepTimestamp(info, static_cast<aclprofStepTag>(5), nullptr),
+              ACL_ERROR_INVALID_PARAM);
+    aclprofDestroyStepInfo(info);
+    Stop();
+}
+
+TEST_F(ProfTx, StepTimestampsNeedARunningSession) {
+    aclprofStepInfo* info = aclprofCreateStepInfo();
+    EXPECT_EQ(aclprofGetStepTimestamp(info, ACL_STEP_START, nullptr), ACL_ERROR_PROF_NOT_RUN);
+    aclprofDestroyStepInfo(info);
+}
+
+TEST_F(ProfTx, StorageLimitTakesMegabytesFrom200) {
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "500MB", 5), ACL_SUCCESS);
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "100MB", 5), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("<n>MB");
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "500", 3), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "lots", 4), ACL_ERROR_INVALID_PARAM);
+    Start();  // the session starts with the limit as its record buffer
+    Stop();
+}
+
+TEST_F(ProfTx, HardwareOptionsAreAcceptedAndChecked) {
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_SYS_HARDWARE_MEM_FREQ, "15", 2), ACL_SUCCESS);
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_ARGS_MIN, "1", 1), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_ARGS_MAX, "1", 1), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_LLC_MODE, nullptr, 4), ACL_ERROR_INVALID_PARAM);
+    const std::string long_value(257, '1');
+    EXPECT_EQ(aclprofSetConfig(ACL_PROF_DVPP_FREQ, long_value.c_str(), long_value.size()),
+              ACL_ERROR_INVALID_PARAM);
 }
 
 TEST(ProfTxIds, Str2IdIsStableAndSaysFailureWithTheMaximum) {

@@ -1,4 +1,4 @@
-// Misuse table, msproftx annotations (outside a profiling session, and bad arguments).
+// Misuse table, profiling: msproftx annotations, step timestamps and session options.
 #include "acl/acl_prof.h"
 #include "misuse_table.h"
 
@@ -44,6 +44,33 @@ TEST(MisuseTable, MsproftxAnnotations) {
         {"aclprofRangePushEx(attr without tensor info)",
          [&] { return aclprofRangePushEx(&no_info); }, ACL_ERROR_INVALID_PARAM},
         {"aclprofRangePop() with nothing pushed", [] { return aclprofRangePop(); },
+         ACL_ERROR_INVALID_PARAM},
+    };
+    ExpectEveryRowFails(rows);
+    aclrtResetDeviceForce(0);
+}
+
+TEST(MisuseTable, ProfilingStepsAndOptions) {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    int not_step_info = 0;
+    auto* bogus = reinterpret_cast<aclprofStepInfo*>(&not_step_info);
+    const std::vector<MisuseRow> rows = {
+        {"aclprofSetConfig(ACL_PROF_ARGS_MAX, ...)",
+         [] { return aclprofSetConfig(ACL_PROF_ARGS_MAX, "1", 1); }, ACL_ERROR_INVALID_PARAM},
+        {"aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, \"10MB\")",
+         [] { return aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "10MB", 4); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclprofGetStepTimestamp(NULL, START, stream)",
+         [] { return aclprofGetStepTimestamp(nullptr, ACL_STEP_START, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclprofGetStepTimestamp(not a step info, START, stream)",
+         [&] { return aclprofGetStepTimestamp(bogus, ACL_STEP_START, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclprofDestroyStepInfo(not a step info)",
+         [&] {
+             aclprofDestroyStepInfo(bogus);
+             return RecordedError();
+         },
          ACL_ERROR_INVALID_PARAM},
     };
     ExpectEveryRowFails(rows);
