@@ -172,6 +172,7 @@ void Runtime::ReleaseEverythingLocked(Graveyard& graveyard) {
     if (devices_ready_.load(std::memory_order_acquire)) {
         for (Device* device : *visible_.load(std::memory_order_acquire)) {
             if (device->open) ReleaseDeviceLocked(device, "aclFinalize", graveyard);
+            device->force_reset = false;  // a new aclInit starts from devices never set
         }
     }
     ReleaseAllHostMemory();
