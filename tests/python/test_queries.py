@@ -57,6 +57,38 @@ def test_profiling_lifecycle_from_python(acl, runtime, tmp_path):
     assert acl.prof.finalize() == ACL_SUCCESS
 
 
+def test_msproftx_marks_and_ranges_reach_the_trace(acl, runtime, tmp_path):
+    import glob
+    import json
+    ACL_PROF_MSPROFTX, ACL_STEP_START, ACL_STEP_END = 0x0080, 0, 1
+    assert acl.prof.init(str(tmp_path)) == ACL_SUCCESS
+    config = acl.prof.create_config([0], 0, 0, ACL_PROF_MSPROFTX)
+    assert acl.prof.start(config) == ACL_SUCCESS
+    stamp = acl.prof.create_stamp()
+    assert stamp != 0
+    assert acl.prof.set_stamp_trace_message(stamp, "python frame", 12) == ACL_SUCCESS
+    assert acl.prof.push(stamp) == ACL_SUCCESS
+    assert acl.prof.mark(stamp) == ACL_SUCCESS
+    assert acl.prof.pop() == ACL_SUCCESS
+    range_id, ret = acl.prof.range_start(stamp)
+    assert ret == ACL_SUCCESS and range_id != 0
+    assert acl.prof.range_stop(range_id) == ACL_SUCCESS
+    step = acl.prof.create_step_info()
+    assert acl.prof.get_step_timestamp(step, ACL_STEP_START, runtime["stream"]) == ACL_SUCCESS
+    assert acl.prof.get_step_timestamp(step, ACL_STEP_END, runtime["stream"]) == ACL_SUCCESS
+    assert acl.rt.synchronize_stream(runtime["stream"]) == ACL_SUCCESS
+    acl.prof.destroy_step_info(step)
+    acl.prof.destroy_stamp(stamp)
+    assert acl.prof.stop(config) == ACL_SUCCESS
+    assert acl.prof.destroy_config(config) == ACL_SUCCESS
+    assert acl.prof.finalize() == ACL_SUCCESS
+    [path] = glob.glob(str(tmp_path / "*.json"))
+    events = json.load(open(path))["traceEvents"]
+    phases = {e["ph"] for e in events if e.get("name") == "python frame"}
+    assert phases == {"X", "i", "b", "e"}  # push/pop, mark, and the range's two ends
+    assert any(e.get("name") == "step 1 end" for e in events)
+
+
 def test_tensor_desc_dims_and_ranges_take_lists(acl):
     desc = acl.create_tensor_desc(0, [2, 3], 2)
     assert desc != 0
