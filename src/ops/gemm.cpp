@@ -1,0 +1,164 @@
+#include "ops/gemm.h"
+
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.h>
+
+#include <cstdlib>
+
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "model/convert.h"
+
+namespace openacl::ops {
+namespace {
+
+double ReadScalar(const Scalar& s, aclDataType type) {
+    const void* p = s.at_run != nullptr ? s.at_run : s.value;
+    switch (type) {
+        case ACL_FLOAT16: {
+            uint16_t h;
+            std::memcpy(&h, p, sizeof h);
+            return model::HalfToFloat(h);
+        }
+        case ACL_FLOAT: {
+            float f;
+            std::memcpy(&f, p, sizeof f);
+            return f;
+        }
+        case ACL_INT32: {
+            int32_t i;
+            std::memcpy(&i, p, sizeof i);
+            return i;
+        }
+        default:
+            return 0;
+    }
+}
+
+// The stored element of a matrix with leading dimension ld (row-major), transposed or not:
+// element (r, c) of op(X).
+template <class T>
+const T& At(const void* base, int64_t ld, bool trans, int64_t r, int64_t c) {
+    const T* data = static_cast<const T*>(base);
+    return trans ? data[c * ld + r] : data[r * ld + c];
+}
+
+// OpenMP threads of one product: OPENACL_MODEL_THREADS, as for models (the sanitizer runs set
+// 1: OpenMP is not instrumented), else oneDNN's default.
+void BoundThreads() {
+    static const int threads = [] {
+        const char* value = std::getenv("OPENACL_MODEL_THREADS");
+        const int n = value != nullptr ? std::atoi(value) : 0;
+        return n > 0 ? n : omp_get_num_procs();
+    }();
+    omp_set_num_threads(threads);
+}
+
+}  // namespace
+
+bool SupportedTypes(aclDataType ab, aclDataType c) {
+    return (ab == ACL_FLOAT16 && (c == ACL_FLOAT16 || c == ACL_FLOAT)) ||
+           (ab == ACL_INT8 && (c == ACL_FLOAT || c == ACL_INT32));
+}
+
+size_t ElementSize(aclDataType type) {
+    switch (type) {
+        case ACL_INT8:
+            return 1;
+        case ACL_FLOAT16:
+            return 2;
+        case ACL_FLOAT:
+        case ACL_INT32:
+            return 4;
+        default:
+            return 0;
+    }
+}
+
+bool RunGemm(const GemmArgs& g, std::string* error) {
+    // op(C) is m x n. A transposed C is computed as C^T = op(B)^T op(A)^T.
+    const int64_t m = g.m, n = g.n, k = g.k;
+    BoundThreads();
+    try {
+        // P = op(A) * op(B) exactly (int32 for int8, float for half), packed m x n; then
+        // C = alpha * P + beta * C in C's type, which keeps int32 results exact.
+        const bool ints = g.type_ab == ACL_INT8;
+        std::vector<float> pf;
+        std::vector<int32_t> pi;
+        // op(A) is m x k, op(B) (or x) is k x n, packed row-major with the transposes applied.
+        if (ints) {
+            std::vector<int8_t> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
+            for (int64_t r = 0; r < m; ++r)
+                for (int64_t c = 0; c < k; ++c)
+                    a[r * k + c] = At<int8_t>(g.a, g.lda, g.trans_a, r, c);
+            for (int64_t r = 0; r < k; ++r)
+                for (int64_t c = 0; c < n; ++c)
+                    b[r * n + c] = g.gemv ? static_cast<const int8_t*>(g.b)[r * g.incx]
+                                          : At<int8_t>(g.b, g.ldb, g.trans_b, r, c);
+            pi.assign(static_cast<size_t>(m * n), 0);
+            const int32_t zero = 0;
+            if (dnnl_gemm_s8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 0, b.data(), n, 0,
+                                  0.0f, pi.data(), n, &zero) != dnnl_success) {
+                *error = "oneDNN's int8 GEMM failed";
+                return false;
+            }
+        } else {
+            std::vector<float> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
+            for (int64_t r = 0; r < m; ++r)
+                for (int64_t c = 0; c < k; ++c)
+                    a[r * k + c] = model::HalfToFloat(At<uint16_t>(g.a, g.lda, g.trans_a, r, c));
+            for (int64_t r = 0; r < k; ++r)
+                for (int64_t c = 0; c < n; ++c)
+                    b[r * n + c] =
+                        model::HalfToFloat(g.gemv ? static_cast<const uint16_t*>(g.b)[r * g.incx]
+                                                  : At<uint16_t>(g.b, g.ldb, g.trans_b, r, c));
+            pf.assign(static_cast<size_t>(m * n), 0.0f);
+            if (dnnl_sgemm('N', 'N', m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f, pf.data(), n) !=
+                dnnl_success) {
+                *error = "oneDNN's float GEMM failed";
+                return false;
+            }
+        }
+        const double alpha = ReadScalar(g.alpha, g.type_c);
+        const double beta = ReadScalar(g.beta, g.type_c);
+        const int64_t alpha_i = static_cast<int64_t>(alpha), beta_i = static_cast<int64_t>(beta);
+        for (int64_t r = 0; r < m; ++r) {
+            for (int64_t c = 0; c < n; ++c) {
+                // Where element (r, c) of the result lives in C (or y).
+                const int64_t at = g.gemv ? r * g.incy : g.trans_c ? c * g.ldc + r : r * g.ldc + c;
+                const size_t p = static_cast<size_t>(r * n + c);
+                switch (g.type_c) {
+                    case ACL_INT32: {
+                        auto* out = static_cast<int32_t*>(g.c) + at;
+                        // beta == 0 never reads C (it may hold garbage, as in BLAS).
+                        const int64_t old = beta_i != 0 ? beta_i * *out : 0;
+                        *out = static_cast<int32_t>(alpha_i * pi[p] + old);
+                        break;
+                    }
+                    case ACL_FLOAT: {
+                        auto* out = static_cast<float*>(g.c) + at;
+                        const double prod = ints ? pi[p] : pf[p];
+                        *out = static_cast<float>(alpha * prod + (beta != 0 ? beta * *out : 0));
+                        break;
+                    }
+                    case ACL_FLOAT16: {
+                        auto* out = static_cast<uint16_t*>(g.c) + at;
+                        const double old = beta != 0 ? beta * model::HalfToFloat(*out) : 0;
+                        *out = model::FloatToHalf(static_cast<float>(alpha * pf[p] + old));
+                        break;
+                    }
+                    default:
+                        break;
+                }
+            }
+        }
+    } catch (const std::bad_alloc&) {
+        *error = "out of host memory for the GEMM's scratch";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace openacl::ops
