@@ -61,7 +61,8 @@ def brief(error):
     lines = [line for line in lines if line]
     cause = next((line for line in lines if "parse error" in line), lines[0] if lines else "")
     detail = " ".join(line for line in lines if line.startswith("(expected"))
-    return " ".join(f"{cause} {detail}".split())[:400]
+    text = " ".join(f"{cause} {detail}".split())
+    return (text[:-len(", where")] if text.endswith(", where") else text)[:400]
 
 
 def max_rel_error(dirs, name, engine):
