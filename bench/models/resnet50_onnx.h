@@ -1,7 +1,7 @@
 // ResNet-50 v1 (He et al. 2015, the paper's topology: the stride of a downsampling bottleneck is
 // on its first 1x1 convolution and on the projection shortcut), every convolution followed by
 // BatchNormalization, with RANDOM weights from a fixed seed. Input "image" Nx3x224x224, output
-// "logits" Nx1000. About 3.9 GMAC per image and 25.5 M parameters (a 102 MB file).
+// "logits" Nx1000. About 3.9 GMAC per image and 25.6 M parameters (a 102 MB file).
 #pragma once
 
 #include <string>
