@@ -5,8 +5,8 @@
 #   openacl       aclmdlLoadFromFile + aclmdlExecute (bench_models)
 #   OpenCV DNN    cv::dnn::readNetFromONNX + forward, called directly (bench_models)
 #   ONNX Runtime  onnxruntime-node 1.30's CPU engine, from Node.js (bench/ort_peer.js)
-# in ROUNDS rounds (ONNX Runtime first in odd rounds, last in even ones, so that drift in the
-# machine's speed falls on all alike), then prints a table of medians, ratios to ONNX Runtime and
+# in ROUNDS rounds, model by model (ONNX Runtime's process and openacl's one after the other,
+# who goes first alternating, so that drift in the machine's speed falls on all alike), then prints a table of medians, ratios to ONNX Runtime and
 # each engine's largest difference from ONNX Runtime's output (bench/models_summary.py).
 #
 #   bench/models.sh                       # ROUNDS=3 SECONDS_PER_MODEL=4 THREADS=$(nproc)
@@ -56,27 +56,34 @@ echo "== $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | s
   "busy before the run: ${busy_before}%; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 if ((busy_before > 10)); then echo "warning: the machine is busy; expect slower and noisier results" >&2; fi
 
-name_args=()
-[[ -n $names ]] && name_args=(--names "$names")
-run_ort() {
-  node bench/ort_peer.js --dir "$models" --out "$1/ort.json" --outputs "$1" --threads "$threads" \
-    --seconds "$seconds" --modules "$build/bench-peers/node_modules" "${name_args[@]}"
+if [[ -z $names ]]; then
+  names=$("${PYTHON:-/usr/bin/python3}" -c 'import json, sys
+print(",".join(e["name"] for e in json.load(open(sys.argv[1]))))' "$models/manifest.json")
+fi
+run_ort() {  # round dir, model
+  node bench/ort_peer.js --dir "$models" --out "$1/ort.$2.json" --outputs "$1" --names "$2" \
+    --threads "$threads" --seconds "$seconds" --modules "$build/bench-peers/node_modules"
 }
 run_acl() {
-  "$build/bench/bench_models" --dir "$models" --out "$1/openacl.json" --outputs "$1" \
-    --seconds "$seconds" "${name_args[@]}"
+  "$build/bench/bench_models" --dir "$models" --out "$1/openacl.$2.json" --outputs "$1" \
+    --names "$2" --seconds "$seconds"
 }
+# Model by model, so that each engine's measurement of a model is seconds, not minutes, from
+# the others' (the speed of this shared machine drifts); who goes first alternates.
+IFS=, read -ra list <<<"$names"
 for ((r = 1; r <= rounds; ++r)); do
   dir="$out/round$r"
   mkdir -p "$dir"
   echo "== round $r of $rounds"
-  if ((r % 2)); then
-    run_ort "$dir"
-    run_acl "$dir"
-  else
-    run_acl "$dir"
-    run_ort "$dir"
-  fi
+  for i in "${!list[@]}"; do
+    if (((r + i) % 2)); then
+      run_ort "$dir" "${list[i]}"
+      run_acl "$dir" "${list[i]}"
+    else
+      run_acl "$dir" "${list[i]}"
+      run_ort "$dir" "${list[i]}"
+    fi
+  done
 done
 busy_after=$(cpu_busy_percent)
 

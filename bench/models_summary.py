@@ -5,8 +5,8 @@ output is from ONNX Runtime's on the same input.
 
     models_summary.py --manifest MODELS/manifest.json [--busy B,A] ROUNDDIR...
 
-Each ROUNDDIR holds ort.json (bench/ort_peer.js), openacl.json (bench_models) and the outputs
-NAME.{ort,openacl,opencv}.bin. Error: max |x - ort| / max |ort| over the whole output (the
+Each ROUNDDIR holds ort.NAME.json (bench/ort_peer.js), openacl.NAME.json (bench_models) and
+the outputs NAME.{ort,openacl,opencv}.bin. Error: max |x - ort| / max |ort| over the whole output (the
 largest difference relative to the output's scale; an element-wise relative error is
 meaningless where outputs cross zero). Targets (issue 10): openacl <= 0.85x ONNX Runtime's
 time on ResNet-50, <= 1.0x on MobileNetV2 and the detector; error <= 1e-4.
@@ -33,19 +33,41 @@ def load(path):
         return None
 
 
+def merged(directory, engine):
+    """A round's results of one program, run once per model (ENGINE.MODEL.json), as one."""
+    result = None
+    for file in sorted(os.listdir(directory)):
+        if file.startswith(engine + ".") and file.endswith(".json"):
+            part = load(os.path.join(directory, file))
+            if part is None:
+                continue
+            if result is None:
+                result = dict(part, models={})
+            result["models"].update(part.get("models", {}))
+    return result
+
+
 def times(rounds, source, name, engine):
     """Per-round medians and the first error message of one engine on one model."""
-    medians, error = [], None
-    for r in rounds:
+    medians, error = {}, None
+    for i, r in enumerate(rounds):
         entry = ((r.get(source) or {}).get("models", {}).get(name) or {}).get(engine) or {}
         if "median_ms" in entry:
-            medians.append(entry["median_ms"])
+            medians[i] = entry["median_ms"]
         if entry.get("error") and error is None:
             error = entry["error"]
     return medians, error
 
 
+def ratio(over, under):
+    """Median over the rounds of the per-round ratio: each round's two measurements are seconds
+    apart, so the ratio is steadier than the ratio of the overall medians."""
+    both = [over[i] / under[i] for i in over if i in under and under[i] > 0]
+    return statistics.median(both) if both else None
+
+
 def fmt_ms(medians, error):
+    medians = list(medians.values())
     if not medians:
         return "fails" if error else "–"
     m = statistics.median(medians)
@@ -86,8 +108,7 @@ def main():
     parser.add_argument("rounds", nargs="+")
     args = parser.parse_args()
     manifest = load(args.manifest)
-    rounds = [{"ort": load(os.path.join(d, "ort.json")),
-               "acl": load(os.path.join(d, "openacl.json"))} for d in args.rounds]
+    rounds = [{"ort": merged(d, "ort"), "acl": merged(d, "openacl")} for d in args.rounds]
     ort_info = next((r["ort"] for r in rounds if r["ort"]), {}) or {}
     acl_info = next((r["acl"] for r in rounds if r["acl"]), {}) or {}
     print(f"ONNX Runtime {ort_info.get('ort_version', '?')} (onnxruntime-node, Node.js "
@@ -98,7 +119,8 @@ def main():
           + (f"; CPUs busy before/after: {args.busy.replace(',', '% / ')}%" if args.busy else "")
           + ".\n")
     print("Times in ms: median of the per-round medians (range of the rounds). Ratio: openacl's "
-          "time / ONNX Runtime's (OpenCV DNN's in brackets). Error: max |x - ORT| / max |ORT|.\n")
+          "time / ONNX Runtime's (OpenCV DNN's in brackets), the median of the per-round ratios. "
+          "Error: max |x - ORT| / max |ORT|.\n")
     print("| Model | Batch | ONNX Runtime ms | OpenCV DNN ms | openacl ms | openacl / ORT "
           "(OpenCV / ORT) | Target | Max rel error openacl (OpenCV) |")
     print("|---|---|---|---|---|---|---|---|")
@@ -115,22 +137,21 @@ def main():
                             ("openacl", acl_err)):
             if err:
                 failures.append(f"- {name}, {engine}: {brief(err)}")
-        ratio = "–"
-        if ort and acl:
-            ratio = f"{statistics.median(acl) / statistics.median(ort):.2f}x"
-        if ort and cv:
-            ratio += f" ({statistics.median(cv) / statistics.median(ort):.2f}x)"
+        acl_vs_ort, cv_vs_ort = ratio(acl, ort), ratio(cv, ort)
+        shown = "–" if acl_vs_ort is None else f"{acl_vs_ort:.2f}x"
+        if cv_vs_ort is not None:
+            shown += f" ({cv_vs_ort:.2f}x)"
         target = TARGETS.get(model)
         verdict = "–"
         if target is not None:
-            verdict = f"≤ {target:.2f}x: " + ("met" if ort and acl and statistics.median(acl) <=
-                                               target * statistics.median(ort) else "**not met**")
+            verdict = f"≤ {target:.2f}x: " + (
+                "met" if acl_vs_ort is not None and acl_vs_ort <= target else "**not met**")
         errors = []
         for engine in ("openacl", "opencv"):
             e = max_rel_error(args.rounds, name, engine)
             errors.append("–" if e is None else e if isinstance(e, str) else f"{e:.1e}")
         print(f"| {TITLES.get(model, model)} | {entry['batch']} | {fmt_ms(ort, ort_err)} | "
-              f"{fmt_ms(cv, cv_err)} | {fmt_ms(acl, acl_err)} | {ratio} | {verdict} | "
+              f"{fmt_ms(cv, cv_err)} | {fmt_ms(acl, acl_err)} | {shown} | {verdict} | "
               f"{errors[0]} ({errors[1]}) |")
     if failures:
         print("\nEngines that could not load or run a model:\n")
