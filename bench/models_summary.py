@@ -63,7 +63,13 @@ def ratio(over, under):
     """Median over the rounds of the per-round ratio: each round's two measurements are seconds
     apart, so the ratio is steadier than the ratio of the overall medians."""
     both = [over[i] / under[i] for i in over if i in under and under[i] > 0]
-    return statistics.median(both) if both else None
+    return (statistics.median(both), min(both), max(both)) if both else None
+
+
+def fmt_ratio(r):
+    if r is None:
+        return "–"
+    return f"{r[0]:.2f}x" + (f" ({r[1]:.2f} – {r[2]:.2f})" if r[2] > r[1] else "")
 
 
 def fmt_ms(medians, error):
@@ -118,12 +124,12 @@ def main():
           f"aclmdlExecute. {len(rounds)} rounds"
           + (f"; CPUs busy before/after: {args.busy.replace(',', '% / ')}%" if args.busy else "")
           + ".\n")
-    print("Times in ms: median of the per-round medians (range of the rounds). Ratio: openacl's "
-          "time / ONNX Runtime's (OpenCV DNN's in brackets), the median of the per-round ratios. "
+    print("Times in ms: median of the per-round medians (range of the rounds). Ratios: to ONNX "
+          "Runtime's time, the median of the per-round ratios (their range). "
           "Error: max |x - ORT| / max |ORT|.\n")
-    print("| Model | Batch | ONNX Runtime ms | OpenCV DNN ms | openacl ms | openacl / ORT "
-          "(OpenCV / ORT) | Target | Max rel error openacl (OpenCV) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| Model | Batch | ONNX Runtime ms | OpenCV DNN ms | openacl ms | openacl / ORT | "
+          "OpenCV / ORT | Target (openacl) | Max rel error openacl | Max rel error OpenCV |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     failures = []
     for entry in manifest:
         name, model = entry["name"], entry["model"]
@@ -138,21 +144,18 @@ def main():
             if err:
                 failures.append(f"- {name}, {engine}: {brief(err)}")
         acl_vs_ort, cv_vs_ort = ratio(acl, ort), ratio(cv, ort)
-        shown = "–" if acl_vs_ort is None else f"{acl_vs_ort:.2f}x"
-        if cv_vs_ort is not None:
-            shown += f" ({cv_vs_ort:.2f}x)"
         target = TARGETS.get(model)
         verdict = "–"
         if target is not None:
             verdict = f"≤ {target:.2f}x: " + (
-                "met" if acl_vs_ort is not None and acl_vs_ort <= target else "**not met**")
+                "met" if acl_vs_ort is not None and acl_vs_ort[0] <= target else "**not met**")
         errors = []
         for engine in ("openacl", "opencv"):
             e = max_rel_error(args.rounds, name, engine)
             errors.append("–" if e is None else e if isinstance(e, str) else f"{e:.1e}")
         print(f"| {TITLES.get(model, model)} | {entry['batch']} | {fmt_ms(ort, ort_err)} | "
-              f"{fmt_ms(cv, cv_err)} | {fmt_ms(acl, acl_err)} | {shown} | {verdict} | "
-              f"{errors[0]} ({errors[1]}) |")
+              f"{fmt_ms(cv, cv_err)} | {fmt_ms(acl, acl_err)} | {fmt_ratio(acl_vs_ort)} | "
+              f"{fmt_ratio(cv_vs_ort)} | {verdict} | {errors[0]} | {errors[1]} |")
     if failures:
         print("\nEngines that could not load or run a model:\n")
         print("\n".join(failures))
