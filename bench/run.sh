@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the benchmarks, runs openacl (bench_runtime) and its peers (bench_pocl: PoCL's CPU
 # device; plain memcpy in both) one after the other, then the model API next to OpenCV DNN
-# (bench_model), and prints summary tables with ratios.
+# (bench_model), and prints summary tables with ratios. Without arguments it then runs
+# bench/models.sh: ResNet-50, MobileNetV2 and a detector against ONNX Runtime and OpenCV DNN.
 # Needs what scripts/install-deps.sh installs. Extra arguments go to every benchmark program
 # (e.g. --benchmark_filter=Enqueue).
 #
@@ -72,4 +73,9 @@ fi
 echo
 OPENACL_BENCH_BUSY="$busy" python3 bench/summarize.py "${results[@]}" "${models[@]}" |
   tee "$out/summary.md"
+if (($# == 0)); then
+  echo
+  echo "== models against ONNX Runtime (bench/models.sh)"
+  BUILD_DIR="$build" bench/models.sh || status=$?
+fi
 exit "$status"

@@ -14,6 +14,7 @@ packages=(
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
   python3-dev python3-numpy python3-pytest            # pyACL: the acl module, its tests
+  python3-onnx                                        # pyACL operator tests build ONNX models
 )
 missing=()
 for p in "${packages[@]}"; do
