@@ -18,6 +18,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavutil/frame.h>
+#include <libavutil/log.h>
 #include <libavutil/opt.h>
 }
 
@@ -91,6 +92,7 @@ inline double LumaPsnr(const uint8_t* a, int pa, const uint8_t* b, int pb, int w
 inline std::vector<std::vector<uint8_t>> EncodeClip(bool hevc, int w, int h, int frames,
                                                     int gop = 30) {
     std::vector<std::vector<uint8_t>> packets;
+    av_log_set_level(AV_LOG_ERROR);  // no encoder statistics in the test log
     const AVCodec* codec = avcodec_find_encoder_by_name(hevc ? "libx265" : "libx264");
     if (codec == nullptr) {
         ADD_FAILURE() << "libavcodec has no " << (hevc ? "libx265" : "libx264");
