@@ -76,12 +76,9 @@ aclError VdecChannel::Create(aclvdecChannelDesc* desc) {
                         desc->channel_id, kVdecMaxChannels - 1);
         }
         Ids().used.set(desc->channel_id);
+        channel->holds_id_ = true;
     }
-    if (aclError rc = channel->streams_.Create(desc->thread_id)) {
-        std::lock_guard lock(Ids().mutex);
-        Ids().used.reset(desc->channel_id);
-        return rc;
-    }
+    if (aclError rc = channel->streams_.Create(desc->thread_id)) return rc;
     desc->channel = channel.release();
     return ACL_SUCCESS;
 }
@@ -107,6 +104,7 @@ aclError VdecChannel::Destroy(aclvdecChannelDesc* desc) {
 
 VdecChannel::~VdecChannel() {
     streams_.Destroy();
+    if (!holds_id_) return;
     std::lock_guard lock(Ids().mutex);
     Ids().used.reset(desc_.channel_id);
 }

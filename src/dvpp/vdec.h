@@ -84,6 +84,7 @@ class VdecChannel {
     std::map<int64_t, Pending> pending_;     // sends waiting for a picture (work stream only)
     std::mutex sends_mutex_;                 // orders tags with their work on the stream
     int64_t next_tag_ = 0;
+    bool holds_id_ = false;  // the channel id is this channel's (released on destruction)
 };
 
 }  // namespace openacl::dvpp

@@ -80,6 +80,7 @@ aclError VencChannel::Create(aclvencChannelDesc* desc) {
         Ids().used.insert(id);
     }
     channel->desc_.channel_id = id;
+    channel->holds_id_ = true;
     if (aclError rc = channel->streams_.Create(desc->thread_id)) return rc;
     desc->channel_id = id;
     desc->channel = channel.release();
@@ -107,6 +108,7 @@ aclError VencChannel::Destroy(aclvencChannelDesc* desc) {
 
 VencChannel::~VencChannel() {
     streams_.Destroy();
+    if (!holds_id_) return;
     std::lock_guard lock(Ids().mutex);
     Ids().used.erase(desc_.channel_id);
 }

@@ -87,6 +87,7 @@ class VencChannel {
     std::map<int64_t, Pending> pending_;     // work stream only
     std::mutex sends_mutex_;
     int64_t next_tag_ = 0;
+    bool holds_id_ = false;  // the channel id is this channel's (released on destruction)
 };
 
 }  // namespace openacl::dvpp

@@ -278,6 +278,7 @@ TEST_F(VdecTest, AChannelIdServesOneChannelAtATime) {
     aclvdecSetChannelDescCallback(second, OnFrame);
     EXPECT_EQ(aclvdecCreateChannel(second), ACL_ERROR_INVALID_PARAM);  // id 0 is taken
     EXPECT_MESSAGE_CONTAINS("in use");
+    EXPECT_EQ(aclvdecCreateChannel(second), ACL_ERROR_INVALID_PARAM);  // a refusal frees nothing
     ASSERT_EQ(aclvdecSetChannelDescChannelId(second, 1), ACL_SUCCESS);
     EXPECT_EQ(aclvdecCreateChannel(second), ACL_SUCCESS);
     EXPECT_EQ(aclvdecDestroyChannelDesc(second), ACL_ERROR_INVALID_PARAM);  // still created
