@@ -36,6 +36,23 @@ namespace {
 
 using bench::NowNs;
 
+// Process CPU time per item (all threads: the stream workers and the report thread included),
+// next to the wall-clock rate: on a loaded machine the wall clock measures the load, the CPU
+// time what each path costs.
+class CpuPerItem {
+ public:
+    CpuPerItem() : cpu0_(bench::ProcessCpuSeconds()) {}
+    void Report(benchmark::State& state, double items_per_iteration) const {
+        const double items = static_cast<double>(state.iterations()) * items_per_iteration;
+        if (items > 0) {
+            state.counters["cpu_ms_per_item"] = (bench::ProcessCpuSeconds() - cpu0_) * 1e3 / items;
+        }
+    }
+
+ private:
+    double cpu0_;
+};
+
 constexpr int kW = 1920;
 constexpr int kH = 1080;
 constexpr int kClipFrames = 30;
@@ -182,6 +199,7 @@ void BM_H264Decode1080p_Vdec(benchmark::State& state) {
     }
     acldvppStreamDesc* eos = acldvppCreateStreamDesc();
     acldvppSetStreamDescEos(eos, 1);
+    CpuPerItem cpu;
     for (auto _ : state) {
         g_decoded.store(0);
         const int64_t t0 = NowNs();
@@ -194,6 +212,7 @@ void BM_H264Decode1080p_Vdec(benchmark::State& state) {
     state.counters["fps"] = benchmark::Counter(
         static_cast<double>(state.iterations()) * static_cast<double>(inputs.size()),
         benchmark::Counter::kIsRate);
+    cpu.Report(state, static_cast<double>(inputs.size()));
     CHECK_ACL(aclvdecDestroyChannel(desc));
     aclvdecDestroyChannelDesc(desc);
     stop.store(true);
@@ -231,6 +250,7 @@ void H264DecodeDirect(benchmark::State& state, bool with_nv12) {
             ++frames;
         }
     };
+    CpuPerItem cpu;
     for (auto _ : state) {
         frames = 0;
         const int64_t t0 = NowNs();
@@ -249,6 +269,7 @@ void H264DecodeDirect(benchmark::State& state, bool with_nv12) {
     }
     state.counters["fps"] = benchmark::Counter(
         static_cast<double>(state.iterations()) * kClipFrames, benchmark::Counter::kIsRate);
+    cpu.Report(state, kClipFrames);
     av_packet_free(&pkt);
     av_frame_free(&frame);
     avcodec_free_context(&ctx);
@@ -291,6 +312,7 @@ void BM_JpegDecode1080p_Dvpp(benchmark::State& state) {
     acldvppSetPicDescData(pic, out);
     acldvppSetPicDescSize(pic, out_size);
     acldvppSetPicDescFormat(pic, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+    CpuPerItem cpu;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
         CHECK_ACL(acldvppJpegDecodeAsync(dev.channel, in, static_cast<uint32_t>(Jpeg().size()), pic,
@@ -299,6 +321,7 @@ void BM_JpegDecode1080p_Dvpp(benchmark::State& state) {
         state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
     }
     SetMegapixels(state);
+    cpu.Report(state, 1);
     acldvppDestroyPicDesc(pic);
     acldvppFree(in);
     acldvppFree(out);
@@ -310,6 +333,7 @@ void BM_JpegDecode1080p_TurboJpeg(benchmark::State& state) {
     std::vector<uint8_t> y(static_cast<size_t>(kW) * kH), u(kW * kH / 4), v(kW * kH / 4);
     unsigned char* planes[3] = {y.data(), u.data(), v.data()};
     int strides[3] = {kW, kW / 2, kW / 2};
+    CpuPerItem cpu;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
         if (tjDecompressToYUVPlanes(tj, jpeg.data(), jpeg.size(), planes, kW, strides, kH, 0) !=
@@ -319,18 +343,21 @@ void BM_JpegDecode1080p_TurboJpeg(benchmark::State& state) {
         state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
     }
     SetMegapixels(state);
+    cpu.Report(state, 1);
     tjDestroy(tj);
 }
 
 void BM_JpegDecode1080p_OpenCvImdecode(benchmark::State& state) {
     const auto& jpeg = Jpeg();
     cv::Mat bgr;
+    CpuPerItem cpu;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
         cv::imdecode(jpeg, cv::IMREAD_COLOR, &bgr);
         state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
     }
     SetMegapixels(state);
+    cpu.Report(state, 1);
 }
 
 // ---- VPC resize ----
@@ -362,6 +389,7 @@ void BM_Resize1080pTo360p_Vpc(benchmark::State& state) {
     acldvppSetPicDescHeightStride(dst, kOh);
     acldvppResizeConfig* config = acldvppCreateResizeConfig();
     acldvppSetResizeConfigInterpolation(config, 1);  // bilinear
+    CpuPerItem cpu;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
         CHECK_ACL(acldvppVpcResizeAsync(dev.channel, src, dst, config, dev.stream));
@@ -369,6 +397,7 @@ void BM_Resize1080pTo360p_Vpc(benchmark::State& state) {
         state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
     }
     SetMegapixels(state);
+    cpu.Report(state, 1);
     acldvppDestroyResizeConfig(config);
     acldvppDestroyPicDesc(src);
     acldvppDestroyPicDesc(dst);
@@ -379,6 +408,7 @@ void BM_Resize1080pTo360p_Vpc(benchmark::State& state) {
 void BM_Resize1080pTo360p_Libyuv(benchmark::State& state) {
     const auto nv12 = Frame(0);
     std::vector<uint8_t> out(kOw * kOh * 3 / 2);
+    CpuPerItem cpu;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
         libyuv::NV12Scale(nv12.data(), kW, nv12.data() + kW * kH, kW, kW, kH, out.data(), kOw,
@@ -386,6 +416,7 @@ void BM_Resize1080pTo360p_Libyuv(benchmark::State& state) {
         state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
     }
     SetMegapixels(state);
+    cpu.Report(state, 1);
 }
 
 void BM_Resize1080pTo360p_OpenCv(benchmark::State& state) {
@@ -395,6 +426,7 @@ void BM_Resize1080pTo360p_OpenCv(benchmark::State& state) {
     cv::Mat suv(kH / 2, kW / 2, CV_8UC2, const_cast<uint8_t*>(nv12.data()) + kW * kH);
     cv::Mat dy(kOh, kOw, CV_8UC1, out.data());
     cv::Mat duv(kOh / 2, kOw / 2, CV_8UC2, out.data() + kOw * kOh);
+    CpuPerItem cpu;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
         cv::resize(sy, dy, dy.size(), 0, 0, cv::INTER_LINEAR);
@@ -402,6 +434,7 @@ void BM_Resize1080pTo360p_OpenCv(benchmark::State& state) {
         state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
     }
     SetMegapixels(state);
+    cpu.Report(state, 1);
 }
 
 }  // namespace

@@ -251,7 +251,9 @@ aclError RunVpc(const VpcJob& job, std::string* why) {
         uint8_t* duv = job.out.data + size_t(job.out.ws) * job.out.hs +
                        job.paste.top / 2 * job.out.ws + job.paste.left;
         libyuv::ScalePlane(sy, in_ws, sw, sh, dy, out_ws, dw, dh, filter);
-        std::vector<uint8_t> planes(size_t(sw / 2) * (sh / 2) * 2 + size_t(dw / 2) * (dh / 2) * 2);
+        // Kept per worker: a fresh megabyte each task would be page faults and zeroing.
+        thread_local std::vector<uint8_t> planes;
+        planes.resize(size_t(sw / 2) * (sh / 2) * 2 + size_t(dw / 2) * (dh / 2) * 2);
         uint8_t* su = planes.data();
         uint8_t* sv = su + size_t(sw / 2) * (sh / 2);
         uint8_t* du = sv + size_t(sw / 2) * (sh / 2);
