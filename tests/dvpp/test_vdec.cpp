@@ -308,6 +308,29 @@ TEST_F(VdecTest, DecodesAnH265ClipFrameByFrame) {
     ExpectMatchesSource(true, packets, DecodeAll(packets));
 }
 
+// With B-frames the packets come in decoding order and the pictures in display order: each
+// picture lands in the output of the send whose packet it was, and the callbacks come in
+// display order.
+TEST_F(VdecTest, ReorderedFramesLandInTheirOwnSendsOutput) {
+    std::vector<int> display;
+    const auto packets = EncodeClip(false, kW, kH, 9, 30, 2, &display);
+    ASSERT_EQ(display.size(), packets.size());
+    ASSERT_FALSE(std::is_sorted(display.begin(), display.end())) << "no B-frames were made";
+    Create(H264_HIGH_LEVEL);
+    const auto frames = DecodeAll(packets);
+    ASSERT_EQ(frames.size(), packets.size());
+    int previous = -1;
+    for (const Received& f : frames) {
+        ASSERT_EQ(f.ret_code, 0u) << "send " << f.index;
+        const int shown = display[f.index];
+        EXPECT_GT(shown, previous) << "callbacks in display order";
+        previous = shown;
+        const auto source = ClipFrame(kW, kH, shown);
+        EXPECT_GT(LumaPsnr(f.pixels.data(), f.ws, source.data(), kW, kW, kH), 35.0)
+            << "send " << f.index << " (frame " << shown << ")";
+    }
+}
+
 TEST_F(VdecTest, FastOutputModeDeliversEachFrameBeforeEos) {
     const auto packets = EncodeClip(false, kW, kH, 4);
     ASSERT_EQ(aclvdecSetChannelDescOutMode(desc_, 1), ACL_SUCCESS);

@@ -89,8 +89,11 @@ inline double LumaPsnr(const uint8_t* a, int pa, const uint8_t* b, int pb, int w
 
 // Encodes `frames` clip frames with libx264 (hevc: libx265) at high quality, no B-frames:
 // one Annex-B packet per frame, the first with the parameter sets.
+// With b_frames > 0 (H.264 only) the packets come in decoding order; *display (if given) gets
+// each packet's frame index.
 inline std::vector<std::vector<uint8_t>> EncodeClip(bool hevc, int w, int h, int frames,
-                                                    int gop = 30) {
+                                                    int gop = 30, int b_frames = 0,
+                                                    std::vector<int>* display = nullptr) {
     std::vector<std::vector<uint8_t>> packets;
     av_log_set_level(AV_LOG_ERROR);  // no encoder statistics in the test log
     const AVCodec* codec = avcodec_find_encoder_by_name(hevc ? "libx265" : "libx264");
@@ -104,10 +107,10 @@ inline std::vector<std::vector<uint8_t>> EncodeClip(bool hevc, int w, int h, int
     ctx->pix_fmt = AV_PIX_FMT_YUV420P;
     ctx->time_base = AVRational{1, 30};
     ctx->gop_size = gop;
-    ctx->max_b_frames = 0;
+    ctx->max_b_frames = b_frames;
     ctx->thread_count = 1;
     av_opt_set(ctx->priv_data, "preset", "veryfast", 0);
-    av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
+    if (b_frames == 0) av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
     av_opt_set(ctx->priv_data, "crf", "18", 0);
     if (hevc) av_opt_set(ctx->priv_data, "x265-params", "log-level=error:pools=none", 0);
     EXPECT_EQ(avcodec_open2(ctx, codec, nullptr), 0);
@@ -120,6 +123,7 @@ inline std::vector<std::vector<uint8_t>> EncodeClip(bool hevc, int w, int h, int
     auto drain = [&] {
         while (avcodec_receive_packet(ctx, pkt) == 0) {
             packets.emplace_back(pkt->data, pkt->data + pkt->size);
+            if (display != nullptr) display->push_back(static_cast<int>(pkt->pts));
             av_packet_unref(pkt);
         }
     };
