@@ -288,6 +288,22 @@ TEST_F(VdecTest, AChannelIdServesOneChannelAtATime) {
     EXPECT_EQ(aclvdecDestroyChannelDesc(second), ACL_SUCCESS);
 }
 
+TEST_F(VdecTest, ThirtyTwoChannelsCanExistAtOnce) {
+    Create(H264_MAIN_LEVEL);  // id 0
+    std::vector<aclvdecChannelDesc*> more;
+    for (uint32_t id = 1; id < 32; ++id) {
+        more.push_back(aclvdecCreateChannelDesc());
+        aclvdecSetChannelDescChannelId(more.back(), id);
+        aclvdecSetChannelDescThreadId(more.back(), reporter_->id());  // one thread serves all
+        aclvdecSetChannelDescCallback(more.back(), OnFrame);
+        EXPECT_EQ(aclvdecCreateChannel(more.back()), ACL_SUCCESS) << "id " << id;
+    }
+    for (aclvdecChannelDesc* d : more) {
+        EXPECT_EQ(aclvdecDestroyChannel(d), ACL_SUCCESS);
+        EXPECT_EQ(aclvdecDestroyChannelDesc(d), ACL_SUCCESS);
+    }
+}
+
 TEST_F(VdecTest, SettingsAreFixedOnceTheChannelExists) {
     Create(H264_MAIN_LEVEL);
     EXPECT_EQ(aclvdecSetChannelDescOutMode(desc_, 1), ACL_ERROR_INVALID_PARAM);
