@@ -163,10 +163,13 @@ PyObject* py_media_vdec_send_frame(PyObject*, PyObject* args) {
     }
     PyObject* fn = Lookup(g_vdec_callbacks, desc, kSig);
     if (fn == nullptr) return nullptr;
-    Frame* frame = NewFrame(fn, p[4]);
+    // An empty end-of-stream send gets no callback of its own: it carries no frame.
+    const bool bare_eos = input != nullptr && acldvppGetStreamDescEos(input) == 1 &&
+                          acldvppGetStreamDescSize(input) == 0;
+    Frame* frame = bare_eos ? nullptr : NewFrame(fn, p[4]);
     aclError ret = ACL_SUCCESS;
     Py_BEGIN_ALLOW_THREADS ret = aclvdecSendFrame(desc, input, output, config, frame);
-    Py_END_ALLOW_THREADS if (ret != ACL_SUCCESS) Drop(frame);
+    Py_END_ALLOW_THREADS if (ret != ACL_SUCCESS && frame != nullptr) Drop(frame);
     return PyLong_FromLong(ret);
 }
 
@@ -207,10 +210,11 @@ PyObject* py_media_venc_send_frame(PyObject*, PyObject* args) {
     }
     PyObject* fn = Lookup(g_venc_callbacks, desc, kSig);
     if (fn == nullptr) return nullptr;
-    Frame* frame = NewFrame(fn, p[4]);
+    // The end-of-stream send (no picture) gets no callback of its own.
+    Frame* frame = input == nullptr ? nullptr : NewFrame(fn, p[4]);
     aclError ret = ACL_SUCCESS;
     Py_BEGIN_ALLOW_THREADS ret = aclvencSendFrame(desc, input, reserve, config, frame);
-    Py_END_ALLOW_THREADS if (ret != ACL_SUCCESS) Drop(frame);
+    Py_END_ALLOW_THREADS if (ret != ACL_SUCCESS && frame != nullptr) Drop(frame);
     return PyLong_FromLong(ret);
 }
 

@@ -17,6 +17,7 @@ OPENACL_DVPP_LIVE_SET(JpegeConfigs, acldvppJpegeConfig)
 OPENACL_DVPP_LIVE_SET(BorderConfigs, acldvppBorderConfig)
 OPENACL_DVPP_LIVE_SET(LutMaps, acldvppLutMap)
 OPENACL_DVPP_LIVE_SET(Hists, acldvppHist)
+OPENACL_DVPP_LIVE_SET(StreamDescs, acldvppStreamDesc)
 
 #undef OPENACL_DVPP_LIVE_SET
 

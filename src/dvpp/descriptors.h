@@ -54,6 +54,17 @@ struct acldvppLutMap {
     std::vector<std::vector<uint8_t>> tables;  // one 256-entry table per component
 };
 
+// A compressed bit stream: VDEC's input, VENC's output. The data is the caller's (VDEC) or the
+// library's, valid during the callback (VENC).
+struct acldvppStreamDesc {
+    void* data = nullptr;
+    uint32_t size = 0;
+    acldvppStreamFormat format = H265_MAIN_LEVEL;
+    uint64_t timestamp = 0;
+    uint32_t ret_code = 0;
+    uint8_t eos = 0;
+};
+
 struct acldvppHist {
     std::vector<std::vector<uint32_t>> bins;  // 256 bins per component
     uint32_t ret_code = 0;
@@ -69,5 +80,6 @@ LiveSet<acldvppJpegeConfig>& JpegeConfigs();
 LiveSet<acldvppBorderConfig>& BorderConfigs();
 LiveSet<acldvppLutMap>& LutMaps();
 LiveSet<acldvppHist>& Hists();
+LiveSet<acldvppStreamDesc>& StreamDescs();
 
 }  // namespace openacl::dvpp

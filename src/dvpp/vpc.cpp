@@ -233,6 +233,37 @@ aclError CheckScale(const Box& from, const Box& to, const char* what) {
 
 aclError RunVpc(const VpcJob& job, std::string* why) {
     (void)why;
+    // NV12 to NV12 (NV21 to NV21) with one of libyuv's filters: the luma is scaled straight
+    // from the input into the output, only the (quarter-size) chroma goes through planes.
+    // The same filters on the same samples as the general path: the same pixels.
+    const bool semi_planar = job.in.format == PIXEL_FORMAT_YUV_SEMIPLANAR_420 ||
+                             job.in.format == PIXEL_FORMAT_YVU_SEMIPLANAR_420;
+    if (semi_planar && job.out.format == job.in.format && !job.border &&
+        (job.interpolation == 0 || job.interpolation == 1)) {
+        const auto filter = job.interpolation == 1 ? libyuv::kFilterBilinear : libyuv::kFilterBox;
+        const int in_ws = static_cast<int>(job.in.ws), out_ws = static_cast<int>(job.out.ws);
+        const int sw = static_cast<int>(job.crop.width), sh = static_cast<int>(job.crop.height);
+        const int dw = static_cast<int>(job.paste.width), dh = static_cast<int>(job.paste.height);
+        const uint8_t* sy = job.in.data + job.crop.top * job.in.ws + job.crop.left;
+        const uint8_t* suv = job.in.data + size_t(job.in.ws) * job.in.hs +
+                             job.crop.top / 2 * job.in.ws + job.crop.left;
+        uint8_t* dy = job.out.data + job.paste.top * job.out.ws + job.paste.left;
+        uint8_t* duv = job.out.data + size_t(job.out.ws) * job.out.hs +
+                       job.paste.top / 2 * job.out.ws + job.paste.left;
+        libyuv::ScalePlane(sy, in_ws, sw, sh, dy, out_ws, dw, dh, filter);
+        // Kept per worker: a fresh megabyte each task would be page faults and zeroing.
+        thread_local std::vector<uint8_t> planes;
+        planes.resize(size_t(sw / 2) * (sh / 2) * 2 + size_t(dw / 2) * (dh / 2) * 2);
+        uint8_t* su = planes.data();
+        uint8_t* sv = su + size_t(sw / 2) * (sh / 2);
+        uint8_t* du = sv + size_t(sw / 2) * (sh / 2);
+        uint8_t* dv = du + size_t(dw / 2) * (dh / 2);
+        libyuv::SplitUVPlane(suv, in_ws, su, sw / 2, sv, sw / 2, sw / 2, sh / 2);
+        libyuv::ScalePlane(su, sw / 2, sw / 2, sh / 2, du, dw / 2, dw / 2, dh / 2, filter);
+        libyuv::ScalePlane(sv, sw / 2, sw / 2, sh / 2, dv, dw / 2, dw / 2, dh / 2, filter);
+        libyuv::MergeUVPlane(du, dw / 2, dv, dw / 2, duv, out_ws, dw / 2, dh / 2);
+        return ACL_SUCCESS;
+    }
     I420 cropped(job.crop.width, job.crop.height);
     ToI420(job.in, job.crop, &cropped);
     const I420* src = &cropped;

@@ -42,6 +42,11 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"acldvppCreateBorderConfig", "takes no argument"},
     {"acldvppCreateLutMap", "takes no argument"},
     {"acldvppCreateHist", "takes no argument"},
+    {"acldvppCreateStreamDesc", "takes no argument"},
+    {"aclvdecCreateChannelDesc", "takes no argument"},
+    {"aclvdecCreateFrameConfig", "takes no argument"},
+    {"aclvencCreateChannelDesc", "takes no argument"},
+    {"aclvencCreateFrameConfig", "takes no argument"},
     {"acldvppCreateRoiConfig", "any box is stored; the task that uses it checks the rules"},
 };
 

@@ -381,3 +381,320 @@ TEST(MisuseTable, DvppCreatorsWithoutBadInputAnswer) {
     EXPECT_EQ(acldvppDestroyRoiConfig(roi), ACL_SUCCESS);
     EXPECT_EQ(aclGetRecentErrMsg(), nullptr);
 }
+
+// Video (VDEC, VENC) and the stream descriptor: the same, with a null first argument.
+TEST(MisuseTable, DvppVideoWithNullObjects) {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    const std::vector<MisuseRow> rows = {
+        {"acldvppDestroyStreamDesc(NULL)", [] { return acldvppDestroyStreamDesc(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppSetStreamDescData(NULL, ...)",
+         [] { return acldvppSetStreamDescData(nullptr, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"acldvppSetStreamDescSize(NULL, ...)", [] { return acldvppSetStreamDescSize(nullptr, 0); },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppSetStreamDescFormat(NULL, ...)",
+         [] { return acldvppSetStreamDescFormat(nullptr, static_cast<acldvppStreamFormat>(0)); },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppSetStreamDescTimestamp(NULL, ...)",
+         [] { return acldvppSetStreamDescTimestamp(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"acldvppSetStreamDescRetCode(NULL, ...)",
+         [] { return acldvppSetStreamDescRetCode(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"acldvppSetStreamDescEos(NULL, ...)", [] { return acldvppSetStreamDescEos(nullptr, 0); },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppGetStreamDescData(NULL)",
+         [] { return acldvppGetStreamDescData(nullptr) ? ACL_SUCCESS : RecordedError(); },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppGetStreamDescSize(NULL)",
+         [] {
+             (void)acldvppGetStreamDescSize(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppGetStreamDescFormat(NULL)",
+         [] {
+             (void)acldvppGetStreamDescFormat(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppGetStreamDescTimestamp(NULL)",
+         [] {
+             (void)acldvppGetStreamDescTimestamp(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppGetStreamDescRetCode(NULL)",
+         [] {
+             (void)acldvppGetStreamDescRetCode(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldvppGetStreamDescEos(NULL)",
+         [] {
+             (void)acldvppGetStreamDescEos(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecDestroyChannelDesc(NULL)", [] { return aclvdecDestroyChannelDesc(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescChannelId(NULL, ...)",
+         [] { return aclvdecSetChannelDescChannelId(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescThreadId(NULL, ...)",
+         [] { return aclvdecSetChannelDescThreadId(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescCallback(NULL, ...)",
+         [] { return aclvdecSetChannelDescCallback(nullptr, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescEnType(NULL, ...)",
+         [] { return aclvdecSetChannelDescEnType(nullptr, static_cast<acldvppStreamFormat>(0)); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescOutPicFormat(NULL, ...)",
+         [] {
+             return aclvdecSetChannelDescOutPicFormat(nullptr, static_cast<acldvppPixelFormat>(0));
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescOutPicWidth(NULL, ...)",
+         [] { return aclvdecSetChannelDescOutPicWidth(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescOutPicHeight(NULL, ...)",
+         [] { return aclvdecSetChannelDescOutPicHeight(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescRefFrameNum(NULL, ...)",
+         [] { return aclvdecSetChannelDescRefFrameNum(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescBitDepth(NULL, ...)",
+         [] { return aclvdecSetChannelDescBitDepth(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescChannelId(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescChannelId(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescThreadId(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescThreadId(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescCallback(NULL)",
+         [] { return aclvdecGetChannelDescCallback(nullptr) ? ACL_SUCCESS : RecordedError(); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescEnType(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescEnType(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescOutPicFormat(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescOutPicFormat(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescOutPicWidth(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescOutPicWidth(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescOutPicHeight(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescOutPicHeight(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescBitDepth(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescBitDepth(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescRefFrameNum(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescRefFrameNum(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescOutMode(NULL, ...)",
+         [] { return aclvdecSetChannelDescOutMode(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescOutMode(NULL)",
+         [] {
+             (void)aclvdecGetChannelDescOutMode(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSetChannelDescParam(NULL, ...)",
+         [] {
+             return aclvdecSetChannelDescParam(nullptr, static_cast<aclvdecChannelDescParamType>(0),
+                                               0, nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecGetChannelDescParam(NULL, ...)",
+         [] {
+             return aclvdecGetChannelDescParam(nullptr, static_cast<aclvdecChannelDescParamType>(0),
+                                               0, nullptr, nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecDestroyFrameConfig(NULL)", [] { return aclvdecDestroyFrameConfig(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecCreateChannel(NULL)", [] { return aclvdecCreateChannel(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecDestroyChannel(NULL)", [] { return aclvdecDestroyChannel(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSendFrame(NULL, ...)",
+         [] { return aclvdecSendFrame(nullptr, nullptr, nullptr, nullptr, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvdecSendSkippedFrame(NULL, ...)",
+         [] { return aclvdecSendSkippedFrame(nullptr, nullptr, nullptr, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencDestroyChannelDesc(NULL)", [] { return aclvencDestroyChannelDesc(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescThreadId(NULL, ...)",
+         [] { return aclvencSetChannelDescThreadId(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescCallback(NULL, ...)",
+         [] { return aclvencSetChannelDescCallback(nullptr, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescEnType(NULL, ...)",
+         [] { return aclvencSetChannelDescEnType(nullptr, static_cast<acldvppStreamFormat>(0)); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescPicFormat(NULL, ...)",
+         [] { return aclvencSetChannelDescPicFormat(nullptr, static_cast<acldvppPixelFormat>(0)); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescPicWidth(NULL, ...)",
+         [] { return aclvencSetChannelDescPicWidth(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescPicHeight(NULL, ...)",
+         [] { return aclvencSetChannelDescPicHeight(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescKeyFrameInterval(NULL, ...)",
+         [] { return aclvencSetChannelDescKeyFrameInterval(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescBufAddr(NULL, ...)",
+         [] { return aclvencSetChannelDescBufAddr(nullptr, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescBufSize(NULL, ...)",
+         [] { return aclvencSetChannelDescBufSize(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescRcMode(NULL, ...)",
+         [] { return aclvencSetChannelDescRcMode(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescSrcRate(NULL, ...)",
+         [] { return aclvencSetChannelDescSrcRate(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescMaxBitRate(NULL, ...)",
+         [] { return aclvencSetChannelDescMaxBitRate(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetChannelDescParam(NULL, ...)",
+         [] {
+             return aclvencSetChannelDescParam(nullptr, static_cast<aclvencChannelDescParamType>(0),
+                                               0, nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescBufAddr(NULL)",
+         [] { return aclvencGetChannelDescBufAddr(nullptr) ? ACL_SUCCESS : RecordedError(); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescBufSize(NULL)",
+         [] {
+             (void)aclvencGetChannelDescBufSize(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescChannelId(NULL)",
+         [] {
+             (void)aclvencGetChannelDescChannelId(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescThreadId(NULL)",
+         [] {
+             (void)aclvencGetChannelDescThreadId(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescCallback(NULL)",
+         [] { return aclvencGetChannelDescCallback(nullptr) ? ACL_SUCCESS : RecordedError(); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescEnType(NULL)",
+         [] {
+             (void)aclvencGetChannelDescEnType(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescPicFormat(NULL)",
+         [] {
+             (void)aclvencGetChannelDescPicFormat(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescPicWidth(NULL)",
+         [] {
+             (void)aclvencGetChannelDescPicWidth(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescPicHeight(NULL)",
+         [] {
+             (void)aclvencGetChannelDescPicHeight(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescKeyFrameInterval(NULL)",
+         [] {
+             (void)aclvencGetChannelDescKeyFrameInterval(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescRcMode(NULL)",
+         [] {
+             (void)aclvencGetChannelDescRcMode(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescSrcRate(NULL)",
+         [] {
+             (void)aclvencGetChannelDescSrcRate(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescMaxBitRate(NULL)",
+         [] {
+             (void)aclvencGetChannelDescMaxBitRate(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetChannelDescParam(NULL, ...)",
+         [] {
+             return aclvencGetChannelDescParam(nullptr, static_cast<aclvencChannelDescParamType>(0),
+                                               0, nullptr, nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetFrameConfigForceIFrame(NULL)",
+         [] {
+             (void)aclvencGetFrameConfigForceIFrame(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencGetFrameConfigEos(NULL)",
+         [] {
+             (void)aclvencGetFrameConfigEos(nullptr);
+             return RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetFrameConfigForceIFrame(NULL, ...)",
+         [] { return aclvencSetFrameConfigForceIFrame(nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclvencSetFrameConfigEos(NULL, ...)", [] { return aclvencSetFrameConfigEos(nullptr, 0); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencDestroyFrameConfig(NULL)", [] { return aclvencDestroyFrameConfig(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencCreateChannel(NULL)", [] { return aclvencCreateChannel(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencDestroyChannel(NULL)", [] { return aclvencDestroyChannel(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclvencSendFrame(NULL, ...)",
+         [] { return aclvencSendFrame(nullptr, nullptr, nullptr, nullptr, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+    };
+    ExpectEveryRowFails(rows);
+    aclrtResetDeviceForce(0);
+}
+
+// The video creators take no argument: they answer objects their destroy functions take back.
+TEST(MisuseTable, DvppVideoCreatorsWithoutBadInputAnswer) {
+    aclGetRecentErrMsg();
+    acldvppStreamDesc* stream = acldvppCreateStreamDesc();
+    aclvdecChannelDesc* vdec = aclvdecCreateChannelDesc();
+    aclvdecFrameConfig* vdec_config = aclvdecCreateFrameConfig();
+    aclvencChannelDesc* venc = aclvencCreateChannelDesc();
+    aclvencFrameConfig* venc_config = aclvencCreateFrameConfig();
+    EXPECT_EQ(acldvppDestroyStreamDesc(stream), ACL_SUCCESS);
+    EXPECT_EQ(aclvdecDestroyChannelDesc(vdec), ACL_SUCCESS);
+    EXPECT_EQ(aclvdecDestroyFrameConfig(vdec_config), ACL_SUCCESS);
+    EXPECT_EQ(aclvencDestroyChannelDesc(venc), ACL_SUCCESS);
+    EXPECT_EQ(aclvencDestroyFrameConfig(venc_config), ACL_SUCCESS);
+    EXPECT_EQ(aclGetRecentErrMsg(), nullptr);
+}

@@ -1,6 +1,5 @@
 """acl.media: the Python-side rules for video callbacks, and DVPP image work from Python (the
-DVPP rules themselves are tested in tests/dvpp/; video decode still skips while openacl answers
-not-supported)."""
+DVPP rules themselves are tested in tests/dvpp/; video round trips in test_media_video.py)."""
 import pytest
 
 from conftest import ACL_SUCCESS

@@ -1,0 +1,93 @@
+// Video encode channels (aclvencChannelDesc): the settings a channel is created with, and the
+// channel: an encoder (VideoEncoder) fed on the channel's work stream, each packet handed to
+// the callback on the report thread in a stream descriptor the library owns (valid during
+// the callback only, like the hardware's internal output buffer).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "acl/ops/acl_dvpp.h"
+#include "dvpp/live_set.h"
+#include "dvpp/picture.h"
+#include "dvpp/video_channel.h"
+#include "dvpp/video_encoder.h"
+
+namespace openacl::dvpp {
+class VencChannel;
+
+// VENC resolutions (310): 128x128 to 1920x1920.
+constexpr uint32_t kVencMinSide = 128;
+constexpr uint32_t kVencMaxSide = 1920;
+// retCode of a picture the encoder could not encode.
+constexpr uint32_t kVencEncodeError = ACL_ERROR_FAILURE;
+}  // namespace openacl::dvpp
+
+struct aclvencChannelDesc {
+    uint32_t channel_id = 0;  // assigned by aclvencCreateChannel
+    uint64_t thread_id = 0;
+    aclvencCallback callback = nullptr;
+    acldvppStreamFormat en_type = H265_MAIN_LEVEL;
+    acldvppPixelFormat pic_format = PIXEL_FORMAT_YUV_400;  // unset: NV12
+    uint32_t width = 0;
+    uint32_t height = 0;
+    uint32_t key_frame_interval = 0;  // 0: 30
+    void* buf_addr = nullptr;         // kept for the getters: the output buffer is internal
+    uint32_t buf_size = 0;
+    uint32_t rc_mode = 0;       // 0: CBR (310)
+    uint32_t src_rate = 0;      // 0: 30 fps
+    uint32_t max_bit_rate = 0;  // 0: 300 kbit/s
+    uint32_t max_ip_prop = 0;   // kept for the getters; libx264/libx265 choose the I/P ratio
+    // Set while the channel exists (owned: deleted by ...DestroyChannel).
+    openacl::dvpp::VencChannel* channel = nullptr;
+};
+
+struct aclvencFrameConfig {
+    uint8_t force_i_frame = 0;
+    uint8_t eos = 0;
+};
+
+namespace openacl::dvpp {
+
+LiveSet<aclvencChannelDesc>& VencChannelDescs();
+LiveSet<aclvencFrameConfig>& VencFrameConfigs();
+
+class VencChannel {
+ public:
+    static aclError Create(aclvencChannelDesc* desc);
+    // Flushes the encoder (every picture sent gets its callback), waits, releases.
+    static aclError Destroy(aclvencChannelDesc* desc);
+    ~VencChannel();
+
+    // A checked send. input is null for a bare end-of-stream; eos waits for the callbacks.
+    aclError Send(acldvppPicDesc* input, bool force_key, bool eos, void* user_data);
+
+    Stream* work() const { return streams_.work(); }
+    const aclvencChannelDesc& settings() const { return desc_; }
+
+ private:
+    struct Pending {
+        acldvppPicDesc* input;
+        void* user_data;
+        void* buffer;  // the packet's media buffer, allocated with the send
+        uint32_t capacity;
+    };
+
+    explicit VencChannel(const aclvencChannelDesc& desc) : desc_(desc) { desc_.channel = nullptr; }
+    void Encode(int64_t tag, const Picture& pic, bool force_key);
+    void Flush();
+    void Finish(int64_t tag, const uint8_t* data, uint32_t size, uint32_t ret_code);
+
+    aclvencChannelDesc desc_;
+    EncoderSettings settings_;
+    VideoStreams streams_;
+    std::unique_ptr<VideoEncoder> encoder_;  // work stream only; null after a flush
+    std::map<int64_t, Pending> pending_;     // work stream only
+    std::mutex sends_mutex_;
+    int64_t next_tag_ = 0;
+    bool holds_id_ = false;  // the channel id is this channel's (released on destruction)
+};
+
+}  // namespace openacl::dvpp
