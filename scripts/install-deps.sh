@@ -12,6 +12,7 @@ packages=(
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
+  clang libclang-rt-dev                               # libFuzzer runs (-fsanitize=fuzzer)
   python3-dev python3-numpy python3-pytest            # pyACL: the acl module, its tests
 )
 missing=()

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/log.h"
+#include "core/reclaim.h"
 #include "core/trace.h"
 
 namespace openacl {
@@ -45,8 +46,10 @@ void Record(const char* text) {
 
 }  // namespace
 
-ApiScope::ApiScope(const char* name) noexcept : previous_(t_api), trace_start_(0) {
+ApiScope::ApiScope(const char* name) noexcept : previous_(t_api), trace_start_(0), pin_(nullptr) {
     if (previous_ == nullptr) {
+        // The outermost call pins the runtime's objects until it returns (core/reclaim.h).
+        pin_ = reclaim::Enter();
         t_api = name;
         trace_start_ = trace::On() ? trace::ApiBegin() : 0;  // off: one relaxed load
     }
@@ -55,6 +58,7 @@ ApiScope::~ApiScope() {
     if (trace_start_ != 0) [[unlikely]]
         trace::ApiEnd(t_api, trace_start_);
     t_api = previous_;
+    if (pin_ != nullptr) reclaim::Leave(pin_);
 }
 
 const char* CurrentApi() {
