@@ -1,6 +1,7 @@
 #include "core/reclaim.h"
 
-#include <atomic>
+#include <pthread.h>
+
 #include <deque>
 #include <limits>
 #include <mutex>
@@ -11,24 +12,17 @@
 
 namespace openacl::reclaim {
 
-// A thread's slot: one per thread that ever made an API call. Slots are never freed (a thread
-// that exits hands its slot to the next new thread), so a reclaiming thread may walk the list
-// any time.
-struct alignas(64) Pin {
-    std::atomic<uint64_t> active{0};  // the epoch when the running call began; 0: none running
-    std::atomic<bool> in_use{false};
-    Pin* next = nullptr;  // fixed before the slot is published
-};
+namespace detail {
+std::atomic<uint64_t> g_epoch{1};
+std::atomic<uint64_t> g_oldest{0};
+}  // namespace detail
 
 namespace {
 
-using Slot = Pin;
+using detail::g_epoch;
+using detail::g_oldest;
 
-std::atomic<Slot*> g_slots{nullptr};
-std::atomic<uint64_t> g_epoch{1};
-// The stamp of the oldest object not yet freed; 0 when none is pending. A returning call
-// whose epoch is not newer may have been what kept it, so it reclaims.
-std::atomic<uint64_t> g_oldest{0};
+std::atomic<Pin*> g_pins{nullptr};
 std::atomic<uint64_t> g_pending{0};
 
 struct Item {
@@ -47,72 +41,60 @@ Limbo& TheLimbo() {
     return *limbo;
 }
 
-Slot* ClaimSlot() {
-    for (Slot* s = g_slots.load(std::memory_order_acquire); s != nullptr; s = s->next) {
-        bool free = false;
-        if (!s->in_use.load(std::memory_order_relaxed) &&
-            s->in_use.compare_exchange_strong(free, true, std::memory_order_acquire)) {
-            return s;
-        }
-    }
-    auto* s = new Slot;  // once per thread, never freed (see Slot)
-    s->in_use.store(true, std::memory_order_relaxed);
-    Slot* head = g_slots.load(std::memory_order_relaxed);
-    do {
-        s->next = head;
-    } while (!g_slots.compare_exchange_weak(head, s, std::memory_order_release,
-                                            std::memory_order_relaxed));
-    return s;
+// At thread exit the thread's pin goes back to the pool. The key's value is the address of
+// the caller's thread-local cache, which is cleared, so a call made later in the thread's
+// teardown claims a pin again instead of using one another thread may have taken.
+pthread_key_t g_exit_key;
+pthread_once_t g_exit_once = PTHREAD_ONCE_INIT;
+
+void ReleaseAtExit(void* value) {
+    auto** cache = static_cast<Pin**>(value);
+    Pin* pin = *cache;
+    *cache = nullptr;
+    if (pin == nullptr) return;
+    pin->active.store(0, std::memory_order_seq_cst);
+    pin->in_use.store(false, std::memory_order_release);
 }
 
-struct ThreadSlot {
-    Slot* slot = nullptr;
-    ~ThreadSlot() {
-        if (slot == nullptr) return;
-        slot->active.store(0, std::memory_order_seq_cst);
-        slot->in_use.store(false, std::memory_order_release);
-        slot = nullptr;
+Pin* ClaimPin() {
+    for (Pin* p = g_pins.load(std::memory_order_acquire); p != nullptr; p = p->next) {
+        bool free = false;
+        if (!p->in_use.load(std::memory_order_relaxed) &&
+            p->in_use.compare_exchange_strong(free, true, std::memory_order_acquire)) {
+            return p;
+        }
     }
-};
-thread_local ThreadSlot t_slot;
+    auto* p = new Pin;  // never freed (see Pin)
+    p->in_use.store(true, std::memory_order_relaxed);
+    Pin* head = g_pins.load(std::memory_order_relaxed);
+    do {
+        p->next = head;
+    } while (!g_pins.compare_exchange_weak(head, p, std::memory_order_release,
+                                           std::memory_order_relaxed));
+    return p;
+}
 
 }  // namespace
 
-Pin* Enter() noexcept {
-    Slot* s = t_slot.slot;
-    if (s == nullptr) [[unlikely]]
-        s = t_slot.slot = ClaimSlot();
-    // Sequentially consistent: either the retiring thread sees this call running, or this call
-    // sees the object already unlinked (its lookups come after this exchange).
-    s->active.exchange(g_epoch.load(std::memory_order_relaxed), std::memory_order_seq_cst);
-    return s;
-}
-
-void Leave(Pin* s) noexcept {
-    const uint64_t began = s->active.load(std::memory_order_relaxed);
-    // Sequentially consistent with Retire's publication of g_oldest: either this call sees the
-    // pending object, or the retiring thread sees this call finished.
-    s->active.exchange(0, std::memory_order_seq_cst);
-    const uint64_t oldest = g_oldest.load(std::memory_order_seq_cst);
-    if (oldest != 0 && began <= oldest) [[unlikely]]
-        ReclaimDue();
+Pin* detail::Claim(Pin** cache) noexcept {
+    pthread_once(&g_exit_once, [] { pthread_key_create(&g_exit_key, ReleaseAtExit); });
+    Pin* pin = ClaimPin();
+    *cache = pin;
+    pthread_setspecific(g_exit_key, cache);
+    return pin;
 }
 
 void Retire(std::function<void()> release) {
     Limbo& limbo = TheLimbo();
-    // The object was unlinked before this fence; any call that began after the epoch moves on
-    // cannot have found it.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    {
-        std::lock_guard lock(limbo.mutex);
-        const uint64_t stamp = g_epoch.fetch_add(1, std::memory_order_seq_cst);
-        limbo.items.push_back({stamp, std::move(release)});
-        g_pending.fetch_add(1, std::memory_order_relaxed);
-        if (g_oldest.load(std::memory_order_relaxed) == 0) {
-            g_oldest.store(limbo.items.front().stamp, std::memory_order_seq_cst);
-        }
+    std::lock_guard lock(limbo.mutex);
+    // The object was unlinked before this sequentially consistent increment; a call that
+    // reads the new epoch began after it and cannot have found the object.
+    const uint64_t stamp = g_epoch.fetch_add(1, std::memory_order_seq_cst);
+    limbo.items.push_back({stamp, std::move(release)});
+    g_pending.fetch_add(1, std::memory_order_relaxed);
+    if (g_oldest.load(std::memory_order_relaxed) == 0) {
+        g_oldest.store(limbo.items.front().stamp, std::memory_order_seq_cst);
     }
-    ReclaimDue();
 }
 
 void ReclaimDue() noexcept {
@@ -128,8 +110,8 @@ void ReclaimDue() noexcept {
             std::lock_guard lock(limbo.mutex);
             if (limbo.items.empty()) return;
             uint64_t oldest_running = std::numeric_limits<uint64_t>::max();
-            for (Slot* s = g_slots.load(std::memory_order_acquire); s != nullptr; s = s->next) {
-                const uint64_t began = s->active.load(std::memory_order_seq_cst);
+            for (Pin* p = g_pins.load(std::memory_order_acquire); p != nullptr; p = p->next) {
+                const uint64_t began = p->active.load(std::memory_order_seq_cst);
                 if (began != 0 && began < oldest_running) oldest_running = began;
             }
             while (!limbo.items.empty() && limbo.items.front().stamp < oldest_running) {

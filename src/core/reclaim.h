@@ -12,16 +12,55 @@
 // call to return frees what is due (or the next Retire does).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 
 namespace openacl::reclaim {
 
-// Entering and leaving an API call (outermost scope only; see ApiScope). Enter returns the
-// thread's pin, which Leave takes back (no second thread-local lookup on the way out).
-struct Pin;
-Pin* Enter() noexcept;
-void Leave(Pin* pin) noexcept;
+// A thread's pin. One per thread that ever made an API call; pins are never freed (a thread
+// that exits hands its pin to the next new thread), so a reclaiming thread may walk the list
+// any time.
+struct alignas(64) Pin {
+    std::atomic<uint64_t> active{0};  // the epoch when the running call began; 0: none running
+    std::atomic<bool> in_use{false};
+    Pin* next = nullptr;  // fixed before the pin is published
+};
+
+namespace detail {
+extern std::atomic<uint64_t> g_epoch;
+// The stamp of the oldest object not yet freed; 0 when none is pending.
+extern std::atomic<uint64_t> g_oldest;
+Pin* Claim(Pin** cache) noexcept;
+}  // namespace detail
+
+// Frees whatever is due (see ReclaimDue).
+void ReclaimDue() noexcept;
+
+// Entering and leaving an API call (outermost scope only; see ApiScope). `cache` is the
+// caller's thread-local pointer to the thread's pin (nullptr at first; cleared at thread exit).
+// Enter returns the pin, which Leave takes back.
+inline Pin* Enter(Pin** cache) noexcept {
+    Pin* pin = *cache;
+    if (pin == nullptr) [[unlikely]]
+        pin = detail::Claim(cache);
+    // Sequentially consistent: either a retiring thread sees this call running, or this call
+    // sees the object already unlinked (its lookups come after this exchange).
+    pin->active.exchange(detail::g_epoch.load(std::memory_order_relaxed),
+                         std::memory_order_seq_cst);
+    return pin;
+}
+
+inline void Leave(Pin* pin) noexcept {
+    const uint64_t began = pin->active.load(std::memory_order_relaxed);
+    // Sequentially consistent with Retire's publication of g_oldest: either this call sees the
+    // pending object, or the retiring thread sees this call finished.
+    pin->active.exchange(0, std::memory_order_seq_cst);
+    const uint64_t oldest = detail::g_oldest.load(std::memory_order_seq_cst);
+    // A call that began no later than the oldest retirement may have been what kept it.
+    if (oldest != 0 && began <= oldest) [[unlikely]]
+        ReclaimDue();
+}
 
 // Frees `release` (runs it) once no call that may still see the object is running. The caller
 // must have made the object unreachable for new calls first (unregistered its handle).
@@ -29,9 +68,8 @@ void Leave(Pin* pin) noexcept;
 // outlives them.
 void Retire(std::function<void()> release);
 
-// Runs every release that is due. Skipped on an executor's worker threads (a release may stop
-// that executor) and while another thread is reclaiming.
-void ReclaimDue() noexcept;
+// ReclaimDue runs every release that is due. Skipped on an executor's worker threads (a
+// release may stop that executor) and while another thread is reclaiming.
 
 // Objects retired but not yet freed (tests).
 uint64_t PendingCount() noexcept;

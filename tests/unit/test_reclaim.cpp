@@ -17,7 +17,7 @@ class CallOnAnotherThread {
  public:
     CallOnAnotherThread() {
         thread_ = std::thread([this] {
-            Pin* pin = Enter();
+            Pin* pin = Enter(&cache_);
             inside_.store(true);
             while (!release_.load())
                 std::this_thread::yield();
@@ -36,8 +36,11 @@ class CallOnAnotherThread {
 
  private:
     std::atomic<bool> inside_{false}, release_{false};
+    static thread_local Pin* cache_;
     std::thread thread_;
 };
+
+thread_local Pin* CallOnAnotherThread::cache_ = nullptr;
 
 TEST(Reclaim, ObjectRetiredWithNoCallRunningIsFreedAtTheNextReclaim) {
     bool freed = false;
@@ -78,7 +81,10 @@ TEST(Reclaim, ObjectsAreFreedInTheOrderTheyWereRetired) {
 
 TEST(Reclaim, ThreadsThatExitedHoldNothingBack) {
     for (int i = 0; i < 50; ++i) {
-        std::thread([] { Leave(Enter()); }).join();
+        std::thread([] {
+            thread_local Pin* cache = nullptr;
+            Leave(Enter(&cache));
+        }).join();
     }
     bool freed = false;
     Retire([&] { freed = true; });
