@@ -112,6 +112,12 @@ struct ThreadState {
     bool full = false;     // the pool ran out during this epoch: drop without asking again
     uint64_t dropped = 0;  // records dropped during this epoch
     uint32_t tid = 0;
+    // Per call (kept here, not in thread_locals of their own: each thread-local access from
+    // the shared library is a __tls_get_addr call).
+    int64_t api_start = 0;  // start of this thread's traced API call, or 0
+    // The enqueue record of this thread's traced API call, claimed but not committed: the
+    // call's end completes it (one record per call instead of two). `writing` stays set.
+    Rec* open = nullptr;
 };
 
 std::mutex g_threads_mutex;
@@ -120,19 +126,14 @@ std::vector<ThreadState*>& Threads() {
     return *list;
 }
 thread_local ThreadState* t_state = nullptr;
-thread_local int64_t t_api_start = 0;  // start of this thread's traced API call, or 0
-// The enqueue record of this thread's traced API call, claimed but not committed: the call's
-// end completes it (one record per call instead of two). `writing` stays set meanwhile.
-thread_local Rec* t_open = nullptr;
 
 std::atomic<Session*> g_session{nullptr};
 std::mutex g_control;  // Start / Stop
 uint64_t g_epoch = 0;  // g_control held
 uint64_t g_last_dropped = 0;
 
-ThreadState* Self() {
-    if (t_state != nullptr) [[likely]]
-        return t_state;
+// The first record of a thread registers it (cold: kept out of line, so Self stays small).
+[[gnu::noinline]] ThreadState* RegisterThread() {
     auto* state = new ThreadState;
     state->tid = static_cast<uint32_t>(syscall(SYS_gettid));
     std::lock_guard lock(g_threads_mutex);
@@ -141,15 +142,21 @@ ThreadState* Self() {
     return state;
 }
 
+inline ThreadState* Self() {
+    if (ThreadState* self = t_state; self != nullptr) [[likely]]
+        return self;
+    return RegisterThread();
+}
+
 // Claims the next record slot of the calling thread, or nullptr (no session, or no room).
 // Stop() waits for `writing` to drop before it reads the buffers: the exchange and the load
 // below are sequentially consistent, so either Stop sees us writing or we see no session.
 void CommitRecord(ThreadState* self);
 
 Rec* BeginRecord(ThreadState* self) {
-    if (t_open != nullptr) [[unlikely]] {
+    if (self->open != nullptr) [[unlikely]] {
         // A second record during a call that enqueued: the enqueue goes as it is.
-        t_open = nullptr;
+        self->open = nullptr;
         CommitRecord(self);
     }
     self->writing.exchange(1);
@@ -706,8 +713,8 @@ bool Writer::Write(std::string* why, std::string* summary) {
 }  // namespace
 
 void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
-    const int64_t t = t_api_start != 0 ? t_api_start : cpu::NowNs();
     ThreadState* self = Self();
+    const int64_t t = self->api_start != 0 ? self->api_start : cpu::NowNs();
     Rec* r = BeginRecord(self);
     if (r == nullptr) return;
     r->t0 = t;
@@ -726,8 +733,8 @@ void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
     r->type = RecType::kEnqueue;
     r->kind = label.kind;
     r->status = stream.is_default() ? kDefaultStream : 0;
-    if (t_api_start != 0) {
-        t_open = r;  // ApiEnd completes and commits it
+    if (self->api_start != 0) {
+        self->open = r;  // ApiEnd completes and commits it
         return;
     }
     CommitRecord(self);
@@ -735,17 +742,18 @@ void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
 
 int64_t ApiBegin() {
     if (!On()) return 0;
-    t_api_start = cpu::NowNs();
-    return t_api_start;
+    ThreadState* self = Self();
+    self->api_start = cpu::NowNs();
+    return self->api_start;
 }
 
 void ApiEnd(const char* name, int64_t start) {
     if (start == 0) return;
-    t_api_start = 0;
-    const int64_t end = cpu::NowNs();
     ThreadState* self = Self();
-    if (Rec* open = t_open; open != nullptr) {
-        t_open = nullptr;
+    self->api_start = 0;
+    const int64_t end = cpu::NowNs();
+    if (Rec* open = self->open; open != nullptr) {
+        self->open = nullptr;
         open->t1 = end;
         open->status |= kCarriesApi;
         CommitRecord(self);
