@@ -14,6 +14,7 @@ packages=(
   libdnnl-dev                                         # the compiled model engine (oneDNN)
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
+  clang libclang-rt-dev                               # libFuzzer runs (-fsanitize=fuzzer)
   python3-dev python3-numpy python3-pytest            # pyACL: the acl module, its tests
   python3-onnx                                        # pyACL operator tests build ONNX models
 )

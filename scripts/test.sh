@@ -3,8 +3,9 @@
 # same suite again under ThreadSanitizer (the asynchronous engine must stay race-free) and under
 # AddressSanitizer + UndefinedBehaviorSanitizer (with LeakSanitizer), less the single-threaded
 # conformance and fuzz replays, which would only be slow there. Any sanitizer finding fails.
-# Extra arguments go to every ctest run; OPENACL_SKIP_TSAN=1 / OPENACL_SKIP_ASAN=1 skip a pass
-# locally.
+# Last, every libFuzzer target runs for a bounded time (scripts/fuzz.sh; a crash fails).
+# Extra arguments go to every ctest run; OPENACL_SKIP_TSAN=1 / OPENACL_SKIP_ASAN=1 /
+# OPENACL_SKIP_FUZZ=1 skip a pass locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -33,4 +34,8 @@ if [ "${OPENACL_SKIP_ASAN:-0}" != 1 ]; then
   UBSAN_OPTIONS="print_stacktrace=1 ${UBSAN_OPTIONS:-}" \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)" --timeout 600 \
       --label-exclude "conformance|fuzz" "$@"
+fi
+if [ "${OPENACL_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== libFuzzer: every fuzz target for ${OPENACL_FUZZ_SECONDS:-40} s"
+  scripts/fuzz.sh
 fi

@@ -7,6 +7,7 @@
 
 #include "core/device.h"
 #include "core/error.h"
+#include "core/reclaim.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -102,7 +103,12 @@ void DestroyContextLocked(Context* ctx, Graveyard& graveyard) {
     if (device->default_context == ctx) device->default_context = nullptr;
     g_context_epoch.fetch_add(1, std::memory_order_acq_rel);
     if (t_current.context == ctx) t_current = CurrentSlot{};
-    LiveContexts().erase(ctx);
+    // Another thread may have just read it as its current context (core/reclaim.h).
+    auto node = LiveContexts().extract(ctx);
+    if (!node.empty()) {
+        Context* raw = node.mapped().release();
+        reclaim::Retire([raw] { delete raw; });
+    }
 }
 
 }  // namespace openacl

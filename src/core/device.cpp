@@ -14,6 +14,7 @@
 #include "core/event.h"
 #include "core/log.h"
 #include "core/memory.h"
+#include "core/reclaim.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/trace.h"
@@ -53,7 +54,13 @@ aclError OpenDeviceLocked(Device* device) {
 Graveyard::~Graveyard() {
     for (auto& stream : streams)
         FinishStream(std::move(stream), force);
-    executors.clear();
+    // Retired after their streams, so freed after them (core/reclaim.h): a thread that was
+    // inside a call on one of them (a synchronize) returns before its executor stops.
+    for (auto& executor : executors) {
+        if (executor == nullptr) continue;
+        cpu::Executor* raw = executor.release();
+        reclaim::Retire([raw] { delete raw; });
+    }
 }
 
 void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyard) {

@@ -7,12 +7,19 @@
 #include <string>
 
 #include "core/log.h"
+#include "core/reclaim.h"
 #include "core/trace.h"
 
 namespace openacl {
 namespace {
 
-thread_local const char* t_api = nullptr;
+// The running API call's name and the thread's pin (core/reclaim.h), together: one
+// thread-local lookup serves both.
+struct ThreadApi {
+    const char* api = nullptr;
+    reclaim::Pin* pin = nullptr;
+};
+thread_local ThreadApi t_thread;
 thread_local aclError t_last_error = ACL_SUCCESS;
 
 // Messages accumulate newest first until aclGetRecentErrMsg takes them.
@@ -45,20 +52,26 @@ void Record(const char* text) {
 
 }  // namespace
 
-ApiScope::ApiScope(const char* name) noexcept : previous_(t_api), trace_start_(0) {
+ApiScope::ApiScope(const char* name) noexcept : previous_(nullptr), trace_start_(0), pin_(nullptr) {
+    ThreadApi& self = t_thread;  // looked up once
+    previous_ = self.api;
     if (previous_ == nullptr) {
-        t_api = name;
+        self.api = name;
+        // The outermost call pins the runtime's objects until it returns (core/reclaim.h).
+        pin_ = reclaim::Enter(&self.pin);
         trace_start_ = trace::On() ? trace::ApiBegin() : 0;  // off: one relaxed load
     }
 }
 ApiScope::~ApiScope() {
+    ThreadApi& self = t_thread;
     if (trace_start_ != 0) [[unlikely]]
-        trace::ApiEnd(t_api, trace_start_);
-    t_api = previous_;
+        trace::ApiEnd(self.api, trace_start_);
+    self.api = previous_;
+    if (pin_ != nullptr) reclaim::Leave(pin_);
 }
 
 const char* CurrentApi() {
-    return t_api != nullptr ? t_api : "openacl";
+    return t_thread.api != nullptr ? t_thread.api : "openacl";
 }
 
 aclError Fail(aclError code, const char* fmt, ...) {

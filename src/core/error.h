@@ -9,6 +9,10 @@
 
 namespace openacl {
 
+namespace reclaim {
+struct Pin;
+}
+
 // Names the API function running on this thread, so messages say who failed. Entry points
 // open one with OPENACL_API(); nested scopes keep the outermost name.
 class ApiScope {
@@ -21,6 +25,7 @@ class ApiScope {
  private:
     const char* previous_;
     int64_t trace_start_;  // non-zero: the outermost scope, traced
+    reclaim::Pin* pin_;    // the outermost scope's pin on the runtime (core/reclaim.h)
 };
 const char* CurrentApi();
 

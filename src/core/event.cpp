@@ -9,6 +9,8 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/handle_table.h"
+#include "core/reclaim.h"
+#include "core/runtime.h"
 #include "core/stream.h"
 #include "core/trace.h"
 
@@ -22,6 +24,17 @@ HandleTable<Event>& Events() {
 
 std::atomic<int32_t> g_next_event_id{0};
 std::atomic<uint32_t> g_live_events{0};
+
+bool ContextIsLive(const Event* event) {
+    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+    return LookupContextLocked(event->context()) != nullptr;
+}
+
+// Freed once no call that may have found it is still running (core/reclaim.h).
+void Retire(std::unique_ptr<Event> event) {
+    Event* raw = event.release();
+    reclaim::Retire([raw] { delete raw; });
+}
 
 }  // namespace
 
@@ -119,6 +132,15 @@ aclError CreateEvent(uint32_t flags, bool reusable, bool plain, aclrtEvent* out)
 }
 
 aclError DestroyEvent(aclrtEvent handle) {
+    // Strict checks: an event is destroyed in the context it was created in, like every other
+    // use of it (the lookup names both contexts otherwise). One whose context is gone may be
+    // destroyed from any context: it could never be destroyed otherwise.
+    if (check::On()) [[unlikely]] {
+        if (Event* event = Events().Find(handle); event != nullptr && ContextIsLive(event)) {
+            aclError rc = ACL_SUCCESS;
+            if (ResolveEvent(handle, &rc) == nullptr) return rc;
+        }
+    }
     // Does not wait: pending records hold their own reference to the backend event.
     std::unique_ptr<Event> event = Events().Remove(handle);
     if (event == nullptr) {
@@ -127,6 +149,7 @@ aclError DestroyEvent(aclrtEvent handle) {
     }
     g_live_events.fetch_sub(1, std::memory_order_relaxed);
     if (check::On()) check::NoteDestroyed(check::Resource::kEvent, handle, 0, -1, "");
+    Retire(std::move(event));
     return ACL_SUCCESS;
 }
 
@@ -175,9 +198,10 @@ std::vector<const void*> LiveDeviceEvents(const Device* device) {
 
 void ForgetDeviceEvents(const Device* device) {
     for (const void* handle : LiveDeviceEvents(device)) {
-        if (Events().Remove(handle) != nullptr) {
+        if (std::unique_ptr<Event> event = Events().Remove(handle)) {
             g_live_events.fetch_sub(1, std::memory_order_relaxed);
             if (check::On()) check::NoteDestroyed(check::Resource::kEvent, handle, 0, -1, "");
+            Retire(std::move(event));
         }
     }
 }

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/memory.h"
+#include "core/reclaim.h"
 #include "core/stream.h"
 #include "core/trace.h"
 
@@ -24,7 +25,15 @@ const Config& Runtime::config() {
         std::lock_guard lock(lifecycle_);
         EnsureDevicesLocked();
     }
-    return config_;
+    return *published_.load(std::memory_order_acquire);
+}
+
+void Runtime::PublishConfigLocked() {
+    // Readers hold the published copy without a lock, so a new configuration (aclInit, or the
+    // environment's after aclFinalize) never changes one being read: the old copy is freed
+    // once no API call can still be reading it.
+    const Config* old = published_.exchange(new Config(config_), std::memory_order_acq_rel);
+    if (old != nullptr) reclaim::Retire([old] { delete old; });
 }
 
 void Runtime::EnsureDevicesLocked() {
@@ -32,6 +41,7 @@ void Runtime::EnsureDevicesLocked() {
     if (!config_loaded_) {
         config_ = ConfigFromEnvironment();
         config_loaded_ = true;
+        PublishConfigLocked();
     }
     SetProcessLevelErrMsg(config_.err_msg_process_level);
     check::Apply(config_.check);
@@ -149,6 +159,7 @@ aclError Runtime::Init(const char* config_path) {
         }
         config_ = loaded;
         config_loaded_ = true;
+        PublishConfigLocked();
         SetProcessLevelErrMsg(config_.err_msg_process_level);
         check::Apply(config_.check);
     }
@@ -190,11 +201,17 @@ aclError Runtime::Finalize() {
     init_count_ = 0;
     for (const auto& hook : finalize_hooks_)
         hook.fn(hook.data);
-    if (devices_ready_.load(std::memory_order_acquire)) {
-        for (Device* device : *visible_.load(std::memory_order_acquire)) {
-            if (cpu::Executor* executor = device->executor()) executor->WaitAll();
+    // Executors are read under the lock (a concurrent reset replaces them) and waited for
+    // outside it; this call's pin keeps them alive meanwhile (core/reclaim.h).
+    std::vector<cpu::Executor*> executors;
+    {
+        std::lock_guard lock(lifecycle_);
+        for (Device* device : OpenDevicesLocked()) {
+            if (cpu::Executor* executor = device->executor()) executors.push_back(executor);
         }
     }
+    for (cpu::Executor* executor : executors)
+        executor->WaitAll();
     // Every task has run: the trace is complete (a session aclprofStart left open ends here).
     if (trace::Running() != trace::Owner::kNone) {
         std::string why;

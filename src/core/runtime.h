@@ -57,13 +57,15 @@ class Runtime {
  private:
     Runtime() = default;
     void EnsureDevicesLocked();
+    void PublishConfigLocked();
     void ReleaseEverythingLocked(Graveyard& graveyard);
 
     std::mutex lifecycle_;
     std::mutex init_mutex_;  // serialises aclInit/aclFinalize against each other
     uint64_t init_count_ = 0;
     bool config_loaded_ = false;
-    Config config_;
+    Config config_;                                  // the working copy (lifecycle mutex)
+    std::atomic<const Config*> published_{nullptr};  // what config() returns
     // Device objects are made by EnsureDevicesLocked, reused by a later aclInit when the
     // configuration matches, and destroyed never (see all_devices()).
     std::vector<std::unique_ptr<Device>> owned_devices_;

@@ -11,6 +11,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/handle_table.h"
+#include "core/reclaim.h"
 #include "core/runtime.h"
 #include "core/trace.h"
 
@@ -82,25 +83,35 @@ aclError CreateStreamLocked(Context* ctx, uint32_t priority, uint32_t flags, boo
 }
 
 std::unique_ptr<Stream> DetachStreamLocked(Stream* stream) {
+    // Another thread may have detached it since the caller resolved it.
+    std::unique_ptr<Stream> owned = Streams().Remove(stream);
+    if (owned == nullptr) return nullptr;
     Context* ctx = stream->context();
-    if (ctx->default_stream == stream) {
-        ctx->default_stream = nullptr;
-    } else {
+    // A default stream leaves with its context, which is unlinked too: its pointer stays, so
+    // a call that found the context just before may still submit (the queue discards).
+    if (ctx->default_stream != stream) {
         auto& list = ctx->streams;
         list.erase(std::remove(list.begin(), list.end(), stream), list.end());
     }
     ForgetStreamSubscriptions(stream);
     if (check::On()) check::NoteDestroyed(check::Resource::kStream, stream, 0, -1, "");
-    return Streams().Remove(stream);
+    return owned;
 }
 
 void FinishStream(std::unique_ptr<Stream> stream, bool force) {
     if (stream == nullptr) return;
-    if (force) {
-        stream->executor()->DestroyQueueForce(stream->queue());
-    } else {
-        stream->executor()->DestroyQueue(stream->queue());
-    }
+    cpu::Executor* executor = stream->executor();
+    cpu::Queue* queue = stream->queue();
+    // The work settles now, as documented: it has run (or been discarded) when the call
+    // returns. Only the queue's slot and the object wait until no call can still be using
+    // them; by then anything a racing call submitted late is discarded.
+    if (force) executor->DiscardQueue(queue);
+    cpu::Executor::WaitPoint(queue, cpu::Executor::Submitted(queue), cpu::kWaitForever);
+    Stream* raw = stream.release();
+    reclaim::Retire([raw] {
+        raw->executor()->DestroyQueueForce(raw->queue());
+        delete raw;
+    });
 }
 
 Stream* ResolveStream(aclrtStream handle, aclError* rc) {

@@ -76,7 +76,8 @@ aclError CreateStreamLocked(Context* ctx, uint32_t priority, uint32_t flags, boo
 // Unregisters a stream and hands back its ownership (lifecycle mutex held); the caller then
 // drains or discards its queue outside the lock with FinishStream.
 std::unique_ptr<Stream> DetachStreamLocked(Stream* stream);
-// Waits for (force=false) or discards (force=true) a detached stream's work, then frees it.
+// Waits for (force=false) or discards (force=true) a detached stream's work, then retires it
+// (core/reclaim.h): it is freed once no API call that may have found it is still running.
 void FinishStream(std::unique_ptr<Stream> stream, bool force);
 // Number of streams (default ones included) alive on the device of ctx.
 uint32_t StreamCountLocked(const Context* ctx);

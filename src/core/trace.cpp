@@ -47,8 +47,18 @@ struct Rec {
     uint32_t thread;  // OS thread id
     RecType type;
     Kind kind;
-    uint8_t status;  // run: TaskStatus::Kind; enqueue: 1 for a default stream; user: 1 = mark
+    uint8_t status;  // run: TaskStatus::Kind; enqueue: kDefaultStream | kCarriesApi; user: 1 = mark
 };
+
+// Enqueue status bits. An enqueue made inside a traced API call carries that call's slice
+// (t0: the call's start and the enqueue time, t1: its end) instead of a record of its own.
+constexpr uint8_t kDefaultStream = 1;
+constexpr uint8_t kCarriesApi = 2;
+
+// When an enqueue was made (its slice is a point at the start of its API call).
+int64_t EnqueueTime(const Rec& e) {
+    return e.t0;
+}
 
 constexpr uint32_t kChunkRecords = 4096;
 // The pool is one allocation of address space (OPENACL_TRACE_BUFFER_MB, default 256 MiB, about
@@ -102,6 +112,12 @@ struct ThreadState {
     bool full = false;     // the pool ran out during this epoch: drop without asking again
     uint64_t dropped = 0;  // records dropped during this epoch
     uint32_t tid = 0;
+    // Per call (kept here, not in thread_locals of their own: each thread-local access from
+    // the shared library is a __tls_get_addr call).
+    int64_t api_start = 0;  // start of this thread's traced API call, or 0
+    // The enqueue record of this thread's traced API call, claimed but not committed: the
+    // call's end completes it (one record per call instead of two). `writing` stays set.
+    Rec* open = nullptr;
 };
 
 std::mutex g_threads_mutex;
@@ -110,16 +126,14 @@ std::vector<ThreadState*>& Threads() {
     return *list;
 }
 thread_local ThreadState* t_state = nullptr;
-thread_local int64_t t_api_start = 0;  // start of this thread's traced API call, or 0
 
 std::atomic<Session*> g_session{nullptr};
 std::mutex g_control;  // Start / Stop
 uint64_t g_epoch = 0;  // g_control held
 uint64_t g_last_dropped = 0;
 
-ThreadState* Self() {
-    if (t_state != nullptr) [[likely]]
-        return t_state;
+// The first record of a thread registers it (cold: kept out of line, so Self stays small).
+[[gnu::noinline]] ThreadState* RegisterThread() {
     auto* state = new ThreadState;
     state->tid = static_cast<uint32_t>(syscall(SYS_gettid));
     std::lock_guard lock(g_threads_mutex);
@@ -128,10 +142,23 @@ ThreadState* Self() {
     return state;
 }
 
+inline ThreadState* Self() {
+    if (ThreadState* self = t_state; self != nullptr) [[likely]]
+        return self;
+    return RegisterThread();
+}
+
 // Claims the next record slot of the calling thread, or nullptr (no session, or no room).
 // Stop() waits for `writing` to drop before it reads the buffers: the exchange and the load
 // below are sequentially consistent, so either Stop sees us writing or we see no session.
+void CommitRecord(ThreadState* self);
+
 Rec* BeginRecord(ThreadState* self) {
+    if (self->open != nullptr) [[unlikely]] {
+        // A second record during a call that enqueued: the enqueue goes as it is.
+        self->open = nullptr;
+        CommitRecord(self);
+    }
     self->writing.exchange(1);
     Session* s = g_session.load();
     if (s == nullptr) {
@@ -327,6 +354,7 @@ void Writer::Collect() {
             switch (r.type) {
                 case RecType::kEnqueue:
                     enq_.push_back(&r);
+                    if (r.status & kCarriesApi) api_.push_back(&r);
                     break;
                 case RecType::kRun:
                     runs_.push_back(&r);
@@ -417,7 +445,7 @@ std::string Writer::TaskArgs(const Joined& j) const {
     }
     args += ",\"api\":\"" + Escape(e.api) + "\"";
     args += ",\"enqueued_by_thread\":" + std::to_string(e.thread);
-    args += ",\"queued_us\":" + Dur(j.start - e.t1);
+    args += ",\"queued_us\":" + Dur(j.start - EnqueueTime(e));
     if (j.busy != j.end - j.start) args += ",\"busy_us\":" + Dur(j.busy);
     if (j.status == static_cast<uint8_t>(cpu::TaskStatus::Kind::kFailed)) {
         args += ",\"status\":\"failed\",\"error\":" + std::to_string(j.code);
@@ -542,11 +570,11 @@ bool Writer::Write(std::string* why, std::string* summary) {
         const Rec& e = *j.enq;
         if (!Wanted(e.device)) continue;
         host_threads.insert(e.thread);
-        events.push_back({e.t0, e.t1 - e.t0, Ev::kEnqueue, i});
+        events.push_back({EnqueueTime(e), 0, Ev::kEnqueue, i});
         if (!j.ran()) continue;  // still queued when the session stopped
         stream_tracks.try_emplace({e.device, e.stream}, &e);
         events.push_back({j.start, j.end - j.start, Ev::kTask, i});
-        events.push_back({(e.t0 + e.t1) / 2, 0, Ev::kFlowOut, i});
+        events.push_back({EnqueueTime(e), 0, Ev::kFlowOut, i});
         events.push_back({(j.start + j.end) / 2, 0, Ev::kFlowIn, i});
         if (e.kind == Kind::kEventRecord || e.kind == Kind::kEventWait) {
             events.push_back({j.end, 0, Ev::kInstant, i});
@@ -620,15 +648,16 @@ bool Writer::Write(std::string* why, std::string* summary) {
                      "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%d,"
                      "\"args\":{\"sort_index\":%d}}",
                      DevicePid(key.first), StreamTid(key.second), key.second,
-                     e->status != 0 ? "default, " : "", e->context, DevicePid(key.first),
-                     StreamTid(key.second), key.second);
+                     (e->status & kDefaultStream) != 0 ? "default, " : "", e->context,
+                     DevicePid(key.first), StreamTid(key.second), key.second);
     }
     for (const Out& ev : events) {
         std::string text;
         switch (ev.type) {
             case Ev::kApi: {
                 const Rec& r = *api_[ev.index];
-                text = "{\"ph\":\"X\",\"cat\":\"api\",\"name\":\"" + Escape(r.name) +
+                const char* function = r.type == RecType::kApi ? r.name : r.api;
+                text = "{\"ph\":\"X\",\"cat\":\"api\",\"name\":\"" + Escape(function) +
                        "\",\"pid\":" + std::to_string(kHostPid) +
                        ",\"tid\":" + std::to_string(r.thread) + ",\"ts\":" + Ts(ev.ts) +
                        ",\"dur\":" + Dur(ev.dur) + "}";
@@ -743,8 +772,8 @@ bool Writer::Write(std::string* why, std::string* summary) {
 }  // namespace
 
 void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
-    const int64_t t = t_api_start != 0 ? t_api_start : cpu::NowNs();
     ThreadState* self = Self();
+    const int64_t t = self->api_start != 0 ? self->api_start : cpu::NowNs();
     Rec* r = BeginRecord(self);
     if (r == nullptr) return;
     r->t0 = t;
@@ -762,21 +791,33 @@ void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
     r->thread = self->tid;
     r->type = RecType::kEnqueue;
     r->kind = label.kind;
-    r->status = stream.is_default() ? 1 : 0;
+    r->status = stream.is_default() ? kDefaultStream : 0;
+    if (self->api_start != 0) {
+        self->open = r;  // ApiEnd completes and commits it
+        return;
+    }
     CommitRecord(self);
 }
 
 int64_t ApiBegin() {
     if (!On()) return 0;
-    t_api_start = cpu::NowNs();
-    return t_api_start;
+    ThreadState* self = Self();
+    self->api_start = cpu::NowNs();
+    return self->api_start;
 }
 
 void ApiEnd(const char* name, int64_t start) {
     if (start == 0) return;
-    t_api_start = 0;
-    const int64_t end = cpu::NowNs();
     ThreadState* self = Self();
+    self->api_start = 0;
+    const int64_t end = cpu::NowNs();
+    if (Rec* open = self->open; open != nullptr) {
+        self->open = nullptr;
+        open->t1 = end;
+        open->status |= kCarriesApi;
+        CommitRecord(self);
+        return;
+    }
     Rec* r = BeginRecord(self);
     if (r == nullptr) return;
     r->t0 = start;

@@ -637,3 +637,21 @@ TEST(StrictChecksAtExit, ProcessExitReportsWhatWasNeverReleased) {
 }
 
 }  // namespace
+
+TEST_F(StrictChecks, DestroyingAnEventOfAnotherContextNamesBothContexts) {
+    aclrtEvent event = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+    aclrtContext own = nullptr, other = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&own), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateContext(&other, 0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyEvent(event), ACL_ERROR_INVALID_PARAM);
+    std::string message = TakeMessage();
+    EXPECT_NE(message.find("event " + Hex(event) + " belongs to context " + Hex(own)),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("current context is context " + Hex(other)), std::string::npos)
+        << message;
+    ASSERT_EQ(aclrtSetCurrentContext(own), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS) << "the refused call left the event alive";
+    EXPECT_EQ(aclrtDestroyContext(other), ACL_SUCCESS);
+}

@@ -133,6 +133,11 @@ void Executor::DestroyQueue(Queue* q) {
 }
 
 void Executor::DestroyQueueForce(Queue* q) {
+    DiscardQueue(q);
+    DestroyQueue(q);
+}
+
+void Executor::DiscardQueue(Queue* q) {
     bool reschedule = false;
     {
         std::lock_guard<SpinLock> g(q->lock);
@@ -146,7 +151,6 @@ void Executor::DestroyQueueForce(Queue* q) {
         }
     }
     if (reschedule) Schedule(q);
-    DestroyQueue(q);
 }
 
 void Executor::Retire(Queue* q) {

@@ -106,6 +106,9 @@ class Executor {
     // with Task::kCallWhenCancelled are called with RunReason::kDiscarded). Only a task already
     // running is waited for.
     void DestroyQueueForce(Queue* q);
+    // The first half of DestroyQueueForce: from now on the queue discards its pending and
+    // suspended tasks, and whatever is submitted later, without waiting or recycling it.
+    void DiscardQueue(Queue* q);
     void SetFailureMode(Queue* q, FailureMode mode);
 
     // ---- Submission (any thread; several threads may submit to one queue) -----------------
