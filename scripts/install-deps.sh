@@ -10,6 +10,7 @@ packages=(
   libopencv-imgproc-dev libopencv-videoio-dev         # video pipeline: decode/encode clips
   libturbojpeg0-dev libyuv-dev                        # DVPP: JPEG codec, YUV conversion and scaling
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
+  libdnnl-dev                                         # the compiled model engine (oneDNN)
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
   python3-dev python3-numpy python3-pytest            # pyACL: the acl module, its tests
