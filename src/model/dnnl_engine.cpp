@@ -162,7 +162,8 @@ class Builder {
     int Define(uint32_t tensor, const memory::desc& desc) {
         Slot& s = c_.slots[tensor];
         s.desc = desc;
-        s.storage = NewStorage(desc.get_size(), layer_, Last(tensor));
+        // A tensor nothing reads still needs its bytes while its layer writes them.
+        s.storage = NewStorage(desc.get_size(), layer_, std::max(layer_, Last(tensor)));
         return static_cast<int>(tensor);
     }
     dnnl::primitive_attr Attr(const PlanLayer& layer);
@@ -357,11 +358,22 @@ void Builder::Layer(const PlanLayer& layer) {
             const int in1 = static_cast<int>(layer.inputs[1]);
             int a = in0;
             if (c_.slots[a].constant >= 0) a = Need(a, Plain(x));
-            const memory::desc ad = c_.slots[a].desc;  // a copy: Need may grow slots
-            int b = Need(in1, plan_.tensors[in1].dims == x ? ad : Plain(plan_.tensors[in1].dims));
-            dnnl::binary::primitive_desc pd(
-                dnnl::binary::desc(algs[layer.ints[0]], ad, c_.slots[b].desc, ad), Attr(layer),
-                c_.engine);
+            const bool same = plan_.tensors[in1].dims == x;
+            const memory::desc b_plain = Plain(plan_.tensors[in1].dims);
+            auto make = [&](const memory::desc& ad) {
+                return dnnl::binary::primitive_desc(
+                    dnnl::binary::desc(algs[layer.ints[0]], ad, same ? ad : b_plain, ad),
+                    Attr(layer), c_.engine);
+            };
+            dnnl::binary::primitive_desc pd;
+            try {
+                pd = make(c_.slots[a].desc);
+            } catch (const dnnl::error&) {
+                // A blocked first operand with a broadcast second one: both plain instead.
+                a = Need(a, Plain(x));
+                pd = make(Plain(x));
+            }
+            int b = Need(in1, pd.src1_desc());
             int out = Define(layer.output, pd.dst_desc());
             Add(dnnl::binary(pd), pd, {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, out}});
             return;

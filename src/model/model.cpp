@@ -131,6 +131,15 @@ aclError ReadModelImage(const void* data, size_t size, ModelImage* image) {
             }
             image->onnx = std::move(om.onnx);
             image->options = std::move(om.options);
+            if (!om.plan.empty()) {
+                // The plan atc compiled: validated in full now, never run if damaged.
+                auto plan = std::make_shared<Plan>();
+                if (!ParsePlan(om.plan.data(), om.plan.size(), plan.get(), &error)) {
+                    return Fail(ACL_ERROR_PARSE_MODEL,
+                                "the .om model's compiled plan is damaged: %s", error.c_str());
+                }
+                image->plan = std::move(plan);
+            }
             break;
         }
         case ModelFormat::kOnnx:
@@ -220,7 +229,13 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
             if (d < 0 && why.empty()) why = "input '" + input.name + "' has a dynamic shape";
         }
     }
+    // A stored plan is used when it was compiled for the inputs the model now has.
     std::shared_ptr<const Plan> plan = image_.plan;
+    bool fits = plan && why.empty() && plan->inputs.size() == image_.graph.inputs.size() &&
+                plan->outputs.size() == image_.graph.outputs.size();
+    for (size_t i = 0; fits && i < plan->inputs.size(); ++i)
+        fits = plan->tensors[plan->inputs[i]].dims == image_.graph.inputs[i].dims;
+    if (!fits) plan.reset();
     if (why.empty() && !plan) {
         CompileResult result;
         if (CompileOnnx(image_.onnx, CompileOptionsFromEnvironment(), &result)) {

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -423,6 +427,31 @@ TEST(Plan, InconsistentShapesAreRefused) {
     std::string error;
     EXPECT_FALSE(ValidatePlan(plan, &error));
     EXPECT_FALSE(error.empty());
+}
+
+// The plan_fuzz seeds (fuzz/corpus/plan) are plans this compiler makes. Regenerate them after a
+// format change with OPENACL_WRITE_PLAN_SEEDS=1.
+TEST(Plan, FuzzSeedsAreCurrentPlans) {
+    const std::filesystem::path dir = std::filesystem::path(OPENACL_SOURCE_DIR) / "fuzz/corpus/plan";
+    if (std::getenv("OPENACL_WRITE_PLAN_SEEDS")) {
+        std::ofstream(dir / "small_net.plan", std::ios::binary) << SerializePlan(SmallPlan());
+        CompileResult conv;
+        ASSERT_TRUE(CompileOnnx(ConvBnRelu(), {}, &conv));
+        std::ofstream(dir / "conv_bn_relu.plan", std::ios::binary) << SerializePlan(conv.plan);
+    }
+    size_t seeds = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        std::ifstream file(entry.path(), std::ios::binary);
+        std::stringstream bytes;
+        bytes << file.rdbuf();
+        const std::string data = bytes.str();
+        Plan plan;
+        std::string error;
+        EXPECT_TRUE(ParsePlan(data.data(), data.size(), &plan, &error))
+            << entry.path() << ": " << error;
+        ++seeds;
+    }
+    EXPECT_GE(seeds, 2u);
 }
 
 }  // namespace
