@@ -32,8 +32,8 @@ memory::dims Dims(const std::vector<int64_t>& d) {
 }
 
 memory::desc Plain(const std::vector<int64_t>& d) {
-    static const Tag tags[] = {Tag::a, Tag::a, Tag::ab, Tag::abc, Tag::abcd, Tag::abcde,
-                               Tag::abcdef};
+    static const Tag tags[] = {Tag::a,    Tag::a,     Tag::ab,    Tag::abc,
+                               Tag::abcd, Tag::abcde, Tag::abcdef};
     if (d.size() < std::size(tags)) return memory::desc(Dims(d), kF32, tags[d.size()]);
     memory::dims strides(d.size(), 1);
     for (size_t i = d.size() - 1; i-- > 0;)
@@ -41,9 +41,13 @@ memory::desc Plain(const std::vector<int64_t>& d) {
     return memory::desc(Dims(d), kF32, strides);
 }
 
-memory::desc Any(const std::vector<int64_t>& d) { return memory::desc(Dims(d), kF32, Tag::any); }
+memory::desc Any(const std::vector<int64_t>& d) {
+    return memory::desc(Dims(d), kF32, Tag::any);
+}
 
-size_t Aligned(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+size_t Aligned(size_t n) {
+    return (n + kAlign - 1) / kAlign * kAlign;
+}
 
 // Compute threads: one process-wide pool of `capacity` threads (the device's workers). A run
 // takes the threads its engine was built for and waits while they are in use, so streams
@@ -275,14 +279,14 @@ void Builder::Conv(const PlanLayer& layer) {
     bool made = false;
     if (flags & 2) {
         try {
-            auto d = has_bias ? dnnl::convolution_forward::desc(
-                                    dnnl::prop_kind::forward_inference,
-                                    dnnl::algorithm::convolution_winograd, src, wei, bias, dst,
-                                    strides, pad_l, pad_r)
-                              : dnnl::convolution_forward::desc(
-                                    dnnl::prop_kind::forward_inference,
-                                    dnnl::algorithm::convolution_winograd, src, wei, dst,
-                                    strides, pad_l, pad_r);
+            auto d =
+                has_bias
+                    ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                      dnnl::algorithm::convolution_winograd, src,
+                                                      wei, bias, dst, strides, pad_l, pad_r)
+                    : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                      dnnl::algorithm::convolution_winograd, src,
+                                                      wei, dst, strides, pad_l, pad_r);
             pd = dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
             made = true;
         } catch (const dnnl::error&) {
@@ -290,14 +294,13 @@ void Builder::Conv(const PlanLayer& layer) {
         }
     }
     if (!made) {
-        auto d = has_bias ? dnnl::convolution_forward::desc(
-                                dnnl::prop_kind::forward_inference,
-                                dnnl::algorithm::convolution_direct, src, wei, bias, dst,
-                                strides, dil, pad_l, pad_r)
-                          : dnnl::convolution_forward::desc(
-                                dnnl::prop_kind::forward_inference,
-                                dnnl::algorithm::convolution_direct, src, wei, dst, strides,
-                                dil, pad_l, pad_r);
+        auto d = has_bias
+                     ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, src,
+                                                       wei, bias, dst, strides, dil, pad_l, pad_r)
+                     : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, src,
+                                                       wei, dst, strides, dil, pad_l, pad_r);
         pd = dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
     }
     int xs = Need(static_cast<int>(layer.inputs[0]), pd.src_desc());
@@ -375,7 +378,8 @@ void Builder::Layer(const PlanLayer& layer) {
             }
             int b = Need(in1, pd.src1_desc());
             int out = Define(layer.output, pd.dst_desc());
-            Add(dnnl::binary(pd), pd, {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, out}});
+            Add(dnnl::binary(pd), pd,
+                {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, out}});
             return;
         }
         case LayerKind::kEltwise: {
@@ -383,15 +387,15 @@ void Builder::Layer(const PlanLayer& layer) {
             int xs = in0;
             if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
             dnnl::eltwise_forward::primitive_desc pd(
-                dnnl::eltwise_forward::desc(fwd, EltwiseAlgorithm(layer.ints[0]),
-                                            c_.slots[xs].desc, layer.floats[0], layer.floats[1]),
+                dnnl::eltwise_forward::desc(fwd, EltwiseAlgorithm(layer.ints[0]), c_.slots[xs].desc,
+                                            layer.floats[0], layer.floats[1]),
                 Attr(layer), c_.engine);
             int out = Define(layer.output, pd.dst_desc());
             Add(dnnl::eltwise_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
             if (alg == EltwiseAlg::kHardSigmoid) {
                 dnnl::eltwise_forward::primitive_desc clip(
-                    dnnl::eltwise_forward::desc(fwd, dnnl::algorithm::eltwise_clip,
-                                                pd.dst_desc(), 0.0f, 1.0f),
+                    dnnl::eltwise_forward::desc(fwd, dnnl::algorithm::eltwise_clip, pd.dst_desc(),
+                                                0.0f, 1.0f),
                     Attr(PlanLayer{}), c_.engine);
                 Add(dnnl::eltwise_forward(clip), clip, {{DNNL_ARG_SRC, out}, {DNNL_ARG_DST, out}});
             }
@@ -495,13 +499,12 @@ void Builder::Layer(const PlanLayer& layer) {
                                dnnl::normalization_flags::use_scale |
                                dnnl::normalization_flags::use_shift;
             dnnl::batch_normalization_forward::primitive_desc pd(
-                dnnl::batch_normalization_forward::desc(fwd, c_.slots[xs].desc,
-                                                        layer.floats[0], flags),
+                dnnl::batch_normalization_forward::desc(fwd, c_.slots[xs].desc, layer.floats[0],
+                                                        flags),
                 Attr(PlanLayer{}), c_.engine);
             const memory::desc stat = Plain({x[1]});
             std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, xs}};
-            const int kinds[] = {DNNL_ARG_SCALE, DNNL_ARG_SHIFT, DNNL_ARG_MEAN,
-                                 DNNL_ARG_VARIANCE};
+            const int kinds[] = {DNNL_ARG_SCALE, DNNL_ARG_SHIFT, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE};
             for (int k = 0; k < 4; ++k) {
                 Slot view = c_.slots[layer.inputs[1 + k]];
                 int v = static_cast<int>(layer.inputs[1 + k]);
@@ -539,9 +542,8 @@ void Builder::PlaceStorages() {
     std::vector<size_t> order(c_.storages.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return c_.storages[a].size > c_.storages[b].size;
-    });
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return c_.storages[a].size > c_.storages[b].size; });
     std::vector<size_t> placed;
     c_.arena = 0;
     for (size_t i : order) {

@@ -130,8 +130,8 @@ std::string Dims(const std::vector<int64_t>& dims) {
 
 // The attribute counts each kind needs, given its first input's rank.
 bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::string* error) {
-    const std::string where = "layer " + std::to_string(index) + " (" +
-                              LayerKindName(layer.kind) + " '" + layer.name + "')";
+    const std::string where = "layer " + std::to_string(index) + " (" + LayerKindName(layer.kind) +
+                              " '" + layer.name + "')";
     auto bad = [&](const std::string& what) { return Fail(error, where + ": " + what); };
     if (layer.inputs.empty()) return bad("has no inputs");
     const auto& x = plan.tensors[layer.inputs[0]].dims;
@@ -268,8 +268,8 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
             break;
         }
         case LayerKind::kResize:
-            if (n_in != 1 || n_ints != 1 || layer.ints[0] < 0 || layer.ints[0] > 1 ||
-                rank < 3 || rank > 5 || y.size() != rank || y[0] != x[0] || y[1] != x[1]) {
+            if (n_in != 1 || n_ints != 1 || layer.ints[0] < 0 || layer.ints[0] > 1 || rank < 3 ||
+                rank > 5 || y.size() != rank || y[0] != x[0] || y[1] != x[1]) {
                 return bad("needs 1 input of rank 3 to 5 and a mode, batch/channels kept");
             }
             break;
@@ -379,8 +379,8 @@ bool ValidatePlan(const Plan& plan, std::string* error) {
         }
         if (t.constant >= 0) {
             if (static_cast<size_t>(t.constant) >= plan.constants.size()) {
-                return Fail(error, what + " names constant " + std::to_string(t.constant) +
-                                       " of " + std::to_string(plan.constants.size()));
+                return Fail(error, what + " names constant " + std::to_string(t.constant) + " of " +
+                                       std::to_string(plan.constants.size()));
             }
             if (static_cast<int64_t>(plan.constants[t.constant].size()) != count) {
                 return Fail(error, what + " has " +
@@ -524,8 +524,7 @@ bool ParsePlan(const void* data, size_t size, Plan* out, std::string* error) {
         }
         const int64_t lo = std::numeric_limits<int32_t>::min(),
                       hi = std::numeric_limits<int32_t>::max();
-        if (constant < -1 || constant > hi || first < lo || first > hi || last < lo ||
-            last > hi) {
+        if (constant < -1 || constant > hi || first < lo || first > hi || last < lo || last > hi) {
             return Fail(error, "tensor '" + t.name + "' has an out-of-range index");
         }
         t.constant = static_cast<int32_t>(constant);

@@ -15,29 +15,29 @@
 namespace openacl::model {
 
 enum class LayerKind : uint32_t {
-    kConv = 1,        // in: x, w[, b]; ints: group, strides[r], pads_begin[r], pads_end[r],
-                      // dilations[r] (r = spatial rank), winograd (0/1)
-    kPool = 2,        // in: x; ints: algorithm (PoolAlg), kernel[r], strides[r], pads_b[r],
-                      // pads_e[r]
-    kBinary = 3,      // in: a, b (b broadcasts to a; same rank); ints: BinaryAlg
-    kEltwise = 4,     // in: x; ints: EltwiseAlg; floats: alpha, beta
-    kMatMul = 5,      // in: a, b[, bias] (same rank, b/bias broadcast over batch dims)
-    kConcat = 6,      // in: x...; ints: axis
-    kSoftmax = 7,     // in: x; ints: axis
-    kView = 8,        // in: x; output has x's elements in row-major order under a new shape
-    kTranspose = 9,   // in: x; ints: perm[rank]
-    kResize = 10,     // in: x; ints: ResizeAlg (scales come from the shapes)
-    kBatchNorm = 11,  // in: x, scale, shift, mean, var; floats: epsilon
-    kReduceMean = 12, // in: x; output shape keeps reduced dims as 1
+    kConv = 1,         // in: x, w[, b]; ints: group, strides[r], pads_begin[r], pads_end[r],
+                       // dilations[r] (r = spatial rank), winograd (0/1)
+    kPool = 2,         // in: x; ints: algorithm (PoolAlg), kernel[r], strides[r], pads_b[r],
+                       // pads_e[r]
+    kBinary = 3,       // in: a, b (b broadcasts to a; same rank); ints: BinaryAlg
+    kEltwise = 4,      // in: x; ints: EltwiseAlg; floats: alpha, beta
+    kMatMul = 5,       // in: a, b[, bias] (same rank, b/bias broadcast over batch dims)
+    kConcat = 6,       // in: x...; ints: axis
+    kSoftmax = 7,      // in: x; ints: axis
+    kView = 8,         // in: x; output has x's elements in row-major order under a new shape
+    kTranspose = 9,    // in: x; ints: perm[rank]
+    kResize = 10,      // in: x; ints: ResizeAlg (scales come from the shapes)
+    kBatchNorm = 11,   // in: x, scale, shift, mean, var; floats: epsilon
+    kReduceMean = 12,  // in: x; output shape keeps reduced dims as 1
 };
 
 enum class PoolAlg : int64_t { kMax = 0, kAvgIncludePad = 1, kAvgExcludePad = 2 };
 enum class BinaryAlg : int64_t { kAdd = 0, kSub = 1, kMul = 2, kDiv = 3 };
 enum class EltwiseAlg : int64_t {
-    kRelu = 0,         // alpha: negative slope (LeakyRelu)
-    kClip = 1,         // [alpha, beta]
-    kLogistic = 2,     // Sigmoid
-    kSwish = 3,        // x * sigmoid(alpha * x)
+    kRelu = 0,      // alpha: negative slope (LeakyRelu)
+    kClip = 1,      // [alpha, beta]
+    kLogistic = 2,  // Sigmoid
+    kSwish = 3,     // x * sigmoid(alpha * x)
     kTanh = 4,
     kHardSigmoid = 5,  // max(0, min(1, alpha * x + beta))
     kHardSwish = 6,    // x * hardsigmoid(x) with alpha 1/6, beta 1/2

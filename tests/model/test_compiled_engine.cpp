@@ -3,13 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <cmath>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -111,8 +111,8 @@ void ExpectLikeOpenCv(const std::string& onnx, const std::vector<Dims>& dims) {
     ExpectClose(RunEngine(compiled.get(), dims, inputs), RunEngine(opencv.get(), dims, inputs));
 }
 
-Builder ConvModel(const Dims& x, int64_t oc, int64_t k, int64_t group, int64_t stride,
-                  int64_t pad, const Dims& y) {
+Builder ConvModel(const Dims& x, int64_t oc, int64_t k, int64_t group, int64_t stride, int64_t pad,
+                  const Dims& y) {
     Builder b;
     b.Input("x", x).Output("y", y);
     b.Weight("w", {oc, x[1] / group, k, k}, Random(Count({oc, x[1] / group, k, k}), 1, 0.3f));
@@ -130,8 +130,7 @@ TEST(CompiledEngine, ConvolutionMatchesOpenCv) {
 }
 
 TEST(CompiledEngine, StridedConvolutionMatchesOpenCv) {
-    ExpectLikeOpenCv(ConvModel({2, 4, 9, 9}, 6, 3, 1, 2, 0, {2, 6, 4, 4}).Bytes(),
-                     {{2, 4, 9, 9}});
+    ExpectLikeOpenCv(ConvModel({2, 4, 9, 9}, 6, 3, 1, 2, 0, {2, 6, 4, 4}).Bytes(), {{2, 4, 9, 9}});
 }
 
 TEST(CompiledEngine, DepthwiseConvolutionMatchesOpenCv) {
@@ -432,7 +431,8 @@ TEST(Plan, InconsistentShapesAreRefused) {
 // The plan_fuzz seeds (fuzz/corpus/plan) are plans this compiler makes. Regenerate them after a
 // format change with OPENACL_WRITE_PLAN_SEEDS=1.
 TEST(Plan, FuzzSeedsAreCurrentPlans) {
-    const std::filesystem::path dir = std::filesystem::path(OPENACL_SOURCE_DIR) / "fuzz/corpus/plan";
+    const std::filesystem::path dir =
+        std::filesystem::path(OPENACL_SOURCE_DIR) / "fuzz/corpus/plan";
     if (std::getenv("OPENACL_WRITE_PLAN_SEEDS")) {
         std::ofstream(dir / "small_net.plan", std::ios::binary) << SerializePlan(SmallPlan());
         CompileResult conv;

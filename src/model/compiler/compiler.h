@@ -14,8 +14,8 @@
 namespace openacl::model {
 
 struct CompileOptions {
-    bool fuse = true;     // BatchNorm folding, SiLU, post-op fusion, view collapsing
-    bool layout = true;   // convolutions may pick blocked layouts ("any") and Winograd
+    bool fuse = true;    // BatchNorm folding, SiLU, post-op fusion, view collapsing
+    bool layout = true;  // convolutions may pick blocked layouts ("any") and Winograd
 };
 
 // The options from OPENACL_MODEL_PASSES (documented in README): "all" (default), "none", or a
@@ -39,11 +39,11 @@ struct CompileResult {
 bool CompileOnnx(const std::string& onnx, const CompileOptions& options, CompileResult* result);
 
 // Passes (compiler/*.cpp), each keeps the plan's meaning.
-void FoldBatchNorm(Plan* plan);         // conv -> batchnorm becomes one conv
-void FuseSwish(Plan* plan);             // x * sigmoid(x) becomes eltwise swish
-void FusePostOps(Plan* plan);           // eltwise / residual add into the producer's post-ops
-void CollapseViews(Plan* plan);         // view(view(x)) -> view(x)
-void RemoveDeadLayers(Plan* plan);      // layers and tensors no output depends on
+void FoldBatchNorm(Plan* plan);     // conv -> batchnorm becomes one conv
+void FuseSwish(Plan* plan);         // x * sigmoid(x) becomes eltwise swish
+void FusePostOps(Plan* plan);       // eltwise / residual add into the producer's post-ops
+void CollapseViews(Plan* plan);     // view(view(x)) -> view(x)
+void RemoveDeadLayers(Plan* plan);  // layers and tensors no output depends on
 void ChooseLayouts(Plan* plan, bool blocked);  // conv flags: blocked formats, Winograd
 
 // How many layers read tensor `id` (post-op sums included) plus 1 if it is a graph output.

@@ -14,7 +14,7 @@ namespace openacl::model {
 
 struct ConstValue {
     std::vector<int64_t> dims;
-    bool integer = false;     // ints holds the data (int64, int32, bool...), else floats
+    bool integer = false;  // ints holds the data (int64, int32, bool...), else floats
     std::vector<float> floats;
     std::vector<int64_t> ints;
 

@@ -127,8 +127,7 @@ void FusePostOps(Plan* plan) {
                 // A residual add: the other operand must exist when the conv runs.
                 uint32_t other = next.inputs[0] == p.output ? next.inputs[1] : next.inputs[0];
                 int q = Producer(*plan, other);
-                bool ready = q >= 0 ? q < static_cast<int>(i)
-                                    : plan->tensors[other].constant < 0;
+                bool ready = q >= 0 ? q < static_cast<int>(i) : plan->tensors[other].constant < 0;
                 if (other == p.output || !ready ||
                     plan->tensors[other].dims != plan->tensors[p.output].dims) {
                     break;

@@ -192,8 +192,8 @@ void Importer::Pool(const onnx::NodeProto& node, PoolAlg alg, bool global) {
         const std::string auto_pad = AttrString(node, "auto_pad", "NOTSET");
         if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
             for (size_t i = 0; i < r; ++i) {
-                int64_t total = std::max<int64_t>(0, (y[2 + i] - 1) * strides[i] + kernel[i] -
-                                                         x[2 + i]);
+                int64_t total =
+                    std::max<int64_t>(0, (y[2 + i] - 1) * strides[i] + kernel[i] - x[2 + i]);
                 pads[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
                 pads[r + i] = total - pads[i];
             }
@@ -243,8 +243,7 @@ void Importer::Binary(const onnx::NodeProto& node, BinaryAlg alg) {
             bt = Layer(LayerKind::kView, node, {bt}, padded, {}, {}, b + "/rank");
         }
     }
-    Define(node, Layer(LayerKind::kBinary, node, {Tensor(a), bt}, y,
-                       {static_cast<int64_t>(alg)}));
+    Define(node, Layer(LayerKind::kBinary, node, {Tensor(a), bt}, y, {static_cast<int64_t>(alg)}));
 }
 
 void Importer::Eltwise(const onnx::NodeProto& node, EltwiseAlg alg, float alpha, float beta) {
@@ -265,8 +264,7 @@ void Importer::Gemm(const onnx::NodeProto& node) {
     const auto& y = Dims(node.output(0));
     const float alpha = AttrFloat(node, "alpha", 1.0f), beta = AttrFloat(node, "beta", 1.0f);
     const ConstValue* b = Const(node, 1);
-    if (AttrInt(node, "transA", 0) || consts_.count(node.input(0)) || !b ||
-        b->dims.size() != 2) {
+    if (AttrInt(node, "transA", 0) || consts_.count(node.input(0)) || !b || b->dims.size() != 2) {
         throw Unsupported{"Gemm (transposed or constant A, or B not constant)"};
     }
     std::vector<float> w = Floats(*b);
@@ -314,8 +312,8 @@ void Importer::Resize(const onnx::NodeProto& node) {
     const auto& x = Dims(node.input(0));
     const auto& y = Dims(node.output(0));
     const std::string mode = AttrString(node, "mode", "nearest");
-    const std::string ctm =
-        AttrString(node, "coordinate_transformation_mode", opset_ < 11 ? "asymmetric" : "half_pixel");
+    const std::string ctm = AttrString(node, "coordinate_transformation_mode",
+                                       opset_ < 11 ? "asymmetric" : "half_pixel");
     const std::string nearest = AttrString(node, "nearest_mode", "round_prefer_floor");
     if (x.size() < 3 || x.size() > 5 || y[0] != x[0] || y[1] != x[1]) {
         throw Unsupported{"Resize (of batch or channels)"};
@@ -375,8 +373,8 @@ void Importer::Lower(const onnx::NodeProto& node) {
         std::vector<uint32_t> in;
         for (int i = 0; i < 5; ++i)
             in.push_back(Tensor(node.input(i)));
-        Define(node, Layer(LayerKind::kBatchNorm, node, in, y, {},
-                           {AttrFloat(node, "epsilon", 1e-5f)}));
+        Define(node,
+               Layer(LayerKind::kBatchNorm, node, in, y, {}, {AttrFloat(node, "epsilon", 1e-5f)}));
     } else if (op == "Relu") {
         Eltwise(node, EltwiseAlg::kRelu, 0.0f, 0.0f);
     } else if (op == "LeakyRelu") {
@@ -444,8 +442,8 @@ void Importer::Lower(const onnx::NodeProto& node) {
             std::vector<int64_t> flat{outer, PlanElementCount(y) / std::max<int64_t>(outer, 1)};
             uint32_t v = Layer(LayerKind::kView, node, {Tensor(node.input(0))}, flat, {}, {},
                                node.output(0) + "/2d");
-            uint32_t s = Layer(LayerKind::kSoftmax, node, {v}, flat, {1}, {},
-                               node.output(0) + "/softmax");
+            uint32_t s =
+                Layer(LayerKind::kSoftmax, node, {v}, flat, {1}, {}, node.output(0) + "/softmax");
             Define(node, Layer(LayerKind::kView, node, {s}, y));
         } else {
             Define(node, Layer(LayerKind::kSoftmax, node, {Tensor(node.input(0))}, y, {axis}));
@@ -475,8 +473,8 @@ void Importer::Lower(const onnx::NodeProto& node) {
         if (kept == y) {
             Define(node, Layer(LayerKind::kReduceMean, node, {Tensor(node.input(0))}, y));
         } else {
-            uint32_t r = Layer(LayerKind::kReduceMean, node, {Tensor(node.input(0))}, kept, {},
-                               {}, node.output(0) + "/keepdims");
+            uint32_t r = Layer(LayerKind::kReduceMean, node, {Tensor(node.input(0))}, kept, {}, {},
+                               node.output(0) + "/keepdims");
             Define(node, Layer(LayerKind::kView, node, {r}, y));
         }
     } else {
