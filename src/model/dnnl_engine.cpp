@@ -269,8 +269,18 @@ void Builder::Conv(const PlanLayer& layer) {
         wd = {group, w[0] / group};
         wd.insert(wd.end(), w.begin() + 1, w.end());
     }
-    const memory::desc src = blocked ? Any(x) : Plain(x);
-    const memory::desc dst = blocked ? Any(y) : Plain(y);
+    // One blocked format through a conv region: left to choose ("any"), oneDNN picks nhwc for
+    // some convolutions (brgconv) and nChw16c for others (Winograd), and every boundary between
+    // them costs a reorder. 2-D convolutions therefore all use nChw16c (channels padded to 16);
+    // narrow inputs (the first layer's 3 channels) stay plain, which oneDNN reads directly.
+    auto region = [&](const std::vector<int64_t>& d) {
+        if (!blocked) return Plain(d);
+        if (r != 2) return Any(d);
+        return d[1] >= 16 ? memory::desc(Dims(d), kF32, Tag::aBcd16b) : Plain(d);
+    };
+    const memory::desc src = region(x);
+    const memory::desc dst =
+        blocked && r == 2 ? memory::desc(Dims(y), kF32, Tag::aBcd16b) : region(y);
     const memory::desc wei = Any(wd);
     const bool has_bias = layer.inputs.size() == 3;
     const memory::desc bias = has_bias ? Plain({w[0]}) : memory::desc();
