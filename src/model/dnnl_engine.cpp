@@ -533,6 +533,16 @@ void Builder::Layer(const PlanLayer& layer) {
             Add(dnnl::batch_normalization_forward(pd), pd, std::move(args));
             return;
         }
+        case LayerKind::kSlice: {
+            int xs = Need(in0, Plain(x));
+            memory::dims offsets(layer.ints.begin(), layer.ints.end());
+            Slot part = c_.slots[xs];
+            part.desc = Plain(x).submemory_desc(Dims(y), offsets);
+            c_.slots.push_back(part);
+            int out = Define(layer.output, Plain(y));
+            Reorder(static_cast<int>(c_.slots.size() - 1), out);
+            return;
+        }
         case LayerKind::kReduceMean: {
             int xs = Need(in0, Plain(x));
             dnnl::reduction::primitive_desc pd(
@@ -623,7 +633,12 @@ class DnnlInstance : public EngineInstance {
                              c_->engine, scratch_.get());
         for (const Slot& s : c_->slots) {
             if (s.constant >= 0) {
-                memories_.push_back(c_->constants[s.constant]);
+                // A slot may view a constant's bytes under another descriptor (a transpose's
+                // permuted strides, statistics as [C]).
+                const memory& constant = c_->constants[s.constant];
+                memories_.push_back(constant.get_desc() == s.desc
+                                        ? constant
+                                        : memory(s.desc, c_->engine, constant.get_data_handle()));
             } else if (s.storage >= 0) {
                 memories_.emplace_back(s.desc, c_->engine,
                                        arena_.get() + c_->storages[s.storage].offset);

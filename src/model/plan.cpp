@@ -289,6 +289,14 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
                 if (y[i] != x[i] && y[i] != 1) return bad("output dims must be kept or 1");
             }
             break;
+        case LayerKind::kSlice:
+            if (n_in != 1 || n_ints != rank || y.size() != rank) return bad("needs rank offsets");
+            for (size_t i = 0; i < rank; ++i) {
+                if (layer.ints[i] < 0 || layer.ints[i] > x[i] || y[i] > x[i] - layer.ints[i]) {
+                    return bad("the slice leaves its input");
+                }
+            }
+            break;
         default:
             return bad("unknown layer kind");
     }
@@ -341,6 +349,8 @@ const char* LayerKindName(LayerKind kind) {
             return "batchnorm";
         case LayerKind::kReduceMean:
             return "reduce-mean";
+        case LayerKind::kSlice:
+            return "slice";
     }
     return "unknown";
 }
@@ -549,7 +559,7 @@ bool ParsePlan(const void* data, size_t size, Plan* out, std::string* error) {
             return Fail(error, truncated + " (layer)");
         }
         l.kind = static_cast<LayerKind>(kind);
-        if (kind < 1 || kind > static_cast<uint32_t>(LayerKind::kReduceMean)) {
+        if (kind < 1 || kind > static_cast<uint32_t>(LayerKind::kSlice)) {
             return Fail(error, "layer '" + l.name + "' has unknown kind " + std::to_string(kind));
         }
         if (!r.Count(&n, 4)) return Fail(error, truncated + " (layer floats)");

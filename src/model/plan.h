@@ -29,6 +29,7 @@ enum class LayerKind : uint32_t {
     kResize = 10,      // in: x; ints: ResizeAlg (scales come from the shapes)
     kBatchNorm = 11,   // in: x, scale, shift, mean, var; floats: epsilon
     kReduceMean = 12,  // in: x; output shape keeps reduced dims as 1
+    kSlice = 13,       // in: x; ints: offsets[rank] (the output's dims are the extents)
 };
 
 enum class PoolAlg : int64_t { kMax = 0, kAvgIncludePad = 1, kAvgExcludePad = 2 };

@@ -331,6 +331,18 @@ std::vector<OpCase> OpCases() {
              return b;
          },
          {x}},
+        {"SliceAndSplit",
+         [x] {
+             Builder b;
+             b.Input("x", x).Output("y", {1, 1, 4, 6});
+             b.Output("a", {1, 2, 6, 6}).Output("z", {1, 2, 6, 6});
+             b.Int64Weight("starts", {2}, {1, 2}).Int64Weight("ends", {2}, {2, 6});
+             b.Int64Weight("axes", {2}, {1, 2});
+             b.Node("Slice", {"x", "starts", "ends", "axes"}, {"y"});
+             b.Node("Split", {"x"}, {"a", "z"}).IntAttribute("axis", 1);
+             return b;
+         },
+         {x}},
         {"ReshapeSoftmax",
          [x] {
              Builder b;
@@ -350,6 +362,22 @@ TEST_P(CompiledOperator, MatchesOpenCv) {
 
 INSTANTIATE_TEST_SUITE_P(Operators, CompiledOperator, testing::ValuesIn(OpCases()),
                          [](const auto& info) { return std::string(info.param.name); });
+
+TEST(CompiledEngine, ATransposedConstantIsReadWithItsPermutation) {
+    // OpenCV DNN 4.6 cannot run this graph; the reference is computed here.
+    const std::vector<float> c = Random(6, 8), x = Random(6, 9);
+    Builder b;
+    b.Input("x", {2, 3}).Output("y", {2, 3}).Weight("c", {3, 2}, c);
+    b.Node("Transpose", {"c"}, {"t"}).Node("Add", {"x", "t"}, {"y"});
+    std::vector<float> want(6);
+    for (int i = 0; i < 2; ++i) {
+        for (int j = 0; j < 3; ++j)
+            want[i * 3 + j] = x[i * 3 + j] + c[j * 2 + i];
+    }
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{2, 3}}, {x}), {want});
+}
 
 TEST(CompiledEngine, UnsupportedOperatorsAreNamed) {
     Builder b;

@@ -121,6 +121,8 @@ class Importer {
     void Gemm(const onnx::NodeProto& node);
     void MatMul(const onnx::NodeProto& node);
     void Resize(const onnx::NodeProto& node);
+    void Slice(const onnx::NodeProto& node);
+    void Split(const onnx::NodeProto& node);
 
     const onnx::ModelProto& model_;
     int64_t opset_;
@@ -348,12 +350,69 @@ void Importer::Resize(const onnx::NodeProto& node) {
                        {static_cast<int64_t>(alg)}));
 }
 
+// Slice with unit steps: a window of the input, read by a reorder.
+void Importer::Slice(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    const auto& y = Dims(node.output(0));
+    const int64_t rank = static_cast<int64_t>(x.size());
+    std::vector<int64_t> starts, axes;
+    if (opset_ < 10) {
+        starts = AttrInts(node, "starts");
+        axes = AttrInts(node, "axes");
+    } else {
+        for (int i = 1; i < node.input_size(); ++i) {
+            if (!node.input(i).empty() && !Const(node, i)) {
+                throw Unsupported{"Slice (starts, ends, axes or steps not constant)"};
+            }
+        }
+        if (const ConstValue* c = Const(node, 1)) starts = c->ints;
+        if (const ConstValue* c = Const(node, 3)) axes = c->ints;
+        if (const ConstValue* c = Const(node, 4)) {
+            for (int64_t step : c->ints) {
+                if (step != 1) throw Unsupported{"Slice (steps other than 1)"};
+            }
+        }
+    }
+    if (axes.empty()) {
+        for (size_t i = 0; i < starts.size(); ++i)
+            axes.push_back(static_cast<int64_t>(i));
+    }
+    if (axes.size() != starts.size()) throw Unsupported{"Slice (axes and starts differ)"};
+    std::vector<int64_t> offsets(x.size(), 0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+        int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+        if (a < 0 || a >= rank) throw Unsupported{"Slice (axis)"};
+        int64_t start = starts[i] < 0 ? starts[i] + x[a] : starts[i];
+        offsets[a] = std::clamp<int64_t>(start, 0, x[a]);
+    }
+    Define(node, Layer(LayerKind::kSlice, node, {Tensor(node.input(0))}, y, offsets));
+}
+
+// Split: one slice per output, along the axis.
+void Importer::Split(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    int64_t axis = AttrInt(node, "axis", 0);
+    if (axis < 0) axis += static_cast<int64_t>(x.size());
+    if (axis < 0 || axis >= static_cast<int64_t>(x.size())) throw Unsupported{"Split (axis)"};
+    const uint32_t in = Tensor(node.input(0));
+    int64_t offset = 0;
+    for (int k = 0; k < node.output_size(); ++k) {
+        const std::string& name = node.output(k);
+        if (name.empty() || !dims_.count(name)) throw Unsupported{"Split (output shape unknown)"};
+        const auto& y = Dims(name);
+        std::vector<int64_t> offsets(x.size(), 0);
+        offsets[axis] = offset;
+        offset += y[axis];
+        tensors_[name] = Layer(LayerKind::kSlice, node, {in}, y, offsets, {}, name);
+    }
+}
+
 void Importer::Lower(const onnx::NodeProto& node) {
     const std::string& op = node.op_type();
     if (!node.domain().empty() && node.domain() != "ai.onnx") throw Unsupported{op};
     if (node.input_size() < 1 || node.input(0).empty()) throw Unsupported{op + " (no input)"};
     for (int i = 1; i < node.output_size(); ++i) {
-        if (!node.output(i).empty() && op != "Dropout") {
+        if (!node.output(i).empty() && op != "Dropout" && op != "Split") {
             throw Unsupported{op + " (several outputs)"};
         }
     }
@@ -457,6 +516,10 @@ void Importer::Lower(const onnx::NodeProto& node) {
         Define(node, Layer(LayerKind::kTranspose, node, {Tensor(node.input(0))}, y, perm));
     } else if (op == "Resize" || op == "Upsample") {
         Resize(node);
+    } else if (op == "Slice") {
+        Slice(node);
+    } else if (op == "Split") {
+        Split(node);
     } else if (op == "ReduceMean") {
         const auto& x = Dims(node.input(0));
         if (node.input_size() > 1) throw Unsupported{"ReduceMean (axes as an input)"};
