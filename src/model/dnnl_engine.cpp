@@ -751,6 +751,15 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan,
         *error = std::string("oneDNN cannot build the plan: ") + e.what();
         return nullptr;
     }
+    // A graph (hostile or mistaken) may declare activations no machine holds: refuse it here,
+    // with the size, rather than at the first allocation of an instance.
+    constexpr size_t kMaxActivationBytes = size_t{8} << 30;
+    if (c->arena > kMaxActivationBytes || c->scratchpad > kMaxActivationBytes) {
+        *error = "the compiled model needs " + std::to_string(c->arena >> 20) +
+                 " MiB of activation memory per execution (at most " +
+                 std::to_string(kMaxActivationBytes >> 20) + " MiB)";
+        return nullptr;
+    }
     return std::make_unique<DnnlEngine>(std::move(c));
 }
 

@@ -379,6 +379,21 @@ TEST(CompiledEngine, ATransposedConstantIsReadWithItsPermutation) {
     ExpectClose(RunEngine(engine.get(), {{2, 3}}, {x}), {want});
 }
 
+TEST(CompiledEngine, ActivationsNoMachineHoldsAreRefusedAtLoad) {
+    // 1x48x64x64 upsampled 128 times in each direction: 12.9 GB of output.
+    Builder b;
+    b.Input("x", {1, 48, 64, 64}).Output("y", {1, 48, 8192, 8192});
+    b.Weight("roi", {0}, {}).Weight("scales", {4}, {1, 1, 128, 128});
+    b.Node("Resize", {"x", "roi", "scales"}, {"y"}).StringAttribute("mode", "nearest");
+    CompileResult result;
+    ASSERT_TRUE(CompileOnnx(b.Bytes(), {}, &result)) << result.error;
+    std::string error;
+    EXPECT_EQ(
+        CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), {1, 1}, &error),
+        nullptr);
+    EXPECT_NE(error.find("MiB of activation memory"), std::string::npos) << error;
+}
+
 TEST(CompiledEngine, UnsupportedOperatorsAreNamed) {
     Builder b;
     b.Input("x", {1, 4}).Output("y", {1, 4}).Node("Erf", {"x"}, {"e"}).Node("Relu", {"e"}, {"y"});
