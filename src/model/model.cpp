@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -13,10 +14,13 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "model/compiler/compiler.h"
 #include "model/convert.h"
+#include "model/plan.h"
 
 namespace openacl::model {
 namespace {
@@ -60,6 +64,27 @@ bool ContextIsLive(Context* context, uint64_t serial) {
     std::lock_guard lock(Runtime::Get().lifecycle_mutex());
     Context* live = LookupContextLocked(context);
     return live != nullptr && live->serial() == serial;
+}
+
+// The compiled engine's threads: the device's workers bound every compute thread; each run
+// uses OPENACL_MODEL_THREADS of them (default: all), as the OpenCV engine does.
+EngineThreads ComputeThreads() {
+    const Config& config = Runtime::Get().config();
+    int64_t capacity = config.worker_threads ? config.worker_threads : HostCoreCount();
+    if (!config.worker_cpus.empty()) {
+        capacity = std::min<int64_t>(capacity, static_cast<int64_t>(config.worker_cpus.size()));
+    }
+    EngineThreads threads;
+    threads.capacity = static_cast<int>(std::clamp<int64_t>(capacity, 1, 4096));
+    threads.per_run = threads.capacity;
+    if (const char* value = std::getenv("OPENACL_MODEL_THREADS"); value && *value) {
+        char* end = nullptr;
+        long n = std::strtol(value, &end, 10);
+        if (*end == '\0' && n >= 1 && n <= 4096) {
+            threads.per_run = std::min(threads.capacity, static_cast<int>(n));
+        }
+    }
+    return threads;
 }
 
 }  // namespace
@@ -106,6 +131,15 @@ aclError ReadModelImage(const void* data, size_t size, ModelImage* image) {
             }
             image->onnx = std::move(om.onnx);
             image->options = std::move(om.options);
+            if (!om.plan.empty()) {
+                // The plan atc compiled: validated in full now, never run if damaged.
+                auto plan = std::make_shared<Plan>();
+                if (!ParsePlan(om.plan.data(), om.plan.size(), plan.get(), &error)) {
+                    return Fail(ACL_ERROR_PARSE_MODEL,
+                                "the .om model's compiled plan is damaged: %s", error.c_str());
+                }
+                image->plan = std::move(plan);
+            }
             break;
         }
         case ModelFormat::kOnnx:
@@ -184,9 +218,51 @@ Model::~Model() {
     }
 }
 
+// The compiled engine when the model is static and every operator is covered; OpenCV DNN
+// otherwise (the log says why).
+std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
+    const auto& desc = image_.description;
+    std::string why;
+    if (!desc.batch_gears.empty() || !desc.hw_gears.empty()) why = "the model has dynamic gears";
+    for (const auto& input : image_.graph.inputs) {
+        for (int64_t d : input.dims) {
+            if (d < 0 && why.empty()) why = "input '" + input.name + "' has a dynamic shape";
+        }
+    }
+    // A stored plan is used when it was compiled for the inputs the model now has.
+    std::shared_ptr<const Plan> plan = image_.plan;
+    bool fits = plan && why.empty() && plan->inputs.size() == image_.graph.inputs.size() &&
+                plan->outputs.size() == image_.graph.outputs.size();
+    for (size_t i = 0; fits && i < plan->inputs.size(); ++i)
+        fits = plan->tensors[plan->inputs[i]].dims == image_.graph.inputs[i].dims;
+    if (!fits) plan.reset();
+    if (why.empty() && !plan) {
+        CompileResult result;
+        if (CompileOnnx(image_.onnx, CompileOptionsFromEnvironment(), &result)) {
+            plan = std::make_shared<const Plan>(std::move(result.plan));
+        } else if (!result.unsupported.empty()) {
+            for (const auto& op : result.unsupported)
+                why += (why.empty() ? "unsupported: " : ", ") + op;
+        } else {
+            why = result.error;
+        }
+    }
+    std::unique_ptr<ModelEngine> engine;
+    if (plan) engine = CreateDnnlEngine(plan, ComputeThreads(), &why);
+    if (engine) {
+        OPENACL_LOG_INFO("model %u runs on the compiled engine (onednn, %zu layers)", id_,
+                         plan->layers.size());
+    } else {
+        OPENACL_LOG_INFO("model %u runs on OpenCV DNN: the compiled engine cannot take it (%s)",
+                         id_, why.c_str());
+    }
+    return engine;
+}
+
 aclError Model::Start() {
     std::string error;
-    engine_ = CreateOpenCvEngine(image_.onnx, image_.graph, &error);
+    engine_ = CreateCompiledEngine();
+    if (!engine_) engine_ = CreateOpenCvEngine(image_.onnx, image_.graph, &error);
     if (!engine_) {
         // Engines name the operators they lack ("operator X is not supported..."); anything
         // else is a graph the engine could not take.

@@ -15,6 +15,7 @@
 #include "model/model_desc.h"
 #include "model/model_engine.h"
 #include "model/om_file.h"
+#include "model/plan.h"
 
 namespace openacl {
 class Context;
@@ -27,6 +28,7 @@ namespace openacl::model {
 // A model image (an .om or ONNX file's bytes) taken apart and described; no engine yet.
 struct ModelImage {
     std::string onnx;
+    std::shared_ptr<const Plan> plan;  // the compiled plan an .om carries, if any
     OmOptions options;
     GraphInfo graph;
     ModelDescription description;
@@ -72,6 +74,8 @@ class Model {
 
     // Builds the engine (and one instance, proving the graph imports). Records the error.
     aclError Start();
+    // The engine that runs the model: "onednn" or "opencv-dnn" (after Start).
+    const char* engine_name() const { return engine_ ? engine_->name() : ""; }
 
     // Checks the datasets against the model and resolves shapes (call time). For an
     // asynchronous execution, outputs the runtime must allocate are allocated here.
@@ -86,6 +90,7 @@ class Model {
 
  private:
     struct Session;
+    std::unique_ptr<ModelEngine> CreateCompiledEngine();
     std::unique_ptr<Session> TakeSession(std::string* error);
     void ReturnSession(std::unique_ptr<Session> session);
     bool CheckDeviceBuffer(const BufferRef& buffer, size_t needed, const char* what, size_t index,

@@ -40,12 +40,26 @@ class ModelEngine {
     virtual ~ModelEngine() = default;
     // A fresh instance for one more concurrent execution; nullptr with *error on failure.
     virtual std::unique_ptr<EngineInstance> CreateInstance(std::string* error) = 0;
-    virtual const char* name() const = 0;  // "opencv-dnn"
+    virtual const char* name() const = 0;  // "onednn" or "opencv-dnn"
 };
 
 // The OpenCV DNN engine for a serialized ONNX graph described by `graph`. Fails, naming the
 // operators OpenCV cannot import, when the graph is not supported.
 std::unique_ptr<ModelEngine> CreateOpenCvEngine(const std::string& onnx, const GraphInfo& graph,
                                                 std::string* error);
+
+struct Plan;
+
+// Compute threads of the compiled engine: each execution runs `per_run` OpenMP threads, and at
+// most `capacity` threads (the device's workers) compute at once across all executions.
+struct EngineThreads {
+    int per_run = 1;
+    int capacity = 1;
+};
+
+// The compiled engine (dnnl_engine.cpp) for a validated plan: its oneDNN primitives are built
+// now. Fails with *error when oneDNN cannot build a layer.
+std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan,
+                                              const EngineThreads& threads, std::string* error);
 
 }  // namespace openacl::model

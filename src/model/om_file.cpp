@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,9 @@ constexpr size_t kOptionsSizeAt = 32;
 constexpr size_t kOnnxOffsetAt = 40;
 constexpr size_t kOnnxSizeAt = 48;
 constexpr size_t kFlagsAt = 56;
+// Added by version 2.
+constexpr size_t kPlanOffsetAt = 64;
+constexpr size_t kPlanSizeAt = 72;
 static_assert(kOmChecksumOffset + 4 == kOmHeaderSize);
 
 // Our schema nests three levels; anything much deeper is hostile (nlohmann's parser and
@@ -478,11 +482,14 @@ bool ParseOm(const void* data, size_t size, OmFile* out, std::string* error) {
     }
     const uint64_t header_size = Load32(bytes + kHeaderSizeAt);
     const uint64_t file_size = Load64(bytes + kFileSizeAt);
-    if (header_size < kOmHeaderSize) {
+    const uint64_t min_header = version >= 2 ? kOmHeaderSizeV2 : kOmHeaderSize;
+    if (header_size < min_header) {
         return Fail(error, "the header declares its own size as " + std::to_string(header_size) +
-                               " bytes, less than the " + std::to_string(kOmHeaderSize) +
-                               " of format version 1; the file is damaged");
+                               " bytes, less than the " + std::to_string(min_header) +
+                               " of format version " + std::to_string(version) +
+                               "; the file is damaged");
     }
+
     if (file_size < header_size) {
         return Fail(error, "the header declares a file size of " + std::to_string(file_size) +
                                " bytes, less than the header itself; the file is damaged");
@@ -518,6 +525,25 @@ bool ParseOm(const void* data, size_t size, OmFile* out, std::string* error) {
         !CheckSection("ONNX", onnx_offset, onnx_size, header_size, file_size, error)) {
         return false;
     }
+    uint64_t plan_offset = 0, plan_size = 0;
+    if (version >= 2) {
+        plan_offset = Load64(bytes + kPlanOffsetAt);
+        plan_size = Load64(bytes + kPlanSizeAt);
+        // No plan: both zero. A plan: a section like the others, apart from both.
+        if (plan_offset != 0 || plan_size != 0) {
+            if (!CheckSection("plan", plan_offset, plan_size, header_size, file_size, error)) {
+                return false;
+            }
+            for (const auto& [what, offset, length] :
+                 {std::tuple{"options", options_offset, options_size},
+                  std::tuple{"ONNX", onnx_offset, onnx_size}}) {
+                if (plan_offset < offset + length && offset < plan_offset + plan_size) {
+                    return Fail(error, std::string("the plan section overlaps the ") + what +
+                                           " section; the file is damaged");
+                }
+            }
+        }
+    }
     if (options_offset < onnx_offset + onnx_size && onnx_offset < options_offset + options_size) {
         return Fail(error, "the options section (bytes " + std::to_string(options_offset) + ".." +
                                std::to_string(options_offset + options_size) +
@@ -544,30 +570,35 @@ bool ParseOm(const void* data, size_t size, OmFile* out, std::string* error) {
         return Fail(error, "the ONNX section does not hold an ONNX model; the file is damaged");
     }
     file.onnx.assign(reinterpret_cast<const char*>(bytes + onnx_offset), onnx_size);
+    file.plan.assign(reinterpret_cast<const char*>(bytes + plan_offset), plan_size);
     if (out != nullptr) *out = std::move(file);
     return true;
 }
 
 std::string SerializeOm(const OmFile& file) {
     const std::string options = OmOptionsToJson(file.options);
-    const uint64_t options_offset = kOmHeaderSize;
+    const uint64_t options_offset = kOmHeaderSizeV2;
     const uint64_t onnx_offset = options_offset + options.size();
-    const uint64_t file_size = onnx_offset + file.onnx.size();
+    const uint64_t plan_offset = file.plan.empty() ? 0 : onnx_offset + file.onnx.size();
+    const uint64_t file_size = onnx_offset + file.onnx.size() + file.plan.size();
 
-    std::string image(kOmHeaderSize, '\0');
+    std::string image(kOmHeaderSizeV2, '\0');
     image.reserve(file_size);
     auto* header = reinterpret_cast<uint8_t*>(image.data());
     std::memcpy(header, kMagic, sizeof kMagic);
     Store32(header + kVersionAt, kOmFormatVersion);
-    Store32(header + kHeaderSizeAt, kOmHeaderSize);
+    Store32(header + kHeaderSizeAt, kOmHeaderSizeV2);
     Store64(header + kFileSizeAt, file_size);
     Store64(header + kOptionsOffsetAt, options_offset);
     Store64(header + kOptionsSizeAt, options.size());
     Store64(header + kOnnxOffsetAt, onnx_offset);
     Store64(header + kOnnxSizeAt, file.onnx.size());
     Store32(header + kFlagsAt, 0);
+    Store64(header + kPlanOffsetAt, plan_offset);
+    Store64(header + kPlanSizeAt, file.plan.size());
     image += options;
     image += file.onnx;
+    image += file.plan;
     Store32(reinterpret_cast<uint8_t*>(image.data()) + kOmChecksumOffset,
             OmChecksum(image.data(), image.size()));
     return image;

@@ -34,6 +34,9 @@ struct OmOptions {
 struct OmFile {
     OmOptions options;
     std::string onnx;  // the serialized ONNX ModelProto
+    // Format version 2: the compiled plan (model/plan.h bytes) atc made of the ONNX graph, or
+    // empty when the graph runs on OpenCV DNN. ParseOm only locates it; the loader validates it.
+    std::string plan;
 };
 
 enum class ModelFormat { kOm, kOnnx, kUnknown };
@@ -48,9 +51,11 @@ bool ParseOm(const void* data, size_t size, OmFile* out, std::string* error);
 // The bytes of an .om image.
 std::string SerializeOm(const OmFile& file);
 
-// Layout constants of format version 1 (docs/OM_FORMAT.md).
-inline constexpr size_t kOmHeaderSize = 64;
-inline constexpr uint32_t kOmFormatVersion = 1;
+// Layout constants (docs/OM_FORMAT.md). Version 2 adds the plan section and its header fields
+// (bytes 64..80); version 1 files still read, without a plan.
+inline constexpr size_t kOmHeaderSize = 64;  // version 1's header, and where the checksum ends
+inline constexpr size_t kOmHeaderSizeV2 = 80;
+inline constexpr uint32_t kOmFormatVersion = 2;
 inline constexpr size_t kOmChecksumOffset = 60;
 
 // The CRC-32 an .om image must carry at kOmChecksumOffset: over the whole image except those

@@ -2,7 +2,8 @@
 // and test_data_set_*/input_N.pb, output_N.pb) is loaded, executed and checked through the
 // public AscendCL API, each in its own child process so that a crash or a hang in the engine
 // is recorded instead of ending the run. Writes a per-group Markdown summary to stdout (and to
-// --markdown=PATH) and one line per case to --tsv=PATH; --min-pass=N fails the run when fewer
+// --markdown=PATH), with how many cases each engine took and passed, and one line per case
+// (with its engine) to --tsv=PATH; --min-pass=N fails the run when fewer
 // cases pass. See docs/CONFORMANCE.md.
 #include <poll.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,11 +19,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
+#include "model/compiler/compiler.h"
 #include "onnx_tensor.h"
 
 namespace fs = std::filesystem;
@@ -42,7 +46,19 @@ struct Case {
 struct Outcome {
     std::string status;
     std::string reason;
+    std::string engine = "-";  // "onednn" or "opencv-dnn": which engine the model got
 };
+
+// The engine a model gets: the runtime compiles it with this same compiler and falls back to
+// OpenCV DNN when the compiler does not cover the graph.
+std::string EngineFor(const fs::path& model) {
+    std::ifstream file(model, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    openacl::model::CompileResult result;
+    return openacl::model::CompileOnnx(bytes, openacl::model::CompileOptions{}, &result)
+               ? "onednn"
+               : "opencv-dnn";
+}
 
 std::string OneLine(std::string text) {
     for (char& c : text) {
@@ -280,7 +296,8 @@ class CaseRun {
         aclrtResetDevice(0);
         aclFinalize();
     }
-    std::string line = outcome.status + "\t" + OneLine(outcome.reason);
+    std::string line =
+        EngineFor(c.dir / "model.onnx") + "\t" + outcome.status + "\t" + OneLine(outcome.reason);
     size_t done = 0;
     while (done < line.size()) {
         ssize_t n = write(fd, line.data() + done, line.size() - done);
@@ -418,9 +435,11 @@ Outcome Finish(Running& r) {
     waitpid(r.pid, &status, 0);
     close(r.fd);
     if (r.timed_out) return {"timeout", "no result within the time limit"};
-    size_t tab = r.output.find('\t');
+    size_t first = r.output.find('\t');
+    size_t tab = first == std::string::npos ? first : r.output.find('\t', first + 1);
     if (tab != std::string::npos && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        return {r.output.substr(0, tab), r.output.substr(tab + 1)};
+        return {r.output.substr(first + 1, tab - first - 1), r.output.substr(tab + 1),
+                r.output.substr(0, first)};
     }
     if (WIFSIGNALED(status)) {
         return {"crashed", std::string("signal ") + std::to_string(WTERMSIG(status)) + " (" +
@@ -490,6 +509,11 @@ std::string Summary(const std::vector<Case>& cases, const std::vector<Outcome>& 
         ++counts["total"][outcomes[i].status];
     }
     groups.push_back("total");
+    std::map<std::string, std::array<int, 2>> engines;  // engine -> cases, passed
+    for (const Outcome& o : outcomes) {
+        ++engines[o.engine][0];
+        engines[o.engine][1] += o.status == "passed";
+    }
     std::string text = "| group | cases |";
     for (const char* s : kStatuses)
         text += std::string(" ") + s + " |";
@@ -507,6 +531,10 @@ std::string Summary(const std::vector<Case>& cases, const std::vector<Outcome>& 
             text += " " + std::to_string(counts[g][s]) + " |";
         text += "\n";
     }
+    text += "\n| engine | cases | passed |\n|---|---:|---:|\n";
+    for (const auto& [engine, n] : engines)
+        text +=
+            "| " + engine + " | " + std::to_string(n[0]) + " | " + std::to_string(n[1]) + " |\n";
     return text;
 }
 
@@ -525,10 +553,10 @@ int main(int argc, char** argv) {
 
     if (!options.tsv.empty()) {
         std::ofstream tsv(options.tsv);
-        tsv << "group\tcase\tstatus\treason\n";
+        tsv << "group\tcase\tengine\tstatus\treason\n";
         for (size_t i = 0; i < cases.size(); ++i) {
-            tsv << cases[i].group << "\t" << cases[i].name << "\t" << outcomes[i].status << "\t"
-                << outcomes[i].reason << "\n";
+            tsv << cases[i].group << "\t" << cases[i].name << "\t" << outcomes[i].engine << "\t"
+                << outcomes[i].status << "\t" << outcomes[i].reason << "\n";
         }
         if (!tsv) std::cerr << "cannot write " << options.tsv << "\n";
     }

@@ -63,6 +63,39 @@ class Builder {
         attr->set_i(value);
         return *this;
     }
+    Builder& IntsAttribute(const std::string& name, const std::vector<int64_t>& values) {
+        auto* attr = LastNode()->add_attribute();
+        attr->set_name(name);
+        attr->set_type(onnx::AttributeProto::INTS);
+        for (int64_t v : values)
+            attr->add_ints(v);
+        return *this;
+    }
+    Builder& FloatAttribute(const std::string& name, float value) {
+        auto* attr = LastNode()->add_attribute();
+        attr->set_name(name);
+        attr->set_type(onnx::AttributeProto::FLOAT);
+        attr->set_f(value);
+        return *this;
+    }
+    Builder& StringAttribute(const std::string& name, const std::string& value) {
+        auto* attr = LastNode()->add_attribute();
+        attr->set_name(name);
+        attr->set_type(onnx::AttributeProto::STRING);
+        attr->set_s(value);
+        return *this;
+    }
+    Builder& Int64Weight(const std::string& name, const Dims& dims,
+                         const std::vector<int64_t>& values) {
+        auto* init = model_.mutable_graph()->add_initializer();
+        init->set_name(name);
+        init->set_data_type(onnx::TensorProto::INT64);
+        for (int64_t d : dims)
+            init->add_dims(d);
+        for (int64_t v : values)
+            init->add_int64_data(v);
+        return *this;
+    }
     Builder& Weight(const std::string& name, const Dims& dims, const std::vector<float>& values) {
         auto* init = model_.mutable_graph()->add_initializer();
         init->set_name(name);
@@ -76,6 +109,9 @@ class Builder {
     std::string Bytes() const { return model_.SerializeAsString(); }
 
  private:
+    onnx::NodeProto* LastNode() {
+        return model_.mutable_graph()->mutable_node()->Mutable(model_.graph().node_size() - 1);
+    }
     static void Describe(onnx::ValueInfoProto* value, const std::string& name, const Dims& dims,
                          int32_t type) {
         value->set_name(name);

@@ -159,6 +159,23 @@ TEST_F(AtcTest, ConvertsReluAndKeepsTheOnnxBytes) {
     EXPECT_TRUE(err_.empty()) << err_;
 }
 
+TEST_F(AtcTest, ACoveredGraphGetsTheCompiledEngineAndAPlan) {
+    const OmFile file =
+        Convert({"--model=" + kRelu, "--framework=5", "--output=out", "--soc_version=Ascend310P3"});
+    EXPECT_NE(out_.find("Engine: onednn"), std::string::npos) << out_;
+    EXPECT_EQ(file.plan.rfind("OAPL", 0), 0u) << "the .om carries the compiled plan";
+}
+
+TEST_F(AtcTest, AnUncoveredOperatorIsNamedAndNoPlanIsStored) {
+    const std::string erf = std::string(OPENACL_ONNX_TESTDATA) + "/node/test_erf/model.onnx";
+    const OmFile file =
+        Convert({"--model=" + erf, "--framework=5", "--output=out", "--soc_version=Ascend310P3"});
+    EXPECT_NE(out_.find("Engine: opencv-dnn (the compiled engine does not cover: Erf)"),
+              std::string::npos)
+        << out_;
+    EXPECT_TRUE(file.plan.empty());
+}
+
 TEST_F(AtcTest, AcceptsSpaceSeparatedValuesAndAnOmSuffix) {
     const OmFile file = Convert({"--model", kRelu, "--framework", "5", "--output", "out.om",
                                  "--soc_version", "Ascend910B1", "--input_shape", "x:3,4,5"});

@@ -40,8 +40,28 @@ void Reseal(std::string* image) {
     Put32(image, 60, OmChecksum(image->data(), image->size()));
 }
 
-// The layout of docs/OM_FORMAT.md, written independently of om_file.cpp.
-std::string Build(const std::string& options, const std::string& onnx) {
+// The layout of docs/OM_FORMAT.md, written independently of om_file.cpp: format version 2
+// (an 80-byte header; the plan section, when there is one, after the ONNX section).
+std::string Build(const std::string& options, const std::string& onnx,
+                  const std::string& plan = "") {
+    std::string image(80, '\0');
+    std::memcpy(image.data(), "OACL-OM\0", 8);
+    Put32(&image, 8, 2);
+    Put32(&image, 12, 80);
+    Put64(&image, 16, 80 + options.size() + onnx.size() + plan.size());
+    Put64(&image, 24, 80);
+    Put64(&image, 32, options.size());
+    Put64(&image, 40, 80 + options.size());
+    Put64(&image, 48, onnx.size());
+    Put64(&image, 64, plan.empty() ? 0 : 80 + options.size() + onnx.size());
+    Put64(&image, 72, plan.size());
+    image += options + onnx + plan;
+    Reseal(&image);
+    return image;
+}
+
+// Format version 1, as openacl's first atc wrote it: a 64-byte header, no plan.
+std::string BuildV1(const std::string& options, const std::string& onnx) {
     std::string image(64, '\0');
     std::memcpy(image.data(), "OACL-OM\0", 8);
     Put32(&image, 8, 1);
@@ -131,8 +151,58 @@ TEST(OmFile, SerializedLayoutMatchesTheDocument) {
     const std::string image = SerializeOm(file);
     EXPECT_EQ(image.compare(0, 8, std::string("OACL-OM\0", 8)), 0);
     EXPECT_EQ(Get32(image, 8), kOmFormatVersion);
-    EXPECT_EQ(Get32(image, 12), kOmHeaderSize);
+    EXPECT_EQ(Get32(image, 12), 80u);
     EXPECT_EQ(image.substr(image.size() - kTinyOnnx.size()), kTinyOnnx);
+}
+
+TEST(OmFile, ThePlanSectionFollowsTheOnnxSection) {
+    OmFile file = FullFile();
+    file.plan = "OAPL plan bytes";
+    const std::string image = SerializeOm(file);
+    EXPECT_EQ(image, Build(OmOptionsToJson(file.options), file.onnx, file.plan));
+    OmFile out;
+    std::string error;
+    ASSERT_TRUE(ParseOm(image.data(), image.size(), &out, &error)) << error;
+    EXPECT_EQ(out.plan, file.plan);
+    EXPECT_EQ(out.onnx, file.onnx);
+}
+
+TEST(OmFile, VersionOneFilesStillRead) {
+    const OmFile file = FullFile();
+    const std::string image = BuildV1(OmOptionsToJson(file.options), file.onnx);
+    OmFile out;
+    std::string error;
+    ASSERT_TRUE(ParseOm(image.data(), image.size(), &out, &error)) << error;
+    ExpectSame(file.options, out.options);
+    EXPECT_EQ(out.onnx, file.onnx);
+    EXPECT_TRUE(out.plan.empty());
+}
+
+TEST(OmFile, PlanSectionFieldsAreChecked) {
+    OmFile file = FullFile();
+    file.plan = "OAPL plan bytes";
+    const std::string good = SerializeOm(file);
+    const uint64_t size = good.size();
+    struct Case {
+        const char* what;
+        size_t at;
+        uint64_t value;
+        const char* fragment;
+    };
+    const Case cases[] = {
+        {"plan inside the header", 64, 8, "plan section (offset 8"},
+        {"plan past the end", 72, size, "plan section"},
+        {"plan size huge", 72, ~uint64_t{0}, "lies outside the payload"},
+        {"plan offset without a size", 72, 0, "plan section is empty"},
+        {"plan over the options", 64, 80, "overlaps the options"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.what);
+        std::string image = good;
+        Put64(&image, c.at, c.value);
+        Reseal(&image);
+        ExpectRejected(image, c.fragment);
+    }
 }
 
 TEST(OmFile, ChecksumIsZlibCrc32) {
@@ -198,9 +268,9 @@ TEST(OmFile, HeaderFieldsAreChecked) {
         const char* fragment;
     };
     const Case cases[] = {
-        {"future version", 8, 2, false, "format version 2 is newer"},
+        {"future version", 8, 3, false, "format version 3 is newer"},
         {"version 0", 8, 0, false, "version 0"},
-        {"header too small", 12, 63, false, "less than the 64"},
+        {"header too small", 12, 79, false, "less than the 80"},
         {"header past the end", 12, size + 1, false, "less than the header"},
         {"file size too small", 16, 10, true, "less than the header"},
         {"file size too large", 16, size + 100, true, "truncated"},
@@ -210,7 +280,7 @@ TEST(OmFile, HeaderFieldsAreChecked) {
         {"options size huge", 32, ~uint64_t{0}, true, "lies outside the payload"},
         {"options empty", 32, 0, true, "options section is empty"},
         {"onnx size past the end", 48, size, true, "ONNX section"},
-        {"onnx offset overlaps options", 40, 64, true, "overlap"},
+        {"onnx offset overlaps options", 40, 80, true, "overlap"},
         {"unknown flags", 56, 1, false, "unknown header flags 0x1"},
     };
     for (const Case& c : cases) {
@@ -266,7 +336,7 @@ TEST(OmFile, MalformedJsonIsRejected) {
                    "nested deeper");
     // The same damage in an image with the original length, re-sealed.
     std::string image = SerializeOm(FullFile());
-    image[64] = '<';
+    image[80] = '<';  // the options' first byte
     Reseal(&image);
     ExpectRejected(image, "not valid JSON");
 }

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atc.h"
+#include "model/compiler/compiler.h"
 #include "model/om_file.h"
 
 namespace {
@@ -627,6 +628,36 @@ std::string OutputPath(const std::string& output) {
     return path;
 }
 
+// Which engine the model will run on: the compiled one (oneDNN) when the compiler covers the
+// whole graph, OpenCV DNN otherwise, with the operators that decided it. A compiled plan goes
+// into the .om (its plan section) when the graph's own input shapes stand; with
+// --input_shape the loader compiles it for the shapes it applies.
+std::string EngineVerdict(OmFile* file_ptr) {
+    OmFile& file = *file_ptr;
+    for (const auto& input : file.options.inputs) {
+        for (int64_t d : input.shape) {
+            if (d < 0) return "Engine: opencv-dnn (dynamic input shapes are not compiled)";
+        }
+    }
+    if (!file.options.dynamic_batch_sizes.empty() || !file.options.dynamic_image_sizes.empty()) {
+        return "Engine: opencv-dnn (dynamic gears are not compiled)";
+    }
+    openacl::model::CompileResult result;
+    if (openacl::model::CompileOnnx(file.onnx, openacl::model::CompileOptions{}, &result)) {
+        bool reshaped = false;
+        for (const auto& input : file.options.inputs)
+            reshaped = reshaped || !input.shape.empty();
+        if (!reshaped) file.plan = openacl::model::SerializePlan(result.plan);
+        return "Engine: onednn (compiled plan of " + std::to_string(result.plan.layers.size()) +
+               " layers" + (reshaped ? ", compiled again at load for --input_shape)" : ")");
+    }
+    std::string why;
+    for (const auto& op : result.unsupported)
+        why += (why.empty() ? "" : ", ") + op;
+    if (why.empty()) why = result.error;
+    return "Engine: opencv-dnn (the compiled engine does not cover: " + why + ")";
+}
+
 void Convert(const Flags& flags) {
     const std::string* model = Find(flags, "model");
     if (model == nullptr) {
@@ -660,6 +691,7 @@ void Convert(const Flags& flags) {
     file.onnx = ReadFile(*model, "--model");
     Graph graph = LoadGraph(*model, file.onnx);
     file.options = DecideOptions(flags, graph);
+    const std::string verdict = EngineVerdict(&file);
     const std::string image = openacl::model::SerializeOm(file);
     std::string error;
     if (!openacl::model::ParseOm(image.data(), image.size(), nullptr, &error)) {
@@ -667,7 +699,8 @@ void Convert(const Flags& flags) {
     }
     WriteFile(path, image);
     std::cout << "ATC run success, welcome to the next use.\n"
-              << "Model written to " << path << " (" << image.size() << " bytes)\n";
+              << "Model written to " << path << " (" << image.size() << " bytes)\n"
+              << verdict << "\n";
 }
 
 // --mode=1: what an .om holds, as JSON.
@@ -686,6 +719,7 @@ void ShowOm(const Flags& flags) {
     const nlohmann::ordered_json info = {
         {"om_format_version", openacl::model::kOmFormatVersion},
         {"onnx_bytes", file.onnx.size()},
+        {"plan_bytes", file.plan.size()},
         {"options", nlohmann::json::parse(openacl::model::OmOptionsToJson(file.options))}};
     const std::string text = info.dump(2) + "\n";
     WriteFile(*json, text);

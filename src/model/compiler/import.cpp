@@ -1,0 +1,699 @@
+// ONNX -> plan: each node becomes plan layers with the node's ONNX meaning; constant subgraphs
+// are evaluated here (constant_folding.cpp); the passes run at the end.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include "model/compiler/compiler.h"
+#include "model/compiler/constant_folding.h"
+
+namespace openacl::model {
+namespace {
+
+const onnx::AttributeProto* Attr(const onnx::NodeProto& node, const char* name) {
+    for (const auto& a : node.attribute()) {
+        if (a.name() == name) return &a;
+    }
+    return nullptr;
+}
+int64_t AttrInt(const onnx::NodeProto& node, const char* name, int64_t fallback) {
+    const auto* a = Attr(node, name);
+    return a ? a->i() : fallback;
+}
+float AttrFloat(const onnx::NodeProto& node, const char* name, float fallback) {
+    const auto* a = Attr(node, name);
+    return a ? a->f() : fallback;
+}
+std::string AttrString(const onnx::NodeProto& node, const char* name, const char* fallback) {
+    const auto* a = Attr(node, name);
+    return a ? a->s() : fallback;
+}
+std::vector<int64_t> AttrInts(const onnx::NodeProto& node, const char* name) {
+    const auto* a = Attr(node, name);
+    return a ? std::vector<int64_t>(a->ints().begin(), a->ints().end()) : std::vector<int64_t>{};
+}
+
+std::vector<int64_t> StaticDims(const onnx::TypeProto& type, bool* ok) {
+    std::vector<int64_t> dims;
+    *ok = type.has_tensor_type() && type.tensor_type().has_shape();
+    if (!*ok) return dims;
+    for (const auto& d : type.tensor_type().shape().dim()) {
+        if (!d.has_dim_value() || d.dim_value() < 1) *ok = false;
+        dims.push_back(d.dim_value());
+    }
+    return dims;
+}
+
+// Why a node is not compiled: "Op" or "Op (reason)".
+struct Unsupported {
+    std::string what;
+};
+struct Downstream {};  // a node fed by an unsupported one: only the cause is reported
+
+class Importer {
+ public:
+    Importer(const onnx::ModelProto& model, int64_t opset) : model_(model), opset_(opset) {}
+
+    bool Run(CompileResult* result);
+
+ private:
+    uint32_t NewTensor(const std::string& name, const std::vector<int64_t>& dims) {
+        plan_.tensors.push_back(PlanTensor{name, dims, -1, -1, -1});
+        return static_cast<uint32_t>(plan_.tensors.size() - 1);
+    }
+    uint32_t ConstTensor(const std::string& name, std::vector<int64_t> dims,
+                         std::vector<float> data) {
+        plan_.constants.push_back(std::move(data));
+        uint32_t id = NewTensor(name, std::move(dims));
+        plan_.tensors[id].constant = static_cast<int32_t>(plan_.constants.size() - 1);
+        return id;
+    }
+    std::vector<float> Floats(const ConstValue& c) {
+        if (!c.integer) return c.floats;
+        return std::vector<float>(c.ints.begin(), c.ints.end());
+    }
+    // The plan tensor for an ONNX value (constants are materialised once per name).
+    uint32_t Tensor(const std::string& name) {
+        auto it = tensors_.find(name);
+        if (it != tensors_.end()) return it->second;
+        const ConstValue& c = consts_.at(name);
+        uint32_t id = ConstTensor(name, c.dims, Floats(c));
+        tensors_[name] = id;
+        return id;
+    }
+    const std::vector<int64_t>& Dims(const std::string& name) { return dims_.at(name); }
+    bool Known(const std::string& name) const {
+        return tensors_.count(name) || consts_.count(name);
+    }
+    uint32_t Layer(LayerKind kind, const onnx::NodeProto& node, std::vector<uint32_t> inputs,
+                   const std::vector<int64_t>& out_dims, std::vector<int64_t> ints = {},
+                   std::vector<float> floats = {}, const std::string& out_name = "") {
+        std::string name = out_name.empty() ? node.output(0) : out_name;
+        uint32_t out = NewTensor(name, out_dims);
+        PlanLayer layer;
+        layer.kind = kind;
+        layer.name = node.name().empty() ? node.output(0) : node.name();
+        layer.inputs = std::move(inputs);
+        layer.output = out;
+        layer.ints = std::move(ints);
+        layer.floats = std::move(floats);
+        plan_.layers.push_back(std::move(layer));
+        return out;
+    }
+    void Define(const onnx::NodeProto& node, uint32_t tensor) { tensors_[node.output(0)] = tensor; }
+    const ConstValue* Const(const onnx::NodeProto& node, int index) {
+        if (node.input_size() <= index || node.input(index).empty()) return nullptr;
+        auto it = consts_.find(node.input(index));
+        return it == consts_.end() ? nullptr : &it->second;
+    }
+
+    void Lower(const onnx::NodeProto& node);
+    void Conv(const onnx::NodeProto& node);
+    void Pool(const onnx::NodeProto& node, PoolAlg alg, bool global);
+    void Binary(const onnx::NodeProto& node, BinaryAlg alg);
+    void Eltwise(const onnx::NodeProto& node, EltwiseAlg alg, float alpha, float beta);
+    void Gemm(const onnx::NodeProto& node);
+    void MatMul(const onnx::NodeProto& node);
+    void Resize(const onnx::NodeProto& node);
+    void Slice(const onnx::NodeProto& node);
+    void Split(const onnx::NodeProto& node);
+
+    const onnx::ModelProto& model_;
+    int64_t opset_;
+    Plan plan_;
+    std::map<std::string, ConstValue> consts_;
+    std::map<std::string, std::vector<int64_t>> dims_;
+    std::map<std::string, uint32_t> tensors_;
+};
+
+void Importer::Conv(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    const ConstValue* w = Const(node, 1);
+    if (!w || w->dims.size() != x.size()) throw Unsupported{"Conv (weights not constant)"};
+    if (node.input_size() > 2 && !node.input(2).empty() && !Const(node, 2)) {
+        throw Unsupported{"Conv (bias not constant)"};
+    }
+    const size_t r = x.size() - 2;
+    if (r < 1 || r > 3) throw Unsupported{"Conv (" + std::to_string(r) + "-D)"};
+    std::vector<int64_t> strides = AttrInts(node, "strides"), dil = AttrInts(node, "dilations"),
+                         pads = AttrInts(node, "pads");
+    strides.resize(r, 1);
+    dil.resize(r, 1);
+    if (pads.size() != 2 * r) pads.assign(2 * r, 0);
+    const std::string auto_pad = AttrString(node, "auto_pad", "NOTSET");
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+        for (size_t i = 0; i < r; ++i) {
+            int64_t span = (w->dims[2 + i] - 1) * dil[i] + 1;
+            int64_t out = (x[2 + i] + strides[i] - 1) / strides[i];
+            int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + span - x[2 + i]);
+            pads[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            pads[r + i] = total - pads[i];
+        }
+    } else if (auto_pad == "VALID") {
+        pads.assign(2 * r, 0);
+    }
+    std::vector<int64_t> ints{AttrInt(node, "group", 1)};
+    ints.insert(ints.end(), strides.begin(), strides.end());
+    ints.insert(ints.end(), pads.begin(), pads.end());
+    ints.insert(ints.end(), dil.begin(), dil.end());
+    ints.push_back(0);  // flags: ChooseLayouts decides
+    std::vector<uint32_t> in{Tensor(node.input(0)), Tensor(node.input(1))};
+    if (node.input_size() > 2 && !node.input(2).empty()) in.push_back(Tensor(node.input(2)));
+    Define(node, Layer(LayerKind::kConv, node, in, Dims(node.output(0)), ints));
+}
+
+void Importer::Pool(const onnx::NodeProto& node, PoolAlg alg, bool global) {
+    const auto& x = Dims(node.input(0));
+    const auto& y = Dims(node.output(0));
+    if (x.size() < 3 || x.size() > 5) throw Unsupported{node.op_type() + " (rank)"};
+    if (node.output_size() > 1 && !node.output(1).empty()) {
+        throw Unsupported{node.op_type() + " (indices output)"};
+    }
+    const size_t r = x.size() - 2;
+    std::vector<int64_t> kernel, strides, pads;
+    if (global) {
+        kernel.assign(x.begin() + 2, x.end());
+        strides.assign(r, 1);
+        pads.assign(2 * r, 0);
+    } else {
+        kernel = AttrInts(node, "kernel_shape");
+        strides = AttrInts(node, "strides");
+        pads = AttrInts(node, "pads");
+        for (int64_t d : AttrInts(node, "dilations")) {
+            if (d != 1) throw Unsupported{node.op_type() + " (dilations)"};
+        }
+        if (kernel.size() != r) throw Unsupported{node.op_type() + " (kernel_shape)"};
+        strides.resize(r, 1);
+        if (pads.size() != 2 * r) pads.assign(2 * r, 0);
+        const std::string auto_pad = AttrString(node, "auto_pad", "NOTSET");
+        if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+            for (size_t i = 0; i < r; ++i) {
+                int64_t total =
+                    std::max<int64_t>(0, (y[2 + i] - 1) * strides[i] + kernel[i] - x[2 + i]);
+                pads[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+                pads[r + i] = total - pads[i];
+            }
+        } else if (auto_pad == "VALID") {
+            pads.assign(2 * r, 0);
+        }
+        // ceil_mode: the end padding grows to what the inferred output needs. Average pooling
+        // would count that extra padding differently, so only max pooling takes it.
+        for (size_t i = 0; i < r; ++i) {
+            if ((x[2 + i] + pads[i] + pads[r + i] - kernel[i]) / strides[i] + 1 == y[2 + i]) {
+                continue;
+            }
+            int64_t end = (y[2 + i] - 1) * strides[i] + kernel[i] - x[2 + i] - pads[i];
+            if (alg != PoolAlg::kMax || end < pads[r + i]) {
+                throw Unsupported{node.op_type() + " (ceil_mode)"};
+            }
+            pads[r + i] = end;
+        }
+        if (alg != PoolAlg::kMax && AttrInt(node, "count_include_pad", 0)) {
+            alg = PoolAlg::kAvgIncludePad;
+        }
+    }
+    std::vector<int64_t> ints{static_cast<int64_t>(alg)};
+    ints.insert(ints.end(), kernel.begin(), kernel.end());
+    ints.insert(ints.end(), strides.begin(), strides.end());
+    ints.insert(ints.end(), pads.begin(), pads.end());
+    Define(node, Layer(LayerKind::kPool, node, {Tensor(node.input(0))}, y, ints));
+}
+
+void Importer::Binary(const onnx::NodeProto& node, BinaryAlg alg) {
+    std::string a = node.input(0), b = node.input(1);
+    const auto& y = Dims(node.output(0));
+    const bool commutes = alg == BinaryAlg::kAdd || alg == BinaryAlg::kMul;
+    if (Dims(a) != y || (consts_.count(a) && !consts_.count(b) && Dims(b) == y)) {
+        if (!commutes || Dims(b) != y) throw Unsupported{node.op_type() + " (broadcast first)"};
+        std::swap(a, b);
+    }
+    // The second operand is broadcast: oneDNN wants it at the output's rank.
+    uint32_t bt = Tensor(b);
+    auto bd = Dims(b);
+    if (bd.size() < y.size()) {
+        std::vector<int64_t> padded(y.size() - bd.size(), 1);
+        padded.insert(padded.end(), bd.begin(), bd.end());
+        if (consts_.count(b)) {
+            bt = ConstTensor(b, padded, Floats(consts_.at(b)));
+        } else {
+            bt = Layer(LayerKind::kView, node, {bt}, padded, {}, {}, b + "/rank");
+        }
+    }
+    Define(node, Layer(LayerKind::kBinary, node, {Tensor(a), bt}, y, {static_cast<int64_t>(alg)}));
+}
+
+void Importer::Eltwise(const onnx::NodeProto& node, EltwiseAlg alg, float alpha, float beta) {
+    Define(node, Layer(LayerKind::kEltwise, node, {Tensor(node.input(0))}, Dims(node.output(0)),
+                       {static_cast<int64_t>(alg)}, {alpha, beta}));
+}
+
+std::vector<float> Transposed(const std::vector<float>& m, int64_t rows, int64_t cols) {
+    std::vector<float> t(m.size());
+    for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t j = 0; j < cols; ++j)
+            t[j * rows + i] = m[i * cols + j];
+    }
+    return t;
+}
+
+void Importer::Gemm(const onnx::NodeProto& node) {
+    const auto& y = Dims(node.output(0));
+    const float alpha = AttrFloat(node, "alpha", 1.0f), beta = AttrFloat(node, "beta", 1.0f);
+    const ConstValue* b = Const(node, 1);
+    if (AttrInt(node, "transA", 0) || consts_.count(node.input(0)) || !b || b->dims.size() != 2) {
+        throw Unsupported{"Gemm (transposed or constant A, or B not constant)"};
+    }
+    std::vector<float> w = Floats(*b);
+    std::vector<int64_t> wd = b->dims;
+    if (AttrInt(node, "transB", 0)) {
+        w = Transposed(w, wd[0], wd[1]);
+        std::swap(wd[0], wd[1]);
+    }
+    for (float& v : w)
+        v *= alpha;
+    std::vector<uint32_t> in{Tensor(node.input(0)), ConstTensor(node.input(1), wd, w)};
+    if (node.input_size() > 2 && !node.input(2).empty()) {
+        const ConstValue* c = Const(node, 2);
+        if (!c || c->dims.size() > 2) throw Unsupported{"Gemm (C not constant)"};
+        std::vector<float> cv = Floats(*c);
+        for (float& v : cv)
+            v *= beta;
+        std::vector<int64_t> cd = c->dims;
+        while (cd.size() < 2)
+            cd.insert(cd.begin(), 1);
+        in.push_back(ConstTensor(node.input(2), cd, cv));
+    }
+    Define(node, Layer(LayerKind::kMatMul, node, in, y));
+}
+
+void Importer::MatMul(const onnx::NodeProto& node) {
+    auto a = Dims(node.input(0)), b = Dims(node.input(1));
+    const auto& y = Dims(node.output(0));
+    if (a.size() < 2 || b.size() < 2 || y.size() > 4 || consts_.count(node.input(0))) {
+        throw Unsupported{"MatMul (vector operands, rank above 4 or constant A)"};
+    }
+    if (a.size() != y.size()) throw Unsupported{"MatMul (broadcast of A)"};
+    uint32_t bt = Tensor(node.input(1));
+    if (b.size() < y.size()) {
+        std::vector<int64_t> padded(y.size() - b.size(), 1);
+        padded.insert(padded.end(), b.begin(), b.end());
+        bt = consts_.count(node.input(1))
+                 ? ConstTensor(node.input(1), padded, Floats(consts_.at(node.input(1))))
+                 : Layer(LayerKind::kView, node, {bt}, padded, {}, {}, node.input(1) + "/rank");
+    }
+    Define(node, Layer(LayerKind::kMatMul, node, {Tensor(node.input(0)), bt}, y));
+}
+
+void Importer::Resize(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    const auto& y = Dims(node.output(0));
+    const std::string mode = AttrString(node, "mode", "nearest");
+    const std::string ctm = AttrString(node, "coordinate_transformation_mode",
+                                       opset_ < 11 ? "asymmetric" : "half_pixel");
+    const std::string nearest = AttrString(node, "nearest_mode", "round_prefer_floor");
+    if (x.size() < 3 || x.size() > 5 || y[0] != x[0] || y[1] != x[1]) {
+        throw Unsupported{"Resize (of batch or channels)"};
+    }
+    ResizeAlg alg;
+    if (mode == "nearest") {
+        // oneDNN's nearest neighbour agrees with ONNX's for whole-number upscaling in these modes.
+        bool whole = true;
+        for (size_t i = 2; i < x.size(); ++i)
+            whole = whole && y[i] % x[i] == 0;
+        bool modes = (ctm == "asymmetric" && nearest == "floor") ||
+                     (ctm == "half_pixel" && nearest == "round_prefer_floor");
+        if (!whole || !modes) throw Unsupported{"Resize (nearest: mode or scale)"};
+        alg = ResizeAlg::kNearest;
+    } else if (mode == "linear") {
+        if (ctm != "half_pixel" && ctm != "pytorch_half_pixel") {
+            throw Unsupported{"Resize (linear: coordinate_transformation_mode " + ctm + ")"};
+        }
+        for (size_t i = 2; i < y.size(); ++i) {
+            if (ctm == "pytorch_half_pixel" && y[i] == 1) throw Unsupported{"Resize (size 1)"};
+        }
+        alg = ResizeAlg::kLinear;
+    } else {
+        throw Unsupported{"Resize (mode " + mode + ")"};
+    }
+    for (int i = 1; i < node.input_size(); ++i) {
+        if (!node.input(i).empty() && !consts_.count(node.input(i))) {
+            throw Unsupported{"Resize (scales or sizes not constant)"};
+        }
+    }
+    Define(node, Layer(LayerKind::kResize, node, {Tensor(node.input(0))}, y,
+                       {static_cast<int64_t>(alg)}));
+}
+
+// Slice with unit steps: a window of the input, read by a reorder.
+void Importer::Slice(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    const auto& y = Dims(node.output(0));
+    const int64_t rank = static_cast<int64_t>(x.size());
+    std::vector<int64_t> starts, axes;
+    if (opset_ < 10) {
+        starts = AttrInts(node, "starts");
+        axes = AttrInts(node, "axes");
+    } else {
+        for (int i = 1; i < node.input_size(); ++i) {
+            if (!node.input(i).empty() && !Const(node, i)) {
+                throw Unsupported{"Slice (starts, ends, axes or steps not constant)"};
+            }
+        }
+        if (const ConstValue* c = Const(node, 1)) starts = c->ints;
+        if (const ConstValue* c = Const(node, 3)) axes = c->ints;
+        if (const ConstValue* c = Const(node, 4)) {
+            for (int64_t step : c->ints) {
+                if (step != 1) throw Unsupported{"Slice (steps other than 1)"};
+            }
+        }
+    }
+    if (axes.empty()) {
+        for (size_t i = 0; i < starts.size(); ++i)
+            axes.push_back(static_cast<int64_t>(i));
+    }
+    if (axes.size() != starts.size()) throw Unsupported{"Slice (axes and starts differ)"};
+    std::vector<int64_t> offsets(x.size(), 0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+        int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+        if (a < 0 || a >= rank) throw Unsupported{"Slice (axis)"};
+        int64_t start = starts[i] < 0 ? starts[i] + x[a] : starts[i];
+        offsets[a] = std::clamp<int64_t>(start, 0, x[a]);
+    }
+    Define(node, Layer(LayerKind::kSlice, node, {Tensor(node.input(0))}, y, offsets));
+}
+
+// Split: one slice per output, along the axis.
+void Importer::Split(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    int64_t axis = AttrInt(node, "axis", 0);
+    if (axis < 0) axis += static_cast<int64_t>(x.size());
+    if (axis < 0 || axis >= static_cast<int64_t>(x.size())) throw Unsupported{"Split (axis)"};
+    const uint32_t in = Tensor(node.input(0));
+    int64_t offset = 0;
+    for (int k = 0; k < node.output_size(); ++k) {
+        const std::string& name = node.output(k);
+        if (name.empty() || !dims_.count(name)) throw Unsupported{"Split (output shape unknown)"};
+        const auto& y = Dims(name);
+        std::vector<int64_t> offsets(x.size(), 0);
+        offsets[axis] = offset;
+        offset += y[axis];
+        tensors_[name] = Layer(LayerKind::kSlice, node, {in}, y, offsets, {}, name);
+    }
+}
+
+void Importer::Lower(const onnx::NodeProto& node) {
+    const std::string& op = node.op_type();
+    if (!node.domain().empty() && node.domain() != "ai.onnx") throw Unsupported{op};
+    if (node.input_size() < 1 || node.input(0).empty()) throw Unsupported{op + " (no input)"};
+    for (int i = 1; i < node.output_size(); ++i) {
+        if (!node.output(i).empty() && op != "Dropout" && op != "Split") {
+            throw Unsupported{op + " (several outputs)"};
+        }
+    }
+    for (const auto& in : node.input()) {
+        if (!in.empty() && !Known(in)) throw Downstream{};  // an unsupported node feeds it
+        if (!in.empty() && !dims_.count(in)) throw Unsupported{op + " (input shape unknown)"};
+    }
+    if (!dims_.count(node.output(0))) throw Unsupported{op + " (output shape unknown)"};
+    const auto& y = Dims(node.output(0));
+    if (op == "Conv") {
+        Conv(node);
+    } else if (op == "BatchNormalization") {
+        for (int i = 1; i < 5; ++i) {
+            if (!Const(node, i)) throw Unsupported{"BatchNormalization (statistics not constant)"};
+        }
+        if (Dims(node.input(0)).size() < 2) throw Unsupported{"BatchNormalization (rank)"};
+        std::vector<uint32_t> in;
+        for (int i = 0; i < 5; ++i)
+            in.push_back(Tensor(node.input(i)));
+        Define(node,
+               Layer(LayerKind::kBatchNorm, node, in, y, {}, {AttrFloat(node, "epsilon", 1e-5f)}));
+    } else if (op == "Relu") {
+        Eltwise(node, EltwiseAlg::kRelu, 0.0f, 0.0f);
+    } else if (op == "LeakyRelu") {
+        Eltwise(node, EltwiseAlg::kRelu, AttrFloat(node, "alpha", 0.01f), 0.0f);
+    } else if (op == "Sigmoid") {
+        Eltwise(node, EltwiseAlg::kLogistic, 0.0f, 0.0f);
+    } else if (op == "Tanh") {
+        Eltwise(node, EltwiseAlg::kTanh, 0.0f, 0.0f);
+    } else if (op == "HardSigmoid") {
+        Eltwise(node, EltwiseAlg::kHardSigmoid, AttrFloat(node, "alpha", 0.2f),
+                AttrFloat(node, "beta", 0.5f));
+    } else if (op == "HardSwish") {
+        Eltwise(node, EltwiseAlg::kHardSwish, 1.0f / 6, 0.5f);
+    } else if (op == "Clip") {
+        float lo = -FLT_MAX, hi = FLT_MAX;
+        if (opset_ < 11) {
+            lo = AttrFloat(node, "min", lo);
+            hi = AttrFloat(node, "max", hi);
+        } else {
+            for (int i = 1; i < 3 && i < node.input_size(); ++i) {
+                if (node.input(i).empty()) continue;
+                const ConstValue* c = Const(node, i);
+                if (!c || c->size() != 1) throw Unsupported{"Clip (bounds not constant)"};
+                (i == 1 ? lo : hi) = static_cast<float>(c->at(0));
+            }
+        }
+        Eltwise(node, EltwiseAlg::kClip, lo, hi);
+    } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+        Binary(node, op == "Add"   ? BinaryAlg::kAdd
+                     : op == "Sub" ? BinaryAlg::kSub
+                     : op == "Mul" ? BinaryAlg::kMul
+                                   : BinaryAlg::kDiv);
+    } else if (op == "MaxPool") {
+        Pool(node, PoolAlg::kMax, false);
+    } else if (op == "AveragePool") {
+        Pool(node, PoolAlg::kAvgExcludePad, false);
+    } else if (op == "GlobalAveragePool") {
+        Pool(node, PoolAlg::kAvgExcludePad, true);
+    } else if (op == "GlobalMaxPool") {
+        Pool(node, PoolAlg::kMax, true);
+    } else if (op == "Gemm") {
+        Gemm(node);
+    } else if (op == "MatMul") {
+        MatMul(node);
+    } else if (op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" ||
+               op == "Identity" || op == "Dropout") {
+        Define(node, Layer(LayerKind::kView, node, {Tensor(node.input(0))}, y));
+    } else if (op == "Concat") {
+        int64_t axis = AttrInt(node, "axis", 0);
+        if (axis < 0) axis += static_cast<int64_t>(y.size());
+        std::vector<uint32_t> in;
+        for (const auto& name : node.input()) {
+            if (PlanElementCount(Dims(name)) > 0) in.push_back(Tensor(name));
+        }
+        Define(node, Layer(LayerKind::kConcat, node, in, y, {axis}));
+    } else if (op == "Softmax") {
+        const int64_t rank = static_cast<int64_t>(y.size());
+        int64_t axis = AttrInt(node, "axis", opset_ < 13 ? 1 : -1);
+        if (axis < 0) axis += rank;
+        if (opset_ < 13 && axis != rank - 1) {
+            // Before opset 13 Softmax works on the input flattened to 2-D at `axis`.
+            int64_t outer = 1;
+            for (int64_t i = 0; i < axis; ++i)
+                outer *= y[i];
+            std::vector<int64_t> flat{outer, PlanElementCount(y) / std::max<int64_t>(outer, 1)};
+            uint32_t v = Layer(LayerKind::kView, node, {Tensor(node.input(0))}, flat, {}, {},
+                               node.output(0) + "/2d");
+            uint32_t s =
+                Layer(LayerKind::kSoftmax, node, {v}, flat, {1}, {}, node.output(0) + "/softmax");
+            Define(node, Layer(LayerKind::kView, node, {s}, y));
+        } else {
+            Define(node, Layer(LayerKind::kSoftmax, node, {Tensor(node.input(0))}, y, {axis}));
+        }
+    } else if (op == "Transpose") {
+        std::vector<int64_t> perm = AttrInts(node, "perm");
+        if (perm.empty()) {
+            for (size_t i = y.size(); i-- > 0;)
+                perm.push_back(static_cast<int64_t>(i));
+        }
+        Define(node, Layer(LayerKind::kTranspose, node, {Tensor(node.input(0))}, y, perm));
+    } else if (op == "Resize" || op == "Upsample") {
+        Resize(node);
+    } else if (op == "Slice") {
+        Slice(node);
+    } else if (op == "Split") {
+        Split(node);
+    } else if (op == "ReduceMean") {
+        const auto& x = Dims(node.input(0));
+        if (node.input_size() > 1) throw Unsupported{"ReduceMean (axes as an input)"};
+        std::vector<int64_t> axes = AttrInts(node, "axes");
+        std::vector<int64_t> kept = x;
+        for (size_t i = 0; i < x.size(); ++i) {
+            bool reduced = axes.empty();
+            for (int64_t a : axes)
+                reduced = reduced || (a < 0 ? a + static_cast<int64_t>(x.size()) : a) ==
+                                         static_cast<int64_t>(i);
+            if (reduced) kept[i] = 1;
+        }
+        if (kept.size() < 1 || kept.size() > 5) throw Unsupported{"ReduceMean (rank)"};
+        if (kept == y) {
+            Define(node, Layer(LayerKind::kReduceMean, node, {Tensor(node.input(0))}, y));
+        } else {
+            uint32_t r = Layer(LayerKind::kReduceMean, node, {Tensor(node.input(0))}, kept, {}, {},
+                               node.output(0) + "/keepdims");
+            Define(node, Layer(LayerKind::kView, node, {r}, y));
+        }
+    } else {
+        throw Unsupported{op};
+    }
+}
+
+bool Importer::Run(CompileResult* result) {
+    const auto& graph = model_.graph();
+    for (const auto& vi : graph.value_info()) {
+        bool ok;
+        auto d = StaticDims(vi.type(), &ok);
+        if (ok) dims_[vi.name()] = d;
+    }
+    for (const auto* list : {&graph.input(), &graph.output()}) {
+        for (const auto& vi : *list) {
+            bool ok;
+            auto d = StaticDims(vi.type(), &ok);
+            if (ok) dims_[vi.name()] = d;
+        }
+    }
+    for (const auto& init : graph.initializer()) {
+        ConstValue c;
+        if (!ReadTensorProto(init, &c, &result->error)) return false;
+        dims_[init.name()] = c.dims;
+        consts_[init.name()] = std::move(c);
+    }
+    for (const auto& input : graph.input()) {
+        if (consts_.count(input.name())) continue;
+        const auto& t = input.type().tensor_type();
+        if (t.elem_type() != onnx::TensorProto::FLOAT) {
+            result->unsupported.push_back("input '" + input.name() + "' is not float32");
+            continue;
+        }
+        auto it = dims_.find(input.name());
+        if (it == dims_.end()) {
+            result->error = "input '" + input.name() + "' has no static shape";
+            return false;
+        }
+        uint32_t id = NewTensor(input.name(), it->second);
+        tensors_[input.name()] = id;
+        plan_.inputs.push_back(id);
+    }
+    std::set<std::string> unsupported;
+    for (const auto& node : graph.node()) {
+        std::vector<ConstValue> folded;
+        if (FoldNode(node, consts_, dims_, &folded) &&
+            static_cast<int>(folded.size()) == node.output_size()) {
+            for (int i = 0; i < node.output_size(); ++i) {
+                dims_[node.output(i)] = folded[i].dims;
+                consts_[node.output(i)] = std::move(folded[i]);
+            }
+            continue;
+        }
+        try {
+            if (node.output_size() < 1) throw Unsupported{node.op_type() + " (no output)"};
+            Lower(node);
+        } catch (const Unsupported& u) {
+            unsupported.insert(u.what);
+        } catch (const Downstream&) {
+        } catch (const std::out_of_range&) {
+            unsupported.insert(node.op_type() + " (an input or shape is unknown)");
+        }
+    }
+    for (const auto& output : graph.output()) {
+        auto it = tensors_.find(output.name());
+        if (output.type().tensor_type().elem_type() != onnx::TensorProto::FLOAT) {
+            unsupported.insert("output '" + output.name() + "' is not float32");
+        } else if (it == tensors_.end()) {
+            if (consts_.count(output.name())) {
+                unsupported.insert("output '" + output.name() + "' is a constant");
+            }
+        } else {
+            plan_.outputs.push_back(it->second);
+        }
+    }
+    result->unsupported.insert(result->unsupported.end(), unsupported.begin(), unsupported.end());
+    if (!result->unsupported.empty()) return false;
+    // A graph output that is a graph input needs a layer to produce it.
+    for (uint32_t& out : plan_.outputs) {
+        if (std::find(plan_.inputs.begin(), plan_.inputs.end(), out) != plan_.inputs.end()) {
+            PlanLayer copy;
+            copy.kind = LayerKind::kView;
+            copy.name = plan_.tensors[out].name;
+            copy.inputs = {out};
+            copy.output = NewTensor(plan_.tensors[out].name + "/copy", plan_.tensors[out].dims);
+            plan_.layers.push_back(copy);
+            out = copy.output;
+        }
+    }
+    result->plan = std::move(plan_);
+    return true;
+}
+
+}  // namespace
+
+size_t UseCount(const Plan& plan, uint32_t id) {
+    size_t n = 0;
+    for (const auto& layer : plan.layers) {
+        for (uint32_t in : layer.inputs)
+            n += in == id;
+        for (const auto& op : layer.post_ops)
+            n += op.kind == PostOp::kSum && op.tensor == id;
+    }
+    for (uint32_t out : plan.outputs)
+        n += out == id;
+    return n;
+}
+
+CompileOptions CompileOptionsFromEnvironment() {
+    CompileOptions options;
+    const char* value = std::getenv("OPENACL_MODEL_PASSES");
+    if (value == nullptr || *value == '\0' || std::string(value) == "all") return options;
+    std::string list = std::string(",") + value + ",";
+    options.fuse = list.find(",fuse,") != std::string::npos;
+    options.layout = list.find(",layout,") != std::string::npos;
+    return options;
+}
+
+bool CompileOnnx(const std::string& onnx, const CompileOptions& options, CompileResult* result) {
+    onnx::ModelProto model;
+    if (!model.ParseFromString(onnx)) {
+        result->error = "the bytes are not an ONNX model";
+        return false;
+    }
+    int64_t opset = 0;
+    for (const auto& o : model.opset_import()) {
+        if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+    }
+    try {
+        onnx::ShapeInferenceOptions so;
+        so.check_type = false;
+        so.error_mode = 1;
+        so.enable_data_propagation = true;
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), so);
+    } catch (const std::exception& e) {
+        result->error = std::string("shape inference failed: ") + e.what();
+        return false;
+    }
+    Importer importer(model, opset);
+    if (!importer.Run(result)) return false;
+    Plan& plan = result->plan;
+    if (options.fuse) {
+        FoldBatchNorm(&plan);
+        FuseSwish(&plan);
+        FusePostOps(&plan);
+        CollapseViews(&plan);
+    }
+    RemoveDeadLayers(&plan);
+    ChooseLayouts(&plan, options.layout);
+    ComputeLifetimes(&plan);
+    if (!ValidatePlan(plan, &result->error)) {
+        result->error = "the compiler made an invalid plan: " + result->error;
+        return false;
+    }
+    return true;
+}
+
+}  // namespace openacl::model

@@ -1,0 +1,766 @@
+// The compiled engine: a Plan (model/plan.h) run as a chain of oneDNN primitives. At load the
+// plan becomes primitives once — convolutions ask oneDNN for their best formats, constants are
+// reordered once into the formats the primitives chose, reorders are inserted only where a
+// consumer needs another format — and activation memory is laid out in one arena by tensor
+// lifetime (sizes are known only now, from the primitive descriptors). Instances share the
+// primitives and constants; each has its own arena, scratchpad and stream.
+#include <omp.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "model/model_engine.h"
+#include "model/plan.h"
+
+namespace openacl::model {
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+constexpr auto kF32 = memory::data_type::f32;
+constexpr size_t kAlign = 64;
+
+memory::dims Dims(const std::vector<int64_t>& d) {
+    return d.empty() ? memory::dims{1} : memory::dims(d.begin(), d.end());
+}
+
+memory::desc Plain(const std::vector<int64_t>& d) {
+    static const Tag tags[] = {Tag::a,    Tag::a,     Tag::ab,    Tag::abc,
+                               Tag::abcd, Tag::abcde, Tag::abcdef};
+    if (d.size() < std::size(tags)) return memory::desc(Dims(d), kF32, tags[d.size()]);
+    memory::dims strides(d.size(), 1);
+    for (size_t i = d.size() - 1; i-- > 0;)
+        strides[i] = strides[i + 1] * d[i + 1];
+    return memory::desc(Dims(d), kF32, strides);
+}
+
+memory::desc Any(const std::vector<int64_t>& d) {
+    return memory::desc(Dims(d), kF32, Tag::any);
+}
+
+size_t Aligned(size_t n) {
+    return (n + kAlign - 1) / kAlign * kAlign;
+}
+
+// Compute threads: one process-wide pool of `capacity` threads (the device's workers). A run
+// takes the threads its engine was built for and waits while they are in use, so streams
+// executing models at once share the cores instead of oversubscribing them.
+class ComputeGate {
+ public:
+    static ComputeGate& Get() {
+        static ComputeGate gate;
+        return gate;
+    }
+    void Acquire(int threads, int capacity) {
+        std::unique_lock lock(mutex_);
+        if (capacity_ == 0) capacity_ = capacity;
+        threads = std::min(threads, capacity_);
+        ready_.wait(lock, [&] { return in_use_ + threads <= capacity_; });
+        in_use_ += threads;
+    }
+    void Release(int threads) {
+        {
+            std::lock_guard lock(mutex_);
+            in_use_ -= std::min(threads, capacity_);
+        }
+        ready_.notify_all();
+    }
+
+ private:
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    int capacity_ = 0;
+    int in_use_ = 0;
+};
+
+// Where a value of the running network lives.
+struct Slot {
+    memory::desc desc;
+    int storage = -1;   // arena storage, or -1
+    int constant = -1;  // Compiled::constants index, or -1
+    int input = -1;     // graph input index (the caller's memory), or -1
+};
+
+struct Storage {
+    size_t size = 0;
+    int first = 0;  // layer indices of its lifetime
+    int last = 0;
+    size_t offset = 0;
+};
+
+constexpr int kScratchpadSlot = -2;
+
+struct Step {
+    dnnl::primitive primitive;
+    std::vector<std::pair<int, int>> args;  // DNNL_ARG_* -> slot (or kScratchpadSlot)
+};
+
+struct Compiled {
+    std::shared_ptr<const Plan> plan;
+    dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+    std::vector<Slot> slots;
+    std::vector<Storage> storages;
+    std::vector<memory> constants;
+    std::vector<Step> steps;
+    std::vector<int> outputs;  // slot of each graph output (plain layout)
+    size_t arena = 0;
+    size_t scratchpad = 0;
+    int threads = 1;
+    int capacity = 1;
+};
+
+class Builder {
+ public:
+    Builder(Compiled* c) : c_(*c), plan_(*c->plan) {}
+    void Build();
+
+ private:
+    int NewStorage(size_t bytes, int first, int last) {
+        c_.storages.push_back(Storage{bytes, first, last, 0});
+        return static_cast<int>(c_.storages.size() - 1);
+    }
+    int NewSlot(const memory::desc& desc, int storage) {
+        Slot s;
+        s.desc = desc;
+        s.storage = storage;
+        c_.slots.push_back(s);
+        return static_cast<int>(c_.slots.size() - 1);
+    }
+    int Last(uint32_t tensor) const { return plan_.tensors[tensor].last; }
+    void Reorder(int from, int to) {
+        dnnl::reorder::primitive_desc pd(c_.engine, c_.slots[from].desc, c_.engine,
+                                         c_.slots[to].desc);
+        c_.steps.push_back(Step{dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
+    }
+    // `slot`'s value in format `want`: itself, a constant reordered now, or a temporary the
+    // layer being built reorders into.
+    int Need(int slot, const memory::desc& want) {
+        if (c_.slots[slot].desc == want) return slot;
+        if (c_.slots[slot].constant >= 0) {
+            // The slot may view the constant's bytes under other dims (grouped weights).
+            memory from(c_.slots[slot].desc, c_.engine,
+                        c_.constants[c_.slots[slot].constant].get_data_handle());
+            memory to(want, c_.engine);
+            dnnl::stream once(c_.engine);
+            dnnl::reorder(from, to).execute(once, from, to);
+            once.wait();
+            c_.constants.push_back(to);
+            Slot s;
+            s.desc = want;
+            s.constant = static_cast<int>(c_.constants.size() - 1);
+            c_.slots.push_back(s);
+            return static_cast<int>(c_.slots.size() - 1);
+        }
+        int temp = NewSlot(want, NewStorage(want.get_size(), layer_, layer_));
+        Reorder(slot, temp);
+        return temp;
+    }
+    // Gives plan tensor `tensor` (a layer's output) format `desc` in storage of its own.
+    int Define(uint32_t tensor, const memory::desc& desc) {
+        Slot& s = c_.slots[tensor];
+        s.desc = desc;
+        // A tensor nothing reads still needs its bytes while its layer writes them.
+        s.storage = NewStorage(desc.get_size(), layer_, std::max(layer_, Last(tensor)));
+        return static_cast<int>(tensor);
+    }
+    dnnl::primitive_attr Attr(const PlanLayer& layer);
+    void Add(dnnl::primitive p, const dnnl::primitive_desc_base& pd,
+             std::vector<std::pair<int, int>> args) {
+        c_.scratchpad = std::max(c_.scratchpad, pd.scratchpad_desc().get_size());
+        args.emplace_back(DNNL_ARG_SCRATCHPAD, kScratchpadSlot);
+        c_.steps.push_back(Step{std::move(p), std::move(args)});
+    }
+    // Sum post-op: the output starts as the summed tensor (shared storage when it dies here).
+    void PrepareSum(const PlanLayer& layer, int out);
+
+    void Conv(const PlanLayer& layer);
+    void Layer(const PlanLayer& layer);
+    void PlaceStorages();
+
+    Compiled& c_;
+    const Plan& plan_;
+    int layer_ = 0;
+};
+
+dnnl::algorithm EltwiseAlgorithm(int64_t alg) {
+    switch (static_cast<EltwiseAlg>(alg)) {
+        case EltwiseAlg::kRelu:
+            return dnnl::algorithm::eltwise_relu;
+        case EltwiseAlg::kClip:
+            return dnnl::algorithm::eltwise_clip;
+        case EltwiseAlg::kLogistic:
+            return dnnl::algorithm::eltwise_logistic;
+        case EltwiseAlg::kSwish:
+            return dnnl::algorithm::eltwise_swish;
+        case EltwiseAlg::kTanh:
+            return dnnl::algorithm::eltwise_tanh;
+        case EltwiseAlg::kHardSwish:
+            return dnnl::algorithm::eltwise_hardswish;
+        case EltwiseAlg::kHardSigmoid:
+            return dnnl::algorithm::eltwise_linear;  // then clip to [0, 1]
+    }
+    return dnnl::algorithm::eltwise_relu;
+}
+
+dnnl::primitive_attr Builder::Attr(const PlanLayer& layer) {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::post_ops ops;
+    for (const PostOp& op : layer.post_ops) {
+        if (op.kind == PostOp::kSum) {
+            ops.append_sum(1.0f);
+        } else {
+            ops.append_eltwise(1.0f, EltwiseAlgorithm(op.alg), op.alpha, op.beta);
+            if (op.alg == static_cast<int64_t>(EltwiseAlg::kHardSigmoid)) {
+                ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 1.0f);
+            }
+        }
+    }
+    attr.set_post_ops(ops);
+    return attr;
+}
+
+void Builder::PrepareSum(const PlanLayer& layer, int out) {
+    for (const PostOp& op : layer.post_ops) {
+        if (op.kind != PostOp::kSum) continue;
+        const int src = static_cast<int>(op.tensor);
+        const Slot& s = c_.slots[src];
+        bool shared_with_input = false;
+        for (uint32_t in : layer.inputs) {
+            shared_with_input = shared_with_input || (c_.slots[in].storage == s.storage);
+        }
+        if (s.storage >= 0 && s.desc == c_.slots[out].desc &&
+            c_.storages[s.storage].last == layer_ && !shared_with_input) {
+            // The summed tensor dies here: the output takes over its memory.
+            Storage& st = c_.storages[s.storage];
+            st.last = std::max(st.last, c_.storages[c_.slots[out].storage].last);
+            c_.storages[c_.slots[out].storage].size = 0;  // unused now
+            c_.slots[out].storage = s.storage;
+        } else {
+            Reorder(src, out);
+        }
+    }
+}
+
+void Builder::Conv(const PlanLayer& layer) {
+    const auto& x = plan_.tensors[layer.inputs[0]].dims;
+    const auto& w = plan_.tensors[layer.inputs[1]].dims;
+    const auto& y = plan_.tensors[layer.output].dims;
+    const size_t r = x.size() - 2;
+    const int64_t group = layer.ints[0];
+    const int64_t flags = layer.ints.back();
+    const bool blocked = (flags & 1) != 0;
+    memory::dims strides, dil, pad_l, pad_r;
+    for (size_t i = 0; i < r; ++i) {
+        strides.push_back(layer.ints[1 + i]);
+        pad_l.push_back(layer.ints[1 + r + i]);
+        pad_r.push_back(layer.ints[1 + 2 * r + i]);
+        dil.push_back(layer.ints[1 + 3 * r + i] - 1);
+    }
+    std::vector<int64_t> wd = w;
+    if (group > 1) {
+        wd = {group, w[0] / group};
+        wd.insert(wd.end(), w.begin() + 1, w.end());
+    }
+    // One blocked format through a conv region: left to choose ("any"), oneDNN picks nhwc for
+    // some convolutions (brgconv) and nChw16c for others (Winograd), and every boundary between
+    // them costs a reorder. 2-D convolutions therefore all use nChw16c (channels padded to 16);
+    // narrow inputs (the first layer's 3 channels) stay plain, which oneDNN reads directly.
+    auto region = [&](const std::vector<int64_t>& d) {
+        if (!blocked) return Plain(d);
+        if (r != 2) return Any(d);
+        return d[1] >= 16 ? memory::desc(Dims(d), kF32, Tag::aBcd16b) : Plain(d);
+    };
+    const memory::desc src = region(x);
+    const memory::desc dst =
+        blocked && r == 2 ? memory::desc(Dims(y), kF32, Tag::aBcd16b) : region(y);
+    const memory::desc wei = Any(wd);
+    const bool has_bias = layer.inputs.size() == 3;
+    const memory::desc bias = has_bias ? Plain({w[0]}) : memory::desc();
+    dnnl::primitive_attr attr = Attr(layer);
+    dnnl::convolution_forward::primitive_desc pd;
+    bool made = false;
+    if (flags & 2) {
+        try {
+            auto d =
+                has_bias
+                    ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                      dnnl::algorithm::convolution_winograd, src,
+                                                      wei, bias, dst, strides, pad_l, pad_r)
+                    : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                      dnnl::algorithm::convolution_winograd, src,
+                                                      wei, dst, strides, pad_l, pad_r);
+            pd = dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
+            made = true;
+        } catch (const dnnl::error&) {
+            // oneDNN has no Winograd for this shape/ISA: direct below.
+        }
+    }
+    if (!made) {
+        auto d = has_bias
+                     ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, src,
+                                                       wei, bias, dst, strides, dil, pad_l, pad_r)
+                     : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, src,
+                                                       wei, dst, strides, dil, pad_l, pad_r);
+        pd = dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
+    }
+    int xs = Need(static_cast<int>(layer.inputs[0]), pd.src_desc());
+    // Grouped weights: the plan's [oc, ic/g, k...] data viewed as [g, oc/g, ic/g, k...].
+    int ws = static_cast<int>(layer.inputs[1]);
+    if (group > 1) {
+        Slot view = c_.slots[ws];
+        view.desc = Plain(wd);
+        c_.slots.push_back(view);
+        ws = static_cast<int>(c_.slots.size() - 1);
+    }
+    ws = Need(ws, pd.weights_desc());
+    std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, xs}, {DNNL_ARG_WEIGHTS, ws}};
+    if (has_bias) args.emplace_back(DNNL_ARG_BIAS, Need(static_cast<int>(layer.inputs[2]), bias));
+    int out = Define(layer.output, pd.dst_desc());
+    PrepareSum(layer, out);
+    args.emplace_back(DNNL_ARG_DST, out);
+    Add(dnnl::convolution_forward(pd), pd, std::move(args));
+}
+
+void Builder::Layer(const PlanLayer& layer) {
+    const auto& y = plan_.tensors[layer.output].dims;
+    const int in0 = static_cast<int>(layer.inputs[0]);
+    const auto& x = plan_.tensors[in0].dims;
+    const auto fwd = dnnl::prop_kind::forward_inference;
+    switch (layer.kind) {
+        case LayerKind::kConv:
+            Conv(layer);
+            return;
+        case LayerKind::kPool: {
+            const size_t r = x.size() - 2;
+            memory::dims kernel, strides, pad_l, pad_r;
+            for (size_t i = 0; i < r; ++i) {
+                kernel.push_back(layer.ints[1 + i]);
+                strides.push_back(layer.ints[1 + r + i]);
+                pad_l.push_back(layer.ints[1 + 2 * r + i]);
+                pad_r.push_back(layer.ints[1 + 3 * r + i]);
+            }
+            const auto alg = static_cast<PoolAlg>(layer.ints[0]);
+            const auto a = alg == PoolAlg::kMax ? dnnl::algorithm::pooling_max
+                           : alg == PoolAlg::kAvgIncludePad
+                               ? dnnl::algorithm::pooling_avg_include_padding
+                               : dnnl::algorithm::pooling_avg_exclude_padding;
+            int xs = in0;
+            if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
+            dnnl::pooling_forward::primitive_desc pd(
+                dnnl::pooling_forward::desc(fwd, a, c_.slots[xs].desc, Any(y), strides, kernel,
+                                            pad_l, pad_r),
+                Attr(layer), c_.engine);
+            int out = Define(layer.output, pd.dst_desc());
+            Add(dnnl::pooling_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
+            return;
+        }
+        case LayerKind::kBinary: {
+            static const dnnl::algorithm algs[] = {
+                dnnl::algorithm::binary_add, dnnl::algorithm::binary_sub,
+                dnnl::algorithm::binary_mul, dnnl::algorithm::binary_div};
+            const int in1 = static_cast<int>(layer.inputs[1]);
+            int a = in0;
+            if (c_.slots[a].constant >= 0) a = Need(a, Plain(x));
+            const bool same = plan_.tensors[in1].dims == x;
+            const memory::desc b_plain = Plain(plan_.tensors[in1].dims);
+            auto make = [&](const memory::desc& ad) {
+                return dnnl::binary::primitive_desc(
+                    dnnl::binary::desc(algs[layer.ints[0]], ad, same ? ad : b_plain, ad),
+                    Attr(layer), c_.engine);
+            };
+            dnnl::binary::primitive_desc pd;
+            try {
+                pd = make(c_.slots[a].desc);
+            } catch (const dnnl::error&) {
+                // A blocked first operand with a broadcast second one: both plain instead.
+                a = Need(a, Plain(x));
+                pd = make(Plain(x));
+            }
+            int b = Need(in1, pd.src1_desc());
+            int out = Define(layer.output, pd.dst_desc());
+            Add(dnnl::binary(pd), pd,
+                {{DNNL_ARG_SRC_0, a}, {DNNL_ARG_SRC_1, b}, {DNNL_ARG_DST, out}});
+            return;
+        }
+        case LayerKind::kEltwise: {
+            const auto alg = static_cast<EltwiseAlg>(layer.ints[0]);
+            int xs = in0;
+            if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
+            dnnl::eltwise_forward::primitive_desc pd(
+                dnnl::eltwise_forward::desc(fwd, EltwiseAlgorithm(layer.ints[0]), c_.slots[xs].desc,
+                                            layer.floats[0], layer.floats[1]),
+                Attr(layer), c_.engine);
+            int out = Define(layer.output, pd.dst_desc());
+            Add(dnnl::eltwise_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
+            if (alg == EltwiseAlg::kHardSigmoid) {
+                dnnl::eltwise_forward::primitive_desc clip(
+                    dnnl::eltwise_forward::desc(fwd, dnnl::algorithm::eltwise_clip, pd.dst_desc(),
+                                                0.0f, 1.0f),
+                    Attr(PlanLayer{}), c_.engine);
+                Add(dnnl::eltwise_forward(clip), clip, {{DNNL_ARG_SRC, out}, {DNNL_ARG_DST, out}});
+            }
+            return;
+        }
+        case LayerKind::kMatMul: {
+            int a = Need(in0, Plain(x));
+            const int in1 = static_cast<int>(layer.inputs[1]);
+            int b = Need(in1, Plain(plan_.tensors[in1].dims));
+            const bool has_bias = layer.inputs.size() == 3;
+            int bias = has_bias ? Need(static_cast<int>(layer.inputs[2]),
+                                       Plain(plan_.tensors[layer.inputs[2]].dims))
+                                : -1;
+            auto d = has_bias ? dnnl::matmul::desc(c_.slots[a].desc, c_.slots[b].desc,
+                                                   c_.slots[bias].desc, Plain(y))
+                              : dnnl::matmul::desc(c_.slots[a].desc, c_.slots[b].desc, Plain(y));
+            dnnl::matmul::primitive_desc pd(d, Attr(layer), c_.engine);
+            int out = Define(layer.output, pd.dst_desc());
+            PrepareSum(layer, out);
+            std::vector<std::pair<int, int>> args{
+                {DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, out}};
+            if (has_bias) args.emplace_back(DNNL_ARG_BIAS, bias);
+            Add(dnnl::matmul(pd), pd, std::move(args));
+            return;
+        }
+        case LayerKind::kConcat: {
+            std::vector<memory::desc> srcs;
+            std::vector<int> ins;
+            for (uint32_t id : layer.inputs) {
+                int s = static_cast<int>(id);
+                if (c_.slots[s].constant >= 0) s = Need(s, Plain(plan_.tensors[id].dims));
+                ins.push_back(s);
+                srcs.push_back(c_.slots[s].desc);
+            }
+            dnnl::concat::primitive_desc pd(static_cast<int>(layer.ints[0]), srcs, c_.engine,
+                                            Attr(PlanLayer{}));
+            int out = Define(layer.output, pd.dst_desc());
+            std::vector<std::pair<int, int>> args{{DNNL_ARG_DST, out}};
+            for (size_t i = 0; i < ins.size(); ++i)
+                args.emplace_back(DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i), ins[i]);
+            Add(dnnl::concat(pd), pd, std::move(args));
+            return;
+        }
+        case LayerKind::kSoftmax: {
+            int xs = Need(in0, Plain(x));
+            dnnl::softmax_forward::primitive_desc pd(
+                dnnl::softmax_forward::desc(fwd, Plain(x), static_cast<int>(layer.ints[0])),
+                Attr(PlanLayer{}), c_.engine);
+            int out = Define(layer.output, pd.dst_desc());
+            Add(dnnl::softmax_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
+            return;
+        }
+        case LayerKind::kView: {
+            const Slot& s = c_.slots[in0];
+            if (s.storage >= 0 && s.desc == Plain(x)) {
+                // Same bytes, new shape: share the input's storage for as long as either lives.
+                Slot& out = c_.slots[layer.output];
+                out.desc = Plain(y);
+                out.storage = s.storage;
+                Storage& st = c_.storages[s.storage];
+                st.last = std::max(st.last, Last(layer.output));
+                return;
+            }
+            int out = Define(layer.output, Plain(y));
+            int as_x = NewSlot(Plain(x), c_.slots[out].storage);
+            Reorder(in0, as_x);
+            return;
+        }
+        case LayerKind::kTranspose: {
+            int xs = Need(in0, Plain(x));
+            std::vector<int64_t> xstride(x.size(), 1);
+            for (size_t i = x.size() - 1; i-- > 0;)
+                xstride[i] = xstride[i + 1] * x[i + 1];
+            memory::dims strides;
+            for (int64_t p : layer.ints)
+                strides.push_back(xstride[static_cast<size_t>(p)]);
+            Slot permuted = c_.slots[xs];
+            permuted.desc = memory::desc(Dims(y), kF32, strides);
+            c_.slots.push_back(permuted);
+            int out = Define(layer.output, Plain(y));
+            Reorder(static_cast<int>(c_.slots.size() - 1), out);
+            return;
+        }
+        case LayerKind::kResize: {
+            int xs = in0;
+            if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
+            const auto alg = layer.ints[0] == static_cast<int64_t>(ResizeAlg::kNearest)
+                                 ? dnnl::algorithm::resampling_nearest
+                                 : dnnl::algorithm::resampling_linear;
+            dnnl::resampling_forward::primitive_desc pd(
+                dnnl::resampling_forward::desc(fwd, alg, c_.slots[xs].desc, Any(y)),
+                Attr(PlanLayer{}), c_.engine);
+            int out = Define(layer.output, pd.dst_desc());
+            Add(dnnl::resampling_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
+            return;
+        }
+        case LayerKind::kBatchNorm: {
+            int xs = in0;
+            if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
+            const auto flags = dnnl::normalization_flags::use_global_stats |
+                               dnnl::normalization_flags::use_scale |
+                               dnnl::normalization_flags::use_shift;
+            dnnl::batch_normalization_forward::primitive_desc pd(
+                dnnl::batch_normalization_forward::desc(fwd, c_.slots[xs].desc, layer.floats[0],
+                                                        flags),
+                Attr(PlanLayer{}), c_.engine);
+            const memory::desc stat = Plain({x[1]});
+            std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, xs}};
+            const int kinds[] = {DNNL_ARG_SCALE, DNNL_ARG_SHIFT, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE};
+            for (int k = 0; k < 4; ++k) {
+                Slot view = c_.slots[layer.inputs[1 + k]];
+                int v = static_cast<int>(layer.inputs[1 + k]);
+                if (view.constant >= 0 || view.desc != stat) {
+                    view.desc = Plain(plan_.tensors[layer.inputs[1 + k]].dims);
+                    v = Need(v, view.desc);
+                    view = c_.slots[v];
+                    view.desc = stat;  // [C] or [1, C, 1...]: the same bytes
+                    c_.slots.push_back(view);
+                    v = static_cast<int>(c_.slots.size() - 1);
+                }
+                args.emplace_back(kinds[k], v);
+            }
+            int out = Define(layer.output, pd.dst_desc());
+            args.emplace_back(DNNL_ARG_DST, out);
+            Add(dnnl::batch_normalization_forward(pd), pd, std::move(args));
+            return;
+        }
+        case LayerKind::kSlice: {
+            int xs = Need(in0, Plain(x));
+            memory::dims offsets(layer.ints.begin(), layer.ints.end());
+            Slot part = c_.slots[xs];
+            part.desc = Plain(x).submemory_desc(Dims(y), offsets);
+            c_.slots.push_back(part);
+            int out = Define(layer.output, Plain(y));
+            Reorder(static_cast<int>(c_.slots.size() - 1), out);
+            return;
+        }
+        case LayerKind::kReduceMean: {
+            int xs = Need(in0, Plain(x));
+            dnnl::reduction::primitive_desc pd(
+                dnnl::reduction::desc(dnnl::algorithm::reduction_mean, Plain(x), Plain(y), 0.0f,
+                                      0.0f),
+                Attr(PlanLayer{}), c_.engine);
+            int out = Define(layer.output, pd.dst_desc());
+            Add(dnnl::reduction(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
+            return;
+        }
+    }
+}
+
+// Greedy by size: each storage goes at the lowest offset where it overlaps no placed storage
+// whose lifetime it shares.
+void Builder::PlaceStorages() {
+    std::vector<size_t> order(c_.storages.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return c_.storages[a].size > c_.storages[b].size; });
+    std::vector<size_t> placed;
+    c_.arena = 0;
+    for (size_t i : order) {
+        Storage& s = c_.storages[i];
+        if (s.size == 0) continue;
+        std::vector<std::pair<size_t, size_t>> busy;
+        for (size_t j : placed) {
+            const Storage& o = c_.storages[j];
+            if (o.first <= s.last && s.first <= o.last) {
+                busy.emplace_back(o.offset, o.offset + Aligned(o.size));
+            }
+        }
+        std::sort(busy.begin(), busy.end());
+        size_t offset = 0;
+        for (const auto& [begin, end] : busy) {
+            if (offset + Aligned(s.size) <= begin) break;
+            offset = std::max(offset, end);
+        }
+        s.offset = offset;
+        c_.arena = std::max(c_.arena, offset + Aligned(s.size));
+        placed.push_back(i);
+    }
+}
+
+void Builder::Build() {
+    for (const PlanTensor& t : plan_.tensors) {
+        Slot s;
+        s.desc = Plain(t.dims);
+        if (t.constant >= 0) {
+            auto& data = const_cast<std::vector<float>&>(plan_.constants[t.constant]);
+            c_.constants.emplace_back(s.desc, c_.engine, data.data());
+            s.constant = static_cast<int>(c_.constants.size() - 1);
+        }
+        c_.slots.push_back(s);
+    }
+    for (size_t i = 0; i < plan_.inputs.size(); ++i)
+        c_.slots[plan_.inputs[i]].input = static_cast<int>(i);
+    for (size_t i = 0; i < plan_.layers.size(); ++i) {
+        layer_ = static_cast<int>(i);
+        Layer(plan_.layers[i]);
+    }
+    layer_ = static_cast<int>(plan_.layers.size());
+    for (uint32_t id : plan_.outputs) {
+        int slot = static_cast<int>(id);
+        const auto& dims = plan_.tensors[id].dims;
+        if (c_.slots[slot].desc != Plain(dims)) {
+            int plain = NewSlot(Plain(dims), NewStorage(Plain(dims).get_size(), layer_, layer_));
+            Reorder(slot, plain);
+            slot = plain;
+        }
+        c_.outputs.push_back(slot);
+    }
+    PlaceStorages();
+}
+
+class DnnlInstance : public EngineInstance {
+ public:
+    explicit DnnlInstance(std::shared_ptr<const Compiled> c)
+        : c_(std::move(c)), stream_(c_->engine) {
+        arena_.reset(static_cast<uint8_t*>(
+            std::aligned_alloc(kAlign, std::max(kAlign, Aligned(c_->arena)))));
+        scratch_.reset(static_cast<uint8_t*>(
+            std::aligned_alloc(kAlign, std::max(kAlign, Aligned(c_->scratchpad)))));
+        if (!arena_ || !scratch_) throw std::bad_alloc();
+        scratchpad_ = memory(memory::desc({static_cast<memory::dim>(c_->scratchpad + 1)},
+                                          memory::data_type::u8, Tag::a),
+                             c_->engine, scratch_.get());
+        for (const Slot& s : c_->slots) {
+            if (s.constant >= 0) {
+                // A slot may view a constant's bytes under another descriptor (a transpose's
+                // permuted strides, statistics as [C]).
+                const memory& constant = c_->constants[s.constant];
+                memories_.push_back(constant.get_desc() == s.desc
+                                        ? constant
+                                        : memory(s.desc, c_->engine, constant.get_data_handle()));
+            } else if (s.storage >= 0) {
+                memories_.emplace_back(s.desc, c_->engine,
+                                       arena_.get() + c_->storages[s.storage].offset);
+            } else {
+                // A graph input (bound per run) or a tensor nothing reads.
+                memories_.emplace_back(s.desc, c_->engine, static_cast<void*>(nullptr));
+            }
+        }
+        for (const Step& step : c_->steps) {
+            std::unordered_map<int, memory> args;
+            for (const auto& [arg, slot] : step.args)
+                args[arg] = slot == kScratchpadSlot ? scratchpad_ : memories_[slot];
+            args_.push_back(std::move(args));
+        }
+    }
+
+    bool Run(const std::vector<TensorView>& inputs, std::vector<TensorView>* outputs,
+             std::string* error) override {
+        const Plan& plan = *c_->plan;
+        if (inputs.size() != plan.inputs.size()) {
+            *error = "the compiled model takes " + std::to_string(plan.inputs.size()) +
+                     " inputs, got " + std::to_string(inputs.size());
+            return false;
+        }
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            const PlanTensor& t = plan.tensors[plan.inputs[i]];
+            if (inputs[i].type != ACL_FLOAT || inputs[i].dims != t.dims ||
+                inputs[i].bytes != static_cast<size_t>(PlanElementCount(t.dims)) * sizeof(float)) {
+                *error = "input " + std::to_string(i) + " ('" + t.name +
+                         "') must be float32 of the compiled shape";
+                return false;
+            }
+        }
+        for (size_t s = 0; s < c_->slots.size(); ++s) {
+            int k = c_->slots[s].input;
+            if (k >= 0) memories_[s].set_data_handle(const_cast<void*>(inputs[k].data));
+        }
+        ComputeGate::Get().Acquire(c_->threads, c_->capacity);
+        omp_set_num_threads(c_->threads);
+        try {
+            for (size_t i = 0; i < c_->steps.size(); ++i)
+                c_->steps[i].primitive.execute(stream_, args_[i]);
+            stream_.wait();
+        } catch (const dnnl::error& e) {
+            ComputeGate::Get().Release(c_->threads);
+            *error = std::string("oneDNN failed: ") + e.what();
+            return false;
+        }
+        ComputeGate::Get().Release(c_->threads);
+        outputs->resize(plan.outputs.size());
+        for (size_t o = 0; o < plan.outputs.size(); ++o) {
+            const PlanTensor& t = plan.tensors[plan.outputs[o]];
+            TensorView& view = (*outputs)[o];
+            view.type = ACL_FLOAT;
+            view.dims = t.dims;
+            view.data = memories_[c_->outputs[o]].get_data_handle();
+            view.bytes = static_cast<size_t>(PlanElementCount(t.dims)) * sizeof(float);
+        }
+        return true;
+    }
+
+ private:
+    struct Free {
+        void operator()(uint8_t* p) const { std::free(p); }
+    };
+    std::shared_ptr<const Compiled> c_;
+    dnnl::stream stream_;
+    std::unique_ptr<uint8_t, Free> arena_;
+    std::unique_ptr<uint8_t, Free> scratch_;
+    memory scratchpad_;
+    std::vector<memory> memories_;
+    std::vector<std::unordered_map<int, memory>> args_;
+};
+
+class DnnlEngine : public ModelEngine {
+ public:
+    explicit DnnlEngine(std::shared_ptr<const Compiled> c) : c_(std::move(c)) {}
+    std::unique_ptr<EngineInstance> CreateInstance(std::string* error) override {
+        try {
+            return std::make_unique<DnnlInstance>(c_);
+        } catch (const std::bad_alloc&) {
+            *error = "cannot allocate the compiled model's activation memory";
+        } catch (const dnnl::error& e) {
+            *error = std::string("oneDNN cannot bind the compiled model: ") + e.what();
+        }
+        return nullptr;
+    }
+    const char* name() const override { return "onednn"; }
+
+ private:
+    std::shared_ptr<const Compiled> c_;
+};
+
+}  // namespace
+
+std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan,
+                                              const EngineThreads& threads, std::string* error) {
+    auto c = std::make_shared<Compiled>();
+    c->plan = std::move(plan);
+    c->capacity = std::max(1, threads.capacity);
+    c->threads = std::clamp(threads.per_run, 1, c->capacity);
+    try {
+        // Primitives are built for the thread count they will run with.
+        omp_set_num_threads(c->threads);
+        Builder(c.get()).Build();
+    } catch (const dnnl::error& e) {
+        *error = std::string("oneDNN cannot build the plan: ") + e.what();
+        return nullptr;
+    } catch (const std::exception& e) {
+        *error = std::string("oneDNN cannot build the plan: ") + e.what();
+        return nullptr;
+    }
+    // A graph (hostile or mistaken) may declare activations no machine holds: refuse it here,
+    // with the size, rather than at the first allocation of an instance.
+    constexpr size_t kMaxActivationBytes = size_t{8} << 30;
+    if (c->arena > kMaxActivationBytes || c->scratchpad > kMaxActivationBytes) {
+        *error = "the compiled model needs " + std::to_string(c->arena >> 20) +
+                 " MiB of activation memory per execution (at most " +
+                 std::to_string(kMaxActivationBytes >> 20) + " MiB)";
+        return nullptr;
+    }
+    return std::make_unique<DnnlEngine>(std::move(c));
+}
+
+}  // namespace openacl::model
