@@ -7,7 +7,9 @@
 // with libavcodec's libx264 as a camera's encoder sends it to a decoder: no container, no
 // B-frames, one slice per frame (the input of the pipeline's --dvpp mode, which feeds VDEC).
 //
-//   make_clip OUTPUT.mp4|OUTPUT.avi|OUTPUT.h264 [FRAMES [WIDTH HEIGHT]]
+//   make_clip OUTPUT.mp4|OUTPUT.avi|OUTPUT.h264 [FRAMES [WIDTH HEIGHT [b-frames]]]
+//
+// b-frames (.h264 only) writes two B-frames between the others, a stream --dvpp must refuse.
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 extern "C" {
@@ -72,7 +74,8 @@ void DrawFrame(const cv::Mat& scene, cv::Mat& frame, int index) {
 
 // Writes `frames` frames to `path` as an H.264 elementary stream; false (after saying why) when
 // libavcodec cannot.
-bool WriteH264(const std::string& path, const cv::Mat& scene, int frames, int width, int height) {
+bool WriteH264(const std::string& path, const cv::Mat& scene, int frames, int width, int height,
+               bool b_frames) {
     av_log_set_level(AV_LOG_ERROR);
     const AVCodec* codec = avcodec_find_encoder_by_name("libx264");
     if (codec == nullptr) {
@@ -85,8 +88,8 @@ bool WriteH264(const std::string& path, const cv::Mat& scene, int frames, int wi
     ctx->pix_fmt = AV_PIX_FMT_YUV420P;
     ctx->time_base = AVRational{1, 25};
     ctx->gop_size = 50;
-    ctx->max_b_frames = 0;  // each frame is output as soon as it is decoded
-    ctx->thread_count = 1;  // one slice per frame
+    ctx->max_b_frames = b_frames ? 2 : 0;  // none: each frame comes out as it goes in
+    ctx->thread_count = 1;                 // one slice per frame
     av_opt_set(ctx->priv_data, "preset", "veryfast", 0);
     av_opt_set(ctx->priv_data, "crf", "20", 0);
     AVFrame* frame = av_frame_alloc();
@@ -135,13 +138,15 @@ bool WriteH264(const std::string& path, const cv::Mat& scene, int frames, int wi
 
 int main(int argc, char** argv) {
     int frames = 150, width = 1280, height = 720;
-    if (argc < 2 || argc == 4 || argc > 5 ||
+    const bool b_frames = argc == 6 && std::string(argv[5]) == "b-frames";
+    if (argc < 2 || argc == 4 || argc > 6 || (argc == 6 && !b_frames) ||
         (argc >= 3 && !ParseCount(argv[2], 1, 100000, &frames)) ||
-        (argc == 5 &&
+        (argc >= 5 &&
          (!ParseCount(argv[3], 16, 7680, &width) || !ParseCount(argv[4], 16, 4320, &height)))) {
-        std::fprintf(stderr,
-                     "usage: %s OUTPUT.mp4|OUTPUT.avi|OUTPUT.h264 [FRAMES [WIDTH HEIGHT]]\n",
-                     argv[0]);
+        std::fprintf(
+            stderr,
+            "usage: %s OUTPUT.mp4|OUTPUT.avi|OUTPUT.h264 [FRAMES [WIDTH HEIGHT [b-frames]]]\n",
+            argv[0]);
         return 2;
     }
     const std::string path = argv[1];
@@ -151,7 +156,8 @@ int main(int argc, char** argv) {
             return 2;
         }
         const std::string partial = path.substr(0, path.size() - 5) + ".partial.h264";
-        if (!WriteH264(partial, MakeScene(width, height), frames, width, height)) return 1;
+        if (!WriteH264(partial, MakeScene(width, height), frames, width, height, b_frames))
+            return 1;
         if (std::rename(partial.c_str(), path.c_str()) != 0) {
             std::perror("make_clip: rename");
             return 1;
@@ -159,6 +165,10 @@ int main(int argc, char** argv) {
         std::printf("make_clip: wrote %s: %d frames, %dx%d, H.264 Annex-B\n", path.c_str(), frames,
                     width, height);
         return 0;
+    }
+    if (b_frames) {
+        std::fprintf(stderr, "make_clip: b-frames is for .h264 outputs\n");
+        return 2;
     }
     int fourcc = 0;
     if (EndsWith(path, ".mp4")) {

@@ -302,6 +302,26 @@ uint32_t AlignUp(uint32_t value, uint32_t to) {
     return (value + to - 1) / to * to;
 }
 
+// Reads an Exp-Golomb code (ue(v)) at bit `*bit` of `data`; -1 past the end.
+int64_t ReadGolomb(const uint8_t* data, size_t size, size_t* bit) {
+    auto next = [&]() -> int {
+        if (*bit >= size * 8) return -1;
+        const int b = (data[*bit / 8] >> (7 - *bit % 8)) & 1;
+        ++*bit;
+        return b;
+    };
+    int zeros = 0;
+    for (int b = next(); b == 0; b = next())
+        if (++zeros > 31) return -1;
+    int64_t value = 1;
+    for (int i = 0; i < zeros; ++i) {
+        const int b = next();
+        if (b < 0) return -1;
+        value = value * 2 + b;
+    }
+    return value - 1;
+}
+
 // Cuts an H.264 Annex-B stream into frames, one per aclvdecSendFrame: a frame begins at a slice
 // whose first_mb_in_slice is 0 (its first header bit set), or at the delimiter, SEI or parameter
 // set before it. Empty, with the reason in *error, when the file holds no such stream.
@@ -324,6 +344,18 @@ std::vector<std::vector<uint8_t>> ReadH264Frames(const std::string& path, std::s
         const bool slice = type == 1 || type == 5;
         const bool first_slice = slice && i + 4 < bytes.size() && (bytes[i + 4] & 0x80) != 0;
         if (slice && !(has_sps && has_pps)) break;  // not a stream a decoder can start on
+        if (slice) {  // slice_type 1 or 6: B, which VDEC would hold back to reorder
+            size_t bit = 0;
+            const size_t header = std::min<size_t>(bytes.size() - (i + 4), 16);
+            (void)ReadGolomb(&bytes[i + 4], header, &bit);  // first_mb_in_slice
+            const int64_t slice_type = ReadGolomb(&bytes[i + 4], header, &bit);
+            if (slice_type % 5 == 1) {
+                *error = "'" + path +
+                         "' has B-frames; --dvpp takes H.264 without them (each frame must come "
+                         "out of VDEC as it goes in)";
+                return {};
+            }
+        }
         has_sps = has_sps || type == 7;
         has_pps = has_pps || type == 8;
         if (frame_start == bytes.size()) {
@@ -447,10 +479,7 @@ class FrameDecoder {
     }
     ~FrameDecoder() {
         if (created_) {
-            // An eos send returns when every callback has run.
-            (void)acldvppSetStreamDescEos(input_, 1);
-            (void)acldvppSetStreamDescSize(input_, 0);
-            (void)aclvdecSendFrame(desc_, input_, nullptr, nullptr, this);
+            Flush();
             (void)aclvdecDestroyChannel(desc_);
         }
         if (desc_ != nullptr) (void)aclvdecDestroyChannelDesc(desc_);
@@ -477,7 +506,14 @@ class FrameDecoder {
         }
         Must(aclvdecSendFrame(desc_, input_, picture.desc, nullptr, this), "aclvdecSendFrame");
         std::unique_lock<std::mutex> lock(mutex_);
-        arrived_.wait(lock, [this] { return done_; });
+        // A stream VDEC holds frames back in (reordering the ReadH264Frames check missed)
+        // would leave the callback waiting for later sends: an error, not a hang.
+        if (!arrived_.wait_for(lock, std::chrono::seconds(60), [this] { return done_; })) {
+            lock.unlock();
+            Flush();  // VDEC lets go of the picture before the slot does
+            throw std::runtime_error("VDEC gave no picture for frame " + std::to_string(index) +
+                                     " within 60 s (does the stream reorder frames?)");
+        }
         if (ret_code_ != 0) {
             throw std::runtime_error("VDEC could not decode frame " + std::to_string(index) +
                                      " (picture return code " + std::to_string(ret_code_) + ")");
@@ -486,6 +522,15 @@ class FrameDecoder {
     }
 
  private:
+    // An eos send returns when every callback has run.
+    void Flush() {
+        if (flushed_) return;
+        flushed_ = true;
+        (void)acldvppSetStreamDescEos(input_, 1);
+        (void)acldvppSetStreamDescSize(input_, 0);
+        (void)aclvdecSendFrame(desc_, input_, nullptr, nullptr, this);
+    }
+
     static void OnFrame(acldvppStreamDesc* /*input*/, acldvppPicDesc* output, void* user_data) {
         auto* self = static_cast<FrameDecoder*>(user_data);
         std::lock_guard<std::mutex> lock(self->mutex_);
@@ -501,6 +546,7 @@ class FrameDecoder {
     acldvppStreamDesc* input_ = nullptr;
     aclvdecChannelDesc* desc_ = nullptr;
     bool created_ = false;
+    bool flushed_ = false;
     std::mutex mutex_;
     std::condition_variable arrived_;
     bool done_ = true;  // guarded by mutex_
