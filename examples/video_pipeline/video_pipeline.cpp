@@ -322,10 +322,117 @@ int64_t ReadGolomb(const uint8_t* data, size_t size, size_t* bit) {
     return value - 1;
 }
 
+// Reads the bits of a NAL unit's payload, the emulation-prevention bytes (00 00 03) left out.
+class BitReader {
+ public:
+    BitReader(const uint8_t* data, size_t size) {
+        int zeros = 0;
+        for (size_t i = 0; i < size; ++i) {
+            if (zeros >= 2 && data[i] == 3) {
+                zeros = 0;
+                continue;
+            }
+            zeros = data[i] == 0 ? zeros + 1 : 0;
+            bytes_.push_back(data[i]);
+        }
+    }
+    bool ok() const { return ok_; }
+    uint32_t Bits(int n) {
+        uint32_t value = 0;
+        for (int i = 0; i < n; ++i) {
+            if (bit_ >= bytes_.size() * 8) {
+                ok_ = false;
+                return 0;
+            }
+            value = value * 2 + ((bytes_[bit_ / 8] >> (7 - bit_ % 8)) & 1);
+            ++bit_;
+        }
+        return value;
+    }
+    uint32_t Ue() {  // Exp-Golomb
+        int zeros = 0;
+        while (ok_ && Bits(1) == 0)
+            if (++zeros > 31) ok_ = false;
+        return ok_ ? ((1u << zeros) - 1) + Bits(zeros) : 0;
+    }
+    int32_t Se() {
+        const uint32_t k = Ue();
+        return k % 2 ? static_cast<int32_t>((k + 1) / 2) : -static_cast<int32_t>(k / 2);
+    }
+
+ private:
+    std::vector<uint8_t> bytes_;
+    size_t bit_ = 0;
+    bool ok_ = true;
+};
+
+// The picture size a sequence parameter set (its payload, after the NAL header byte)
+// declares, cropping applied. False when it cannot be read.
+bool SpsPictureSize(const uint8_t* data, size_t size, int* width, int* height) {
+    BitReader r(data, std::min<size_t>(size, 1024));
+    const uint32_t profile = r.Bits(8);
+    r.Bits(16);  // constraint flags, level
+    r.Ue();      // seq_parameter_set_id
+    uint32_t chroma = 1;
+    static const uint32_t kHighProfiles[] = {100, 110, 122, 244, 44,  83, 86,
+                                             118, 128, 138, 139, 134, 135};
+    if (std::find(std::begin(kHighProfiles), std::end(kHighProfiles), profile) !=
+        std::end(kHighProfiles)) {
+        chroma = r.Ue();
+        if (chroma == 3) r.Bits(1);  // separate_colour_plane_flag
+        r.Ue();                      // bit depths
+        r.Ue();
+        r.Bits(1);        // qpprime_y_zero_transform_bypass_flag
+        if (r.Bits(1)) {  // scaling matrices: skipped, list by list
+            for (int i = 0; i < (chroma != 3 ? 8 : 12) && r.ok(); ++i) {
+                if (!r.Bits(1)) continue;
+                int last = 8, next = 8;
+                for (int j = 0; j < (i < 6 ? 16 : 64) && r.ok(); ++j) {
+                    if (next != 0) next = (last + r.Se() + 256) % 256;
+                    last = next == 0 ? last : next;
+                }
+            }
+        }
+    }
+    r.Ue();  // log2_max_frame_num_minus4
+    const uint32_t poc_type = r.Ue();
+    if (poc_type == 0) {
+        r.Ue();
+    } else if (poc_type == 1) {
+        r.Bits(1);
+        r.Se();
+        r.Se();
+        const uint32_t cycle = r.Ue();
+        if (cycle > 255) return false;
+        for (uint32_t i = 0; i < cycle; ++i)
+            r.Se();
+    }
+    r.Ue();     // max_num_ref_frames
+    r.Bits(1);  // gaps_in_frame_num_value_allowed_flag
+    const uint32_t width_mbs = r.Ue() + 1, height_units = r.Ue() + 1;
+    const uint32_t frame_mbs_only = r.Bits(1);
+    if (!frame_mbs_only) r.Bits(1);  // mb_adaptive_frame_field_flag
+    r.Bits(1);                       // direct_8x8_inference_flag
+    int64_t left = 0, right = 0, top = 0, bottom = 0;
+    if (r.Bits(1)) {
+        left = r.Ue(), right = r.Ue(), top = r.Ue(), bottom = r.Ue();
+    }
+    const int64_t crop_x = chroma == 1 || chroma == 2 ? 2 : 1;
+    const int64_t crop_y = (chroma == 1 ? 2 : 1) * (2 - int64_t{frame_mbs_only});
+    const int64_t w = int64_t{width_mbs} * 16 - crop_x * (left + right);
+    const int64_t h =
+        (2 - int64_t{frame_mbs_only}) * int64_t{height_units} * 16 - crop_y * (top + bottom);
+    if (!r.ok() || w <= 0 || h <= 0 || w > 8192 || h > 8192) return false;
+    *width = static_cast<int>(w);
+    *height = static_cast<int>(h);
+    return true;
+}
+
 // Cuts an H.264 Annex-B stream into frames, one per aclvdecSendFrame: a frame begins at a slice
 // whose first_mb_in_slice is 0 (its first header bit set), or at the delimiter, SEI or parameter
 // set before it. Empty, with the reason in *error, when the file holds no such stream.
-std::vector<std::vector<uint8_t>> ReadH264Frames(const std::string& path, std::string* error) {
+std::vector<std::vector<uint8_t>> ReadH264Frames(const std::string& path, std::string* error,
+                                                 int* width = nullptr, int* height = nullptr) {
     std::ifstream file(path, std::ios::binary);
     const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
                                      std::istreambuf_iterator<char>());
@@ -355,6 +462,15 @@ std::vector<std::vector<uint8_t>> ReadH264Frames(const std::string& path, std::s
                          "out of VDEC as it goes in)";
                 return {};
             }
+        }
+        if (type == 7 && !has_sps) {  // the first SPS tells the frame's size
+            int w = 0, h = 0;
+            if (!SpsPictureSize(&bytes[i + 4], bytes.size() - (i + 4), &w, &h)) {
+                *error = "'" + path + "' has an H.264 sequence parameter set that cannot be read";
+                return {};
+            }
+            if (width != nullptr) *width = w;
+            if (height != nullptr) *height = h;
         }
         has_sps = has_sps || type == 7;
         has_pps = has_pps || type == 8;
@@ -717,19 +833,19 @@ struct ChannelVideo {
 ChannelVideo OpenChannel(const Pipeline& p, const ChannelRun& run) {
     ChannelVideo video;
     std::string error;
-    video.capture = OpenVideo(run.input, &error, p.DecoderCore(run.index));
-    if (!video.capture.isOpened()) throw std::invalid_argument(error);
-    video.width = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_WIDTH));
-    video.height = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_HEIGHT));
-    video.frame_bytes = static_cast<size_t>(video.width) * video.height * 3;
-    if (p.options->dvpp) {
-        video.capture.release();  // it only told the frame's size
-        video.frame_bytes = 0;
-        std::vector<std::vector<uint8_t>> frames = ReadH264Frames(run.input, &error);
+    if (p.options->dvpp) {  // the size from the stream itself: nothing decodes on the host
+        std::vector<std::vector<uint8_t>> frames =
+            ReadH264Frames(run.input, &error, &video.width, &video.height);
         if (frames.empty()) throw std::invalid_argument(error);
         video.decoder = std::make_unique<FrameDecoder>(p.context, static_cast<uint32_t>(run.index),
                                                        std::move(frames));
         video.resizer = std::make_unique<Resizer>();
+    } else {
+        video.capture = OpenVideo(run.input, &error, p.DecoderCore(run.index));
+        if (!video.capture.isOpened()) throw std::invalid_argument(error);
+        video.width = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_WIDTH));
+        video.height = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+        video.frame_bytes = static_cast<size_t>(video.width) * video.height * 3;
     }
     video.head = p.model->head;
     video.head.frame_h = video.height;
@@ -1179,8 +1295,9 @@ int main(int argc, char** argv) {
     // Bad input is found before anything starts.
     for (const std::string& input : options.inputs) {
         std::string error;
-        if (!OpenVideo(input, &error).isOpened() ||
-            (options.dvpp && ReadH264Frames(input, &error).empty())) {
+        // --dvpp reads the stream without decoding it on the host.
+        if (!(options.dvpp ? !ReadH264Frames(input, &error).empty()
+                           : OpenVideo(input, &error).isOpened())) {
             std::fprintf(stderr, "video_pipeline: %s\n", error.c_str());
             return 2;
         }
