@@ -62,3 +62,38 @@ extern "C" __global__ __aicore__ void preprocess_frame(GM_ADDR frame, GM_ADDR te
         }
     }
 }
+
+// The --dvpp mode's preprocessing: VPC has already resized the decoded frame to the model's
+// input in YUV420SP (NV12: a luma plane, then interleaved U/V at half resolution); this converts
+// it to RGB floats in [0, 1], planar (CHW), with the BT.601 limited-range matrix that H.264
+// camera streams use. The blocks split the rows.
+extern "C" __global__ __aicore__ void preprocess_nv12(GM_ADDR picture, GM_ADDR tensor,
+                                                      uint64_t width, uint64_t height,
+                                                      uint64_t width_stride,
+                                                      uint64_t height_stride) {
+    OPENACL_KERNEL_ASSERT(width > 0 && height > 0 && width_stride >= width &&
+                          height_stride >= height);
+    const auto* luma = reinterpret_cast<const uint8_t*>(picture);
+    const uint8_t* chroma = luma + width_stride * height_stride;
+    auto* dst = reinterpret_cast<float*>(tensor);
+    const uint64_t blocks = static_cast<uint64_t>(GetBlockNum());
+    const uint64_t rows = (height + blocks - 1) / blocks;
+    const uint64_t first = static_cast<uint64_t>(GetBlockIdx()) * rows;
+    const uint64_t plane = width * height;
+    auto unit = [](float v) { return v < 0.0f ? 0.0f : (v > 255.0f ? 1.0f : v / 255.0f); };
+    for (uint64_t y = first; y < first + rows && y < height; ++y) {
+        const uint8_t* yrow = luma + y * width_stride;
+        const uint8_t* uvrow = chroma + (y / 2) * width_stride;
+        float* r = dst + y * width;
+        float* g = r + plane;
+        float* b = g + plane;
+        for (uint64_t x = 0; x < width; ++x) {
+            const float l = 1.164f * (static_cast<float>(yrow[x]) - 16.0f);
+            const float u = static_cast<float>(uvrow[x & ~uint64_t{1}]) - 128.0f;
+            const float v = static_cast<float>(uvrow[x | 1]) - 128.0f;
+            r[x] = unit(l + 1.596f * v);
+            g[x] = unit(l - 0.392f * u - 0.813f * v);
+            b[x] = unit(l + 2.017f * u);
+        }
+    }
+}

@@ -4,11 +4,18 @@
 #   COMPARE_DIR, EXPECT_LINES                the --json directory: sync.jsonl and async.jsonl must
 #                                            be equal, have EXPECT_LINES lines and some boxes
 #   EXPECT_FILE                              a file the run must have written (not empty)
+#   PREPARE (a ;-list)                       a command run first (e.g. make_clip writing input)
 if(NOT DEFINED EXPECT_CODE)
   set(EXPECT_CODE 0)
 endif()
 if(COMPARE_DIR)
   file(REMOVE_RECURSE "${COMPARE_DIR}")
+endif()
+if(PREPARE)
+  execute_process(COMMAND ${PREPARE} RESULT_VARIABLE code)
+  if(NOT code STREQUAL "0")
+    message(FATAL_ERROR "${PREPARE} exited with ${code}")
+  endif()
 endif()
 execute_process(COMMAND ${PROGRAM} ${ARGS} RESULT_VARIABLE code OUTPUT_VARIABLE out
                 ERROR_VARIABLE err TIMEOUT 300)

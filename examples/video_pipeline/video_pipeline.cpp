@@ -12,6 +12,11 @@
 // releases everything; the comments name the AscendCL call behind each step. At the end
 // it prints fps for each mode, the speed-up, each stage's time alone and the bound the slowest
 // stage sets, and checks that both modes produced the same detections. See --help.
+//
+// With --dvpp the frames take the path they take on an Ascend chip: the clip is an H.264
+// elementary stream, VDEC decodes each frame into NV12 in device memory (its callback on a report
+// thread), VPC resizes it to the model's input in YUV420SP, and a kernel converts that to the
+// model's float RGB; no frame crosses from host to device.
 #include <pthread.h>
 #include <sched.h>
 #include <opencv2/imgproc.hpp>
@@ -20,12 +25,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,6 +43,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/ops/acl_dvpp.h"
 #include "detections.h"
 #include "openacl/acl.hpp"
 
@@ -56,6 +65,7 @@ struct Options {
     int buffers = 3;
     int device_cores = 0;
     bool run_sync = true, run_async = true;
+    bool dvpp = false;  // decode with VDEC, resize with VPC
     float threshold = 0.3f;
     std::string json_dir;
     std::string annotate;
@@ -76,6 +86,9 @@ void PrintHelp(const char* program) {
         "  --model FILE        detector model, ONNX or .om: input 1x3xHxW float, output\n"
         "                      1x(3*(5+C))xGHxGW (default: the random-weight detector the build "
         "made)\n"
+        "  --dvpp              decode with DVPP's VDEC and resize with its VPC, as on an Ascend\n"
+        "                      chip: the input is an H.264 Annex-B stream without B-frames\n"
+        "                      (default: the sample clip's .h264 twin the build made)\n"
         "  --channels N        videos analysed at once, each with its own streams (default 1)\n"
         "  --frames N          frames per channel (default: the whole clip)\n"
         "  --mode sync|async|both   which pipelines to run (default both)\n"
@@ -109,6 +122,10 @@ bool ParseOptions(int argc, char** argv, Options* options, bool* help) {
         if (arg == "--help" || arg == "-h") {
             *help = true;
             return true;
+        }
+        if (arg == "--dvpp") {
+            options->dvpp = true;
+            continue;
         }
         if (i + 1 >= argc) {
             std::fprintf(stderr, "video_pipeline: %s needs a value (see --help)\n", arg.c_str());
@@ -157,6 +174,11 @@ bool ParseOptions(int argc, char** argv, Options* options, bool* help) {
             std::fprintf(stderr, "video_pipeline: unknown option %s (see --help)\n", arg.c_str());
             return false;
         }
+    }
+    if (options->dvpp && options->channels > 32) {
+        std::fprintf(stderr, "video_pipeline: --dvpp: %d channels, but VDEC has 32 (ids 0..31)\n",
+                     options->channels);
+        return false;
     }
     if (options->inputs.size() > 1 &&
         options->inputs.size() != static_cast<size_t>(options->channels)) {
@@ -266,6 +288,409 @@ void LoadModel(const std::string& path, SharedModel* shared) {
     shared->head.input_w = in.dims[3];
 }
 
+// --- The --dvpp path: VDEC, VPC and the NV12 kernel ---------------------------------------------
+
+// Throws std::runtime_error naming the call and openacl's explanation when `rc` is an error.
+void Must(aclError rc, const char* call) {
+    if (rc == ACL_SUCCESS) return;
+    const char* why = aclGetRecentErrMsg();
+    throw std::runtime_error(std::string(call) + " failed (" + std::to_string(rc) +
+                             "): " + (why != nullptr ? why : ""));
+}
+
+uint32_t AlignUp(uint32_t value, uint32_t to) {
+    return (value + to - 1) / to * to;
+}
+
+// Reads an Exp-Golomb code (ue(v)) at bit `*bit` of `data`; -1 past the end.
+int64_t ReadGolomb(const uint8_t* data, size_t size, size_t* bit) {
+    auto next = [&]() -> int {
+        if (*bit >= size * 8) return -1;
+        const int b = (data[*bit / 8] >> (7 - *bit % 8)) & 1;
+        ++*bit;
+        return b;
+    };
+    int zeros = 0;
+    for (int b = next(); b == 0; b = next())
+        if (++zeros > 31) return -1;
+    int64_t value = 1;
+    for (int i = 0; i < zeros; ++i) {
+        const int b = next();
+        if (b < 0) return -1;
+        value = value * 2 + b;
+    }
+    return value - 1;
+}
+
+// Reads the bits of a NAL unit's payload, the emulation-prevention bytes (00 00 03) left out.
+class BitReader {
+ public:
+    BitReader(const uint8_t* data, size_t size) {
+        int zeros = 0;
+        for (size_t i = 0; i < size; ++i) {
+            if (zeros >= 2 && data[i] == 3) {
+                zeros = 0;
+                continue;
+            }
+            zeros = data[i] == 0 ? zeros + 1 : 0;
+            bytes_.push_back(data[i]);
+        }
+    }
+    bool ok() const { return ok_; }
+    uint32_t Bits(int n) {
+        uint32_t value = 0;
+        for (int i = 0; i < n; ++i) {
+            if (bit_ >= bytes_.size() * 8) {
+                ok_ = false;
+                return 0;
+            }
+            value = value * 2 + ((bytes_[bit_ / 8] >> (7 - bit_ % 8)) & 1);
+            ++bit_;
+        }
+        return value;
+    }
+    uint32_t Ue() {  // Exp-Golomb
+        int zeros = 0;
+        while (ok_ && Bits(1) == 0)
+            if (++zeros > 31) ok_ = false;
+        return ok_ ? ((1u << zeros) - 1) + Bits(zeros) : 0;
+    }
+    int32_t Se() {
+        const uint32_t k = Ue();
+        return k % 2 ? static_cast<int32_t>((k + 1) / 2) : -static_cast<int32_t>(k / 2);
+    }
+
+ private:
+    std::vector<uint8_t> bytes_;
+    size_t bit_ = 0;
+    bool ok_ = true;
+};
+
+// The picture size a sequence parameter set (its payload, after the NAL header byte)
+// declares, cropping applied. False when it cannot be read.
+bool SpsPictureSize(const uint8_t* data, size_t size, int* width, int* height) {
+    BitReader r(data, std::min<size_t>(size, 1024));
+    const uint32_t profile = r.Bits(8);
+    r.Bits(16);  // constraint flags, level
+    r.Ue();      // seq_parameter_set_id
+    uint32_t chroma = 1;
+    static const uint32_t kHighProfiles[] = {100, 110, 122, 244, 44,  83, 86,
+                                             118, 128, 138, 139, 134, 135};
+    if (std::find(std::begin(kHighProfiles), std::end(kHighProfiles), profile) !=
+        std::end(kHighProfiles)) {
+        chroma = r.Ue();
+        if (chroma == 3) r.Bits(1);  // separate_colour_plane_flag
+        r.Ue();                      // bit depths
+        r.Ue();
+        r.Bits(1);        // qpprime_y_zero_transform_bypass_flag
+        if (r.Bits(1)) {  // scaling matrices: skipped, list by list
+            for (int i = 0; i < (chroma != 3 ? 8 : 12) && r.ok(); ++i) {
+                if (!r.Bits(1)) continue;
+                int last = 8, next = 8;
+                for (int j = 0; j < (i < 6 ? 16 : 64) && r.ok(); ++j) {
+                    if (next != 0) next = (last + r.Se() + 256) % 256;
+                    last = next == 0 ? last : next;
+                }
+            }
+        }
+    }
+    r.Ue();  // log2_max_frame_num_minus4
+    const uint32_t poc_type = r.Ue();
+    if (poc_type == 0) {
+        r.Ue();
+    } else if (poc_type == 1) {
+        r.Bits(1);
+        r.Se();
+        r.Se();
+        const uint32_t cycle = r.Ue();
+        if (cycle > 255) return false;
+        for (uint32_t i = 0; i < cycle; ++i)
+            r.Se();
+    }
+    r.Ue();     // max_num_ref_frames
+    r.Bits(1);  // gaps_in_frame_num_value_allowed_flag
+    const uint32_t width_mbs = r.Ue() + 1, height_units = r.Ue() + 1;
+    const uint32_t frame_mbs_only = r.Bits(1);
+    if (!frame_mbs_only) r.Bits(1);  // mb_adaptive_frame_field_flag
+    r.Bits(1);                       // direct_8x8_inference_flag
+    int64_t left = 0, right = 0, top = 0, bottom = 0;
+    if (r.Bits(1)) {
+        left = r.Ue(), right = r.Ue(), top = r.Ue(), bottom = r.Ue();
+    }
+    const int64_t crop_x = chroma == 1 || chroma == 2 ? 2 : 1;
+    const int64_t crop_y = (chroma == 1 ? 2 : 1) * (2 - int64_t{frame_mbs_only});
+    const int64_t w = int64_t{width_mbs} * 16 - crop_x * (left + right);
+    const int64_t h =
+        (2 - int64_t{frame_mbs_only}) * int64_t{height_units} * 16 - crop_y * (top + bottom);
+    if (!r.ok() || w <= 0 || h <= 0 || w > 8192 || h > 8192) return false;
+    *width = static_cast<int>(w);
+    *height = static_cast<int>(h);
+    return true;
+}
+
+// Cuts an H.264 Annex-B stream into frames, one per aclvdecSendFrame: a frame begins at a slice
+// whose first_mb_in_slice is 0 (its first header bit set), or at the delimiter, SEI or parameter
+// set before it. Empty, with the reason in *error, when the file holds no such stream.
+std::vector<std::vector<uint8_t>> ReadH264Frames(const std::string& path, std::string* error,
+                                                 int* width = nullptr, int* height = nullptr) {
+    std::ifstream file(path, std::ios::binary);
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
+                                     std::istreambuf_iterator<char>());
+    std::vector<std::vector<uint8_t>> frames;
+    size_t frame_start = bytes.size();
+    bool has_slice = false, has_sps = false, has_pps = false;
+    auto end_frame = [&](size_t end) {
+        if (has_slice) frames.emplace_back(bytes.begin() + frame_start, bytes.begin() + end);
+        frame_start = end;
+        has_slice = false;
+    };
+    for (size_t i = 0; i + 3 < bytes.size(); ++i) {
+        if (bytes[i] != 0 || bytes[i + 1] != 0 || bytes[i + 2] != 1) continue;
+        const size_t start = i > 0 && bytes[i - 1] == 0 ? i - 1 : i;  // 4-byte start code
+        const int type = bytes[i + 3] & 0x1f;
+        const bool slice = type == 1 || type == 5;
+        const bool first_slice = slice && i + 4 < bytes.size() && (bytes[i + 4] & 0x80) != 0;
+        if (slice && !(has_sps && has_pps)) break;  // not a stream a decoder can start on
+        if (slice) {  // slice_type 1 or 6: B, which VDEC would hold back to reorder
+            size_t bit = 0;
+            const size_t header = std::min<size_t>(bytes.size() - (i + 4), 16);
+            (void)ReadGolomb(&bytes[i + 4], header, &bit);  // first_mb_in_slice
+            const int64_t slice_type = ReadGolomb(&bytes[i + 4], header, &bit);
+            if (slice_type % 5 == 1) {
+                *error = "'" + path +
+                         "' has B-frames; --dvpp takes H.264 without them (each frame must come "
+                         "out of VDEC as it goes in)";
+                return {};
+            }
+        }
+        if (type == 7 && !has_sps) {  // the first SPS tells the frame's size
+            int w = 0, h = 0;
+            if (!SpsPictureSize(&bytes[i + 4], bytes.size() - (i + 4), &w, &h)) {
+                *error = "'" + path + "' has an H.264 sequence parameter set that cannot be read";
+                return {};
+            }
+            if (width != nullptr) *width = w;
+            if (height != nullptr) *height = h;
+        }
+        has_sps = has_sps || type == 7;
+        has_pps = has_pps || type == 8;
+        if (frame_start == bytes.size()) {
+            frame_start = start;
+        } else if (has_slice && (first_slice || type == 6 || type == 7 || type == 8 || type == 9)) {
+            end_frame(start);
+        }
+        has_slice = has_slice || slice;
+        i += 2;
+    }
+    end_frame(bytes.size());
+    if (frames.empty()) {
+        *error = "'" + path +
+                 "' is not an H.264 Annex-B stream (no parameter sets before its first slice), "
+                 "which --dvpp needs";
+    }
+    return frames;
+}
+
+// Media memory (acldvppMalloc): what DVPP reads and writes.
+struct MediaBuffer {
+    void* data = nullptr;
+    explicit MediaBuffer(size_t bytes) { Must(acldvppMalloc(&data, bytes), "acldvppMalloc"); }
+    ~MediaBuffer() {
+        if (data != nullptr) (void)acldvppFree(data);
+    }
+    MediaBuffer(const MediaBuffer&) = delete;
+    MediaBuffer& operator=(const MediaBuffer&) = delete;
+};
+
+// An NV12 picture in media memory and its descriptor, with the strides VDEC and VPC want (width
+// a multiple of 16, height of 2).
+struct MediaPicture {
+    uint32_t width, height, width_stride, height_stride, bytes;
+    MediaBuffer buffer;
+    acldvppPicDesc* desc = nullptr;
+    MediaPicture(uint32_t w, uint32_t h)
+        : width(w),
+          height(h),
+          width_stride(AlignUp(w, 16)),
+          height_stride(AlignUp(h, 2)),
+          bytes(width_stride * height_stride * 3 / 2),
+          buffer(bytes) {
+        desc = acldvppCreatePicDesc();
+        if (desc == nullptr) throw std::runtime_error("acldvppCreatePicDesc failed");
+        Describe();
+    }
+    ~MediaPicture() { (void)acldvppDestroyPicDesc(desc); }
+    MediaPicture(const MediaPicture&) = delete;
+    MediaPicture& operator=(const MediaPicture&) = delete;
+    // (Re)states the picture: VDEC writes its results into the descriptor.
+    void Describe() {
+        Must(acldvppSetPicDescData(desc, buffer.data), "acldvppSetPicDescData");
+        Must(acldvppSetPicDescSize(desc, bytes), "acldvppSetPicDescSize");
+        Must(acldvppSetPicDescFormat(desc, PIXEL_FORMAT_YUV_SEMIPLANAR_420),
+             "acldvppSetPicDescFormat");
+        Must(acldvppSetPicDescWidth(desc, width), "acldvppSetPicDescWidth");
+        Must(acldvppSetPicDescHeight(desc, height), "acldvppSetPicDescHeight");
+        Must(acldvppSetPicDescWidthStride(desc, width_stride), "acldvppSetPicDescWidthStride");
+        Must(acldvppSetPicDescHeightStride(desc, height_stride), "acldvppSetPicDescHeightStride");
+    }
+};
+
+// A thread that runs a VDEC channel's callbacks (aclrtProcessReport in a loop), as
+// aclvdecSetChannelDescThreadId asks for.
+class CallbackThread {
+ public:
+    explicit CallbackThread(aclrtContext context) {
+        thread_ = std::thread([this, context] {
+            (void)aclrtSetCurrentContext(context);
+            id_.store(static_cast<uint64_t>(pthread_self()));
+            while (!stop_.load()) {
+                // Until the channel subscribes this thread, and between frames: times out.
+                if (aclrtProcessReport(20) != ACL_SUCCESS) {
+                    (void)aclGetRecentErrMsg();
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                }
+            }
+        });
+        while (id_.load() == 0)
+            std::this_thread::yield();
+    }
+    ~CallbackThread() {
+        stop_.store(true);
+        thread_.join();
+    }
+    uint64_t id() const { return id_.load(); }
+
+ private:
+    std::atomic<bool> stop_{false};
+    std::atomic<uint64_t> id_{0};
+    std::thread thread_;
+};
+
+// A channel's video decoder (VDEC channel `id`): Decode sends one frame (aclvdecSendFrame) and
+// waits for its callback, which reports the picture's return code.
+class FrameDecoder {
+ public:
+    FrameDecoder(aclrtContext context, uint32_t id, std::vector<std::vector<uint8_t>> frames)
+        : frames_(std::move(frames)), callbacks_(context) {
+        size_t largest = 1;
+        for (const auto& f : frames_)
+            largest = std::max(largest, f.size());
+        packet_ = std::make_unique<MediaBuffer>(largest);
+        input_ = acldvppCreateStreamDesc();
+        desc_ = aclvdecCreateChannelDesc();
+        if (input_ == nullptr || desc_ == nullptr)
+            throw std::runtime_error("cannot create VDEC descriptors");
+        Must(aclvdecSetChannelDescChannelId(desc_, id), "aclvdecSetChannelDescChannelId");
+        Must(aclvdecSetChannelDescThreadId(desc_, callbacks_.id()),
+             "aclvdecSetChannelDescThreadId");
+        Must(aclvdecSetChannelDescCallback(desc_, &FrameDecoder::OnFrame),
+             "aclvdecSetChannelDescCallback");
+        Must(aclvdecSetChannelDescEnType(desc_, H264_MAIN_LEVEL), "aclvdecSetChannelDescEnType");
+        Must(aclvdecSetChannelDescOutPicFormat(desc_, PIXEL_FORMAT_YUV_SEMIPLANAR_420),
+             "aclvdecSetChannelDescOutPicFormat");
+        // Fast output: with no B-frames, each frame's callback comes as soon as it is decoded.
+        Must(aclvdecSetChannelDescOutMode(desc_, 1), "aclvdecSetChannelDescOutMode");
+        Must(aclvdecCreateChannel(desc_), "aclvdecCreateChannel");
+        created_ = true;
+    }
+    ~FrameDecoder() {
+        if (created_) {
+            Flush();
+            (void)aclvdecDestroyChannel(desc_);
+        }
+        if (desc_ != nullptr) (void)aclvdecDestroyChannelDesc(desc_);
+        if (input_ != nullptr) (void)acldvppDestroyStreamDesc(input_);
+    }
+    FrameDecoder(const FrameDecoder&) = delete;
+    FrameDecoder& operator=(const FrameDecoder&) = delete;
+
+    // Decodes frame `index` into `picture`; false past the last frame. Throws when VDEC
+    // rejects the frame or cannot decode it.
+    bool Decode(int64_t index, MediaPicture& picture) {
+        if (index >= static_cast<int64_t>(frames_.size())) return false;
+        const std::vector<uint8_t>& frame = frames_[static_cast<size_t>(index)];
+        Must(aclrtMemcpy(packet_->data, frame.size(), frame.data(), frame.size(),
+                         ACL_MEMCPY_HOST_TO_DEVICE),
+             "aclrtMemcpy");
+        Must(acldvppSetStreamDescData(input_, packet_->data), "acldvppSetStreamDescData");
+        Must(acldvppSetStreamDescSize(input_, static_cast<uint32_t>(frame.size())),
+             "acldvppSetStreamDescSize");
+        picture.Describe();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = false;
+        }
+        Must(aclvdecSendFrame(desc_, input_, picture.desc, nullptr, this), "aclvdecSendFrame");
+        std::unique_lock<std::mutex> lock(mutex_);
+        // A stream VDEC holds frames back in (reordering the ReadH264Frames check missed)
+        // would leave the callback waiting for later sends: an error, not a hang.
+        if (!arrived_.wait_for(lock, std::chrono::seconds(60), [this] { return done_; })) {
+            lock.unlock();
+            Flush();  // VDEC lets go of the picture before the slot does
+            throw std::runtime_error("VDEC gave no picture for frame " + std::to_string(index) +
+                                     " within 60 s (does the stream reorder frames?)");
+        }
+        if (ret_code_ != 0) {
+            throw std::runtime_error("VDEC could not decode frame " + std::to_string(index) +
+                                     " (picture return code " + std::to_string(ret_code_) + ")");
+        }
+        return true;
+    }
+
+ private:
+    // An eos send returns when every callback has run.
+    void Flush() {
+        if (flushed_) return;
+        flushed_ = true;
+        (void)acldvppSetStreamDescEos(input_, 1);
+        (void)acldvppSetStreamDescSize(input_, 0);
+        (void)aclvdecSendFrame(desc_, input_, nullptr, nullptr, this);
+    }
+
+    static void OnFrame(acldvppStreamDesc* /*input*/, acldvppPicDesc* output, void* user_data) {
+        auto* self = static_cast<FrameDecoder*>(user_data);
+        std::lock_guard<std::mutex> lock(self->mutex_);
+        if (self->done_) return;  // the eos send's callback, if any
+        self->ret_code_ = output != nullptr ? acldvppGetPicDescRetCode(output) : 1;
+        self->done_ = true;
+        self->arrived_.notify_all();
+    }
+
+    std::vector<std::vector<uint8_t>> frames_;
+    CallbackThread callbacks_;  // outlives the channel
+    std::unique_ptr<MediaBuffer> packet_;
+    acldvppStreamDesc* input_ = nullptr;
+    aclvdecChannelDesc* desc_ = nullptr;
+    bool created_ = false;
+    bool flushed_ = false;
+    std::mutex mutex_;
+    std::condition_variable arrived_;
+    bool done_ = true;  // guarded by mutex_
+    uint32_t ret_code_ = 0;
+};
+
+// A channel's VPC: a DVPP channel and the resize configuration.
+struct Resizer {
+    acldvppChannelDesc* channel = nullptr;
+    acldvppResizeConfig* config = nullptr;
+    Resizer() {
+        channel = acldvppCreateChannelDesc();
+        config = acldvppCreateResizeConfig();
+        if (channel == nullptr || config == nullptr)
+            throw std::runtime_error("cannot create the VPC channel descriptors");
+        Must(acldvppCreateChannel(channel), "acldvppCreateChannel");
+    }
+    ~Resizer() {
+        if (config != nullptr) (void)acldvppDestroyResizeConfig(config);
+        if (channel != nullptr) {
+            (void)acldvppDestroyChannel(channel);
+            (void)acldvppDestroyChannelDesc(channel);
+        }
+    }
+    Resizer(const Resizer&) = delete;
+    Resizer& operator=(const Resizer&) = delete;
+};
+
 // Time spent per stage, summed over a channel's frames.
 struct StageTimes {
     double decode = 0, upload = 0, preprocess = 0, inference = 0, download = 0, postprocess = 0;
@@ -302,15 +727,20 @@ struct FrameSlot {
     acl::PinnedHostBuffer<float> host_output;   // model output, downloaded
     acl::Dataset input, output;
     acl::Event preprocessed, inferred, done;  // async mode only
+    std::unique_ptr<MediaPicture> decoded;    // --dvpp: VDEC's output, the whole frame
+    std::unique_ptr<MediaPicture> resized;    // --dvpp: VPC's output, the model's size
     bool in_flight = false;
     int64_t frame = 0;
     ChannelRun* channel = nullptr;
     const HeadGeometry* head = nullptr;
     float threshold = 0;
 
+    // frame_bytes 0: no host frame (--dvpp: frames are decoded on the device).
     FrameSlot(size_t frame_bytes, const SharedModel& model, bool events)
-        : host_frame(acl::PinnedHostBuffer<uint8_t>::create(frame_bytes)),
-          dev_frame(acl::DeviceBuffer<uint8_t>::create(frame_bytes)),
+        : host_frame(frame_bytes > 0 ? acl::PinnedHostBuffer<uint8_t>::create(frame_bytes)
+                                     : acl::PinnedHostBuffer<uint8_t>()),
+          dev_frame(frame_bytes > 0 ? acl::DeviceBuffer<uint8_t>::create(frame_bytes)
+                                    : acl::DeviceBuffer<uint8_t>()),
           dev_input(acl::DeviceBuffer<float>::create(model.input_floats)),
           dev_output(acl::DeviceBuffer<float>::create(model.output_floats)),
           host_output(acl::PinnedHostBuffer<float>::create(model.output_floats)),
@@ -330,6 +760,7 @@ struct Pipeline {
     aclrtContext context = nullptr;
     const SharedModel* model = nullptr;
     acl::Kernel preprocess;
+    acl::Kernel preprocess_nv12;  // --dvpp
     uint32_t preprocess_blocks = 1;
     std::vector<int> cpus;  // the cores this process may use
     int device_cores = 1, host_cores = 1;
@@ -391,24 +822,68 @@ void Postprocess(FrameSlot* slot) {
 
 // A channel's video, opened on the channel's thread, and where the model's grid lies on it.
 struct ChannelVideo {
-    cv::VideoCapture capture;
+    cv::VideoCapture capture;  // without --dvpp
     int width = 0, height = 0;
-    size_t frame_bytes = 0;
+    size_t frame_bytes = 0;  // of a decoded frame on the host; 0 with --dvpp
     HeadGeometry head;
+    std::unique_ptr<FrameDecoder> decoder;  // --dvpp
+    std::unique_ptr<Resizer> resizer;       // --dvpp
 };
 
 ChannelVideo OpenChannel(const Pipeline& p, const ChannelRun& run) {
     ChannelVideo video;
     std::string error;
-    video.capture = OpenVideo(run.input, &error, p.DecoderCore(run.index));
-    if (!video.capture.isOpened()) throw std::invalid_argument(error);
-    video.width = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_WIDTH));
-    video.height = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_HEIGHT));
-    video.frame_bytes = static_cast<size_t>(video.width) * video.height * 3;
+    if (p.options->dvpp) {  // the size from the stream itself: nothing decodes on the host
+        std::vector<std::vector<uint8_t>> frames =
+            ReadH264Frames(run.input, &error, &video.width, &video.height);
+        if (frames.empty()) throw std::invalid_argument(error);
+        video.decoder = std::make_unique<FrameDecoder>(p.context, static_cast<uint32_t>(run.index),
+                                                       std::move(frames));
+        video.resizer = std::make_unique<Resizer>();
+    } else {
+        video.capture = OpenVideo(run.input, &error, p.DecoderCore(run.index));
+        if (!video.capture.isOpened()) throw std::invalid_argument(error);
+        video.width = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_WIDTH));
+        video.height = static_cast<int>(video.capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+        video.frame_bytes = static_cast<size_t>(video.width) * video.height * 3;
+    }
     video.head = p.model->head;
     video.head.frame_h = video.height;
     video.head.frame_w = video.width;
     return video;
+}
+
+// --dvpp: gives the slot its pictures in media memory, VDEC's (the frame's size, even) and
+// VPC's (the model's).
+void AddPictures(const Pipeline& p, const ChannelVideo& video, FrameSlot& slot) {
+    if (!p.options->dvpp) return;
+    slot.decoded = std::make_unique<MediaPicture>(AlignUp(static_cast<uint32_t>(video.width), 2),
+                                                  AlignUp(static_cast<uint32_t>(video.height), 2));
+    slot.resized = std::make_unique<MediaPicture>(static_cast<uint32_t>(p.model->input_w),
+                                                  static_cast<uint32_t>(p.model->input_h));
+}
+
+// --dvpp: VPC resizes the decoded frame to the model's input (acldvppVpcResizeAsync), in
+// YUV420SP as VPC writes it.
+void LaunchResize(const ChannelVideo& video, FrameSlot& slot, acl::StreamRef stream) {
+    Must(acldvppVpcResizeAsync(video.resizer->channel, slot.decoded->desc, slot.resized->desc,
+                               video.resizer->config, stream.handle()),
+         "acldvppVpcResizeAsync");
+}
+
+// --dvpp: the kernel from the resized NV12 picture to the model's float RGB input.
+void LaunchPreprocessNv12(const Pipeline& p, const FrameSlot& slot, acl::StreamRef stream) {
+    const MediaPicture& in = *slot.resized;
+    stream.launch(p.preprocess_nv12, p.preprocess_blocks, in.buffer.data, slot.dev_input,
+                  uint64_t(in.width), uint64_t(in.height), uint64_t(in.width_stride),
+                  uint64_t(in.height_stride));
+}
+
+// The channel's next frame into the slot: decoded by OpenCV into the pinned host frame, or with
+// --dvpp by VDEC into the slot's picture in device memory. False at the end of the clip.
+bool Decode(ChannelVideo& video, FrameSlot& slot, int64_t index) {
+    if (video.decoder) return video.decoder->Decode(index, *slot.decoded);
+    return DecodeInto(video.capture, slot, video.height, video.width);
 }
 
 // Everything on the default stream, and the host waits for each step: aclrtMemcpy,
@@ -421,18 +896,28 @@ void RunSyncChannel(const Pipeline& p, ChannelRun* run) {
     acl::CurrentContext use(p.context);
     ChannelVideo video = OpenChannel(p, *run);
     FrameSlot slot(video.frame_bytes, *p.model, false);
+    AddPictures(p, video, slot);
     slot.channel = run;
     slot.head = &video.head;
     slot.threshold = p.options->threshold;
     const acl::StreamRef default_stream;
     for (int64_t f = 0; p.options->frames == 0 || f < p.options->frames; ++f) {
         auto t0 = Clock::now();
-        if (!DecodeInto(video.capture, slot, video.height, video.width)) break;
+        if (!Decode(video, slot, f)) break;
         auto t1 = Clock::now();
         p.KeepToDeviceCores();
-        acl::copy(slot.dev_frame, slot.host_frame);
+        if (p.options->dvpp) {  // VPC in place of the upload
+            LaunchResize(video, slot, default_stream);
+            default_stream.synchronize();
+        } else {
+            acl::copy(slot.dev_frame, slot.host_frame);
+        }
         auto t2 = Clock::now();
-        LaunchPreprocess(p, slot, video.height, video.width, default_stream);
+        if (p.options->dvpp) {
+            LaunchPreprocessNv12(p, slot, default_stream);
+        } else {
+            LaunchPreprocess(p, slot, video.height, video.width, default_stream);
+        }
         default_stream.synchronize();
         auto t3 = Clock::now();
         p.model->model.execute(slot.input, slot.output);
@@ -466,6 +951,7 @@ void RunAsyncChannel(const Pipeline& p, ChannelRun* run) {
     std::vector<FrameSlot> slots;
     for (int i = 0; i < p.options->buffers; ++i) {
         slots.emplace_back(video.frame_bytes, *p.model, true);
+        AddPictures(p, video, slots.back());
         slots.back().channel = run;
         slots.back().head = &video.head;
         slots.back().threshold = p.options->threshold;
@@ -481,15 +967,21 @@ void RunAsyncChannel(const Pipeline& p, ChannelRun* run) {
         auto t0 = Clock::now();
         if (slot.in_flight) slot.done.synchronize();  // aclrtSynchronizeEvent: slot free again
         auto t1 = Clock::now();
-        if (!DecodeInto(video.capture, slot, video.height, video.width)) break;
+        if (!Decode(video, slot, f)) break;
         auto t2 = Clock::now();
         run->times.host_wait += Ms(t1 - t0);
         run->times.decode += Ms(t2 - t1);
         slot.frame = f;
         slot.in_flight = true;
-        // Stage 1: upload (aclrtMemcpyAsync) and preprocess (the kernel).
-        upload.copy(slot.dev_frame, slot.host_frame);
-        LaunchPreprocess(p, slot, video.height, video.width, upload);
+        // Stage 1: upload (aclrtMemcpyAsync) and preprocess (the kernel); with --dvpp, the
+        // frame is on the device already: VPC resize (acldvppVpcResizeAsync), then the kernel.
+        if (p.options->dvpp) {
+            LaunchResize(video, slot, upload);
+            LaunchPreprocessNv12(p, slot, upload);
+        } else {
+            upload.copy(slot.dev_frame, slot.host_frame);
+            LaunchPreprocess(p, slot, video.height, video.width, upload);
+        }
         upload.record(slot.preprocessed);  // aclrtRecordEvent
         // Stage 2: inference once the frame is preprocessed (aclrtStreamWaitEvent,
         // aclmdlExecuteAsync).
@@ -635,7 +1127,8 @@ bool Annotate(const std::string& path, const ModeResult& mode) {
 }
 
 // `alone`: a sync run of one channel, where every stage runs by itself.
-void PrintStages(const ModeResult& alone, int device_cores, int host_cores, int channels) {
+void PrintStages(const ModeResult& alone, int device_cores, int host_cores, int channels,
+                 bool dvpp) {
     const double n = static_cast<double>(std::max<int64_t>(alone.frames, 1));
     const StageTimes& t = alone.times;
     const double device = (t.upload + t.preprocess + t.inference + t.download) / n;
@@ -643,12 +1136,13 @@ void PrintStages(const ModeResult& alone, int device_cores, int host_cores, int 
         const char* name;
         double ms;
         const char* where;
-    } rows[] = {{"decode", t.decode / n, "host, channel thread"},
-                {"upload", t.upload / n, "device"},
-                {"preprocess", t.preprocess / n, "device, kernel"},
-                {"inference", t.inference / n, "device, model"},
-                {"download", t.download / n, "device"},
-                {"postprocess", t.postprocess / n, "host, callback"}};
+    } rows[] = {
+        {"decode", t.decode / n, dvpp ? "VDEC, channel thread waits" : "host, channel thread"},
+        {dvpp ? "resize" : "upload", t.upload / n, dvpp ? "device, VPC" : "device"},
+        {"preprocess", t.preprocess / n, "device, kernel"},
+        {"inference", t.inference / n, "device, model"},
+        {"download", t.download / n, "device"},
+        {"postprocess", t.postprocess / n, "host, callback"}};
     std::printf("\nstage times alone (one channel, sync, mean per frame):\n");
     for (const Row& r : rows)
         std::printf("  %-12s %7.2f ms   %s\n", r.name, r.ms, r.where);
@@ -658,7 +1152,8 @@ void PrintStages(const ModeResult& alone, int device_cores, int host_cores, int 
         std::string what;
         double fps;
     };
-    const double host = (t.decode + t.postprocess) / n;
+    // With --dvpp, decoding is VDEC's work, not the host's.
+    const double host = ((dvpp ? 0.0 : t.decode) + t.postprocess) / n;
     std::vector<Bound> bounds = {
         {"decode (one thread per channel)", 1000.0 * channels / (t.decode / n)},
         {"device stages on " + std::to_string(device_cores) + " device core(s)",
@@ -718,14 +1213,16 @@ int Run(const Options& options) {
         p.context = context.handle();
         p.model = &model;
         p.preprocess = kernels.kernel("preprocess_frame");
+        p.preprocess_nv12 = kernels.kernel("preprocess_nv12");
         p.preprocess_blocks =
             static_cast<uint32_t>(std::min<int64_t>(model.input_h, 4 * device_cores));
         std::printf(
             "video pipeline: %d channel(s) of %s, model %s (%lldx%lld in, %lld classes), "
-            "device on %d core(s), host on %d\n",
+            "device on %d core(s), host on %d%s\n",
             options.channels, options.inputs[0].c_str(), options.model.c_str(),
             static_cast<long long>(model.input_w), static_cast<long long>(model.input_h),
-            static_cast<long long>(model.head.classes), device_cores, host_cores);
+            static_cast<long long>(model.head.classes), device_cores, host_cores,
+            options.dvpp ? "; decoded by VDEC, resized by VPC" : "");
 
         ModeResult sync, async;
         if (options.run_sync) {
@@ -747,7 +1244,7 @@ int Run(const Options& options) {
         // Each stage's cost alone: the sync run when it had one channel, else a short one that
         // has (with several channels, the sync run's stages overlap and slow one another).
         if (options.run_sync && options.channels == 1) {
-            PrintStages(sync, device_cores, host_cores, options.channels);
+            PrintStages(sync, device_cores, host_cores, options.channels, options.dvpp);
         } else {
             Options one = options;
             one.channels = 1;
@@ -755,7 +1252,8 @@ int Run(const Options& options) {
             one.frames = options.frames > 0 ? std::min<int64_t>(options.frames, 30) : 30;
             Pipeline single = p;
             single.options = &one;
-            PrintStages(RunMode(single, false), device_cores, host_cores, options.channels);
+            PrintStages(RunMode(single, false), device_cores, host_cores, options.channels,
+                        options.dvpp);
         }
         if (options.run_sync && options.run_async) {
             const bool same = SameResults(sync, async);
@@ -789,13 +1287,17 @@ int main(int argc, char** argv) {
         PrintHelp(argv[0]);
         return 0;
     }
-    if (options.inputs.empty()) options.inputs.push_back(OPENACL_VIDEO_PIPELINE_CLIP);
+    if (options.inputs.empty())
+        options.inputs.push_back(options.dvpp ? OPENACL_VIDEO_PIPELINE_H264
+                                              : OPENACL_VIDEO_PIPELINE_CLIP);
     if (options.model.empty()) options.model = OPENACL_VIDEO_PIPELINE_MODEL;
     options.kernels = OPENACL_VIDEO_PIPELINE_KERNELS;
     // Bad input is found before anything starts.
     for (const std::string& input : options.inputs) {
         std::string error;
-        if (!OpenVideo(input, &error).isOpened()) {
+        // --dvpp reads the stream without decoding it on the host.
+        if (!(options.dvpp ? !ReadH264Frames(input, &error).empty()
+                           : OpenVideo(input, &error).isOpened())) {
             std::fprintf(stderr, "video_pipeline: %s\n", error.c_str());
             return 2;
         }
