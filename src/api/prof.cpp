@@ -352,9 +352,6 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag,
         step = stepInfo->step;
     }
     // The timestamp is taken when the stream reaches this point, as on the device.
-    resolved->Submit(openacl::cpu::MakeTask([](openacl::cpu::TaskContext&) {
-                         return openacl::cpu::TaskStatus::Done();
-                     }),
-                     {openacl::trace::Kind::kStep, step, tag == ACL_STEP_START ? 0u : 1u});
+    resolved->SubmitMark({openacl::trace::Kind::kStep, step, tag == ACL_STEP_START ? 0u : 1u});
     return ACL_SUCCESS;
 }

@@ -258,10 +258,7 @@ aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
     if (trace::UserNotesOn()) {
         trace::NoteUser({message, nullptr, openacl::cpu::NowNs(), 0, 0, 0, true});
     }
-    resolved->Submit(openacl::cpu::MakeTask([](openacl::cpu::TaskContext&) {
-                         return openacl::cpu::TaskStatus::Done();
-                     }),
-                     {trace::Kind::kMark, 0, 0, nullptr, message});
+    resolved->SubmitMark({trace::Kind::kMark, 0, 0, nullptr, message});
     return ACL_SUCCESS;
 }
 

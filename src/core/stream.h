@@ -43,6 +43,12 @@ class Stream {
         return SubmitTraced(task, label);
     }
 
+    // Submits an empty task that only marks its place in the stream; the label says what it
+    // marks (a user's mark, a profiling step) and the trace shows when the stream got there.
+    uint64_t SubmitMark(const trace::Label& label) {
+        return Submit(cpu::MakeTask([] {}), label);
+    }
+
     // A failing task explains itself here (on a worker thread); the next synchronisation
     // reports the explanation with the code.
     void NoteFailure(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
