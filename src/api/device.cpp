@@ -73,7 +73,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
             *value = openacl::HostCoreCount();
             return ACL_SUCCESS;
         case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
-            *value = static_cast<int64_t>(device->arena().capacity());
+            *value = static_cast<int64_t>(device->memory().capacity());
             return ACL_SUCCESS;
         case ACL_DEV_ATTR_L2_CACHE_SIZE:
             *value = openacl::HostL2CacheBytes();

@@ -42,7 +42,9 @@ aclError Record(aclrtEvent event, aclrtStream stream) {
                     "event %p was created on device %d but stream %p runs on device %d", event,
                     resolved->context()->device()->id(), stream, target->context()->device()->id());
     }
-    resolved->Record(target);
+    if (int32_t status = resolved->Record(target); status != 0) {
+        return openacl::DeviceRefused(target, status, "recording event");
+    }
     return ACL_SUCCESS;
 }
 
@@ -190,7 +192,9 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
                     "event %p was created without ACL_EVENT_SYNC, so streams cannot wait on it",
                     event);
     }
-    resolved->EnqueueWait(target);
+    if (int32_t status = resolved->EnqueueWait(target); status != 0) {
+        return openacl::DeviceRefused(target, status, "a wait for event");
+    }
     return ACL_SUCCESS;
 }
 
@@ -208,6 +212,15 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
                         "event %p was created without ACL_EVENT_TIME_LINE, so it has no "
                         "timestamp",
                         static_cast<void*>(e));
+        }
+    }
+    if (start->on_device() && end->on_device()) {
+        // Measured by the device itself: finer than the host clock the timestamps map to.
+        if (std::optional<float> elapsed =
+                end->DeviceEvent()->ElapsedMsSince(*start->DeviceEvent());
+            elapsed && *elapsed >= 0) {
+            *ms = *elapsed;
+            return ACL_SUCCESS;
         }
     }
     auto t0 = start->TimestampNs();

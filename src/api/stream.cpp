@@ -77,8 +77,7 @@ aclError Synchronize(aclrtStream stream, int32_t timeout_ms) {
     }
     auto timeout = timeout_ms < 0 ? openacl::cpu::kWaitForever
                                   : std::chrono::nanoseconds(std::chrono::milliseconds(timeout_ms));
-    return openacl::StreamWaitResult(resolved,
-                                     resolved->executor()->WaitFor(resolved->queue(), timeout),
+    return openacl::StreamWaitResult(resolved, openacl::WaitStream(resolved, timeout),
                                      ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 
@@ -120,8 +119,8 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
     aclError rc = ACL_SUCCESS;
     Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
-    *status = resolved->executor()->Query(resolved->queue()) ? ACL_STREAM_STATUS_COMPLETE
-                                                             : ACL_STREAM_STATUS_NOT_READY;
+    *status =
+        openacl::QueryStream(resolved) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
 
@@ -141,9 +140,10 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
                     "the failure mode of stream %p was already set: it may be set once", stream);
     }
     resolved->failure_mode_set = true;
-    resolved->executor()->SetFailureMode(
-        resolved->queue(), mode == ACL_STOP_ON_FAILURE ? openacl::cpu::FailureMode::kStop
-                                                       : openacl::cpu::FailureMode::kContinue);
+    const auto failure_mode = mode == ACL_STOP_ON_FAILURE ? openacl::cpu::FailureMode::kStop
+                                                          : openacl::cpu::FailureMode::kContinue;
+    resolved->executor()->SetFailureMode(resolved->queue(), failure_mode);
+    if (resolved->lane() != nullptr) resolved->lane()->SetFailureMode(failure_mode);
     return ACL_SUCCESS;
 }
 

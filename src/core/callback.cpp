@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backend/accelerator.h"
 #include "backend/cpu/sync.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -55,6 +56,15 @@ Subscriptions& Subs() {
 
 uint64_t SelfId() {
     return static_cast<uint64_t>(pthread_self());
+}
+
+// Lets a blocking callback's stream go on, on whichever engine holds it.
+void Release(cpu::SuspendToken token, cpu::TaskStatus status = cpu::TaskStatus::Done()) {
+    if (backend::IsLaneToken(token)) {
+        backend::CompleteHostTask(token, status);
+    } else {
+        cpu::Executor::Complete(token, status);
+    }
 }
 
 void Push(Channel* channel, const Channel::Item& item) {
@@ -204,13 +214,13 @@ aclError ProcessReport(int32_t timeout_ms) {
     for (const Channel::Item& item : batch) {
         const std::string thrown = RunUserCode(item.fn, item.user_data);
         if (thrown.empty()) {
-            if (item.block) cpu::Executor::Complete(item.token);
+            if (item.block) Release(item.token);
             continue;
         }
         if (item.block) {
             item.stream->NoteFailure("callback %p threw %s", reinterpret_cast<void*>(item.fn),
                                      thrown.c_str());
-            cpu::Executor::Complete(item.token, cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE));
+            Release(item.token, cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE));
         }
         if (failure.empty()) {
             char name[32];

@@ -462,7 +462,7 @@ std::vector<std::string> DeviceLeakLines(Device* device) {
         uint64_t count = 0, bytes = 0;
     };
     std::map<std::pair<std::string, std::string>, Group> groups;
-    for (const auto& block : device->arena().LiveBlocks()) {
+    for (const auto& block : device->memory().LiveBlocks()) {
         auto kind = static_cast<DeviceAllocKind>(block.tag.kind);
         std::string site =
             CreationSite(Resource::kDeviceMemory, reinterpret_cast<const void*>(block.base),

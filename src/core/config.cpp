@@ -53,6 +53,17 @@ bool ParseUnsigned(const char* text, uint64_t max, uint64_t* out) {
     return true;
 }
 
+bool ParseBackend(const std::string& text, BackendKind* out) {
+    if (text == "cpu") {
+        *out = BackendKind::kCpu;
+    } else if (text == "cuda") {
+        *out = BackendKind::kCuda;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 bool ParseBool(const char* text, bool* out) {
     if (std::strcmp(text, "1") == 0 || std::strcmp(text, "true") == 0 ||
         std::strcmp(text, "on") == 0) {
@@ -199,6 +210,11 @@ aclError ApplyOpenaclSection(const json& section, const std::string& path, Confi
                             path.c_str());
             }
             config->spin_us = static_cast<uint32_t>(number);
+        } else if (key == "backend") {
+            if (!value.is_string() || !ParseBackend(value.get<std::string>(), &config->backend)) {
+                return Fail(ACL_ERROR_FILE_ATTR_INVALID,
+                            "%s: openacl.backend must be \"cpu\" or \"cuda\"", path.c_str());
+            }
         } else if (key == "soc_name") {
             if (!value.is_string() || value.get<std::string>().empty()) {
                 return Fail(ACL_ERROR_FILE_ATTR_INVALID,
@@ -317,6 +333,11 @@ aclError ApplyEnvironment(Config* config) {
         config->spin_us = static_cast<uint32_t>(number);
     }
     if (const char* v = std::getenv("OPENACL_SOC_NAME"); v && *v) config->soc_name = v;
+    if (const char* v = std::getenv("OPENACL_BACKEND"); v && *v) {
+        if (!ParseBackend(v, &config->backend)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "OPENACL_BACKEND=%s: expected cpu or cuda", v);
+        }
+    }
     if (const char* v = std::getenv("OPENACL_STRICT"); v && *v) {
         if (!ParseBool(v, &config->strict)) {
             return Fail(ACL_ERROR_INVALID_PARAM, "OPENACL_STRICT=%s: expected 0 or 1", v);
@@ -351,6 +372,10 @@ aclError ApplyEnvironment(Config* config) {
 }
 
 }  // namespace
+
+const char* BackendName(BackendKind kind) {
+    return kind == BackendKind::kCuda ? "cuda" : "cpu";
+}
 
 uint64_t Config::DefaultDeviceMemory() {
     long pages = sysconf(_SC_PHYS_PAGES);

@@ -11,10 +11,15 @@
 
 namespace openacl {
 
+// Which backend runs the devices: the CPU (default) or NVIDIA GPUs through CUDA.
+enum class BackendKind : uint8_t { kCpu, kCuda };
+const char* BackendName(BackendKind kind);
+
 struct Config {
-    uint32_t device_count = 1;             // "openacl": {"device_count"} / OPENACL_DEVICE_COUNT
-    uint64_t device_memory_bytes = 0;      // "device_memory_mb" / OPENACL_DEVICE_MEMORY_MB
-    std::string soc_name = "Ascend310P3";  // "soc_name" / OPENACL_SOC_NAME (Atlas 300I Pro)
+    BackendKind backend = BackendKind::kCpu;  // "backend": "cpu"|"cuda" / OPENACL_BACKEND
+    uint32_t device_count = 1;                // "openacl": {"device_count"} / OPENACL_DEVICE_COUNT
+    uint64_t device_memory_bytes = 0;         // "device_memory_mb" / OPENACL_DEVICE_MEMORY_MB
+    std::string soc_name = "Ascend310P3";     // "soc_name" / OPENACL_SOC_NAME (Atlas 300I Pro)
     uint32_t worker_threads = 0;  // "worker_threads" / OPENACL_WORKER_THREADS (0: one per core)
     uint32_t spin_us = 50;        // "spin_us" / OPENACL_SPIN_US: busy-wait before sleeping
     // "worker_cpus": "0-1,4" / OPENACL_WORKER_CPUS: the CPUs the device's workers may run on

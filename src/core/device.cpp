@@ -23,12 +23,12 @@ namespace openacl {
 
 aclError OpenDeviceLocked(Device* device) {
     if (device->open) return ACL_SUCCESS;
-    if (!device->arena().valid()) {
+    if (!device->memory().valid()) {
         return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
                     "cannot reserve %" PRIu64
                     " MiB of address space for device %d: lower "
                     "OPENACL_DEVICE_MEMORY_MB",
-                    device->arena().capacity() >> 20, device->id());
+                    device->memory().capacity() >> 20, device->id());
     }
     const Config& config = Runtime::Get().config();
     cpu::ExecutorOptions options;
@@ -85,7 +85,7 @@ void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyar
         DestroyContextLocked(device->contexts.back(), graveyard);
     // Executors die after their streams: the graveyard finishes streams first.
     graveyard.executors.push_back(std::move(device->executor_));
-    auto leaked = device->arena().LiveBlocks();
+    auto leaked = device->memory().LiveBlocks();
     if (!leaked.empty() && !report) {
         uint64_t bytes = 0;
         for (const auto& block : leaked)
@@ -106,7 +106,7 @@ void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyar
                                  AllocName(static_cast<DeviceAllocKind>(block.tag.kind)));
         }
     }
-    device->arena().ReleaseAll();
+    device->memory().ReleaseAll();
     device->open = false;
     device->set_count = 0;
     device->default_context = nullptr;
@@ -185,11 +185,14 @@ aclError SynchronizeDevice(int32_t timeout_ms) {
         const void* handle;
         cpu::Executor* executor;
         cpu::Queue* queue;
+        // A stream retired during the wait is freed only after this call returns (reclaim.h),
+        // so its lane may be waited for through it.
+        Stream* stream;
     };
     std::vector<Target> targets;
     {
         std::lock_guard lock(Runtime::Get().lifecycle_mutex());
-        auto add = [&](Stream* s) { targets.push_back({s, s->executor(), s->queue()}); };
+        auto add = [&](Stream* s) { targets.push_back({s, s->executor(), s->queue(), s}); };
         for (Context* c : ctx->device()->contexts) {
             if (c->default_stream != nullptr) add(c->default_stream);
             for (Stream* s : c->streams)
@@ -206,7 +209,9 @@ aclError SynchronizeDevice(int32_t timeout_ms) {
                 ? cpu::kWaitForever
                 : std::max(std::chrono::nanoseconds(0),
                            std::chrono::nanoseconds(deadline - std::chrono::steady_clock::now()));
-        cpu::WaitStatus status = target.executor->WaitFor(target.queue, left);
+        cpu::WaitStatus status = target.stream->lane() != nullptr
+                                     ? WaitStream(target.stream, left)
+                                     : target.executor->WaitFor(target.queue, left);
         if (status.timed_out()) {
             return Fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                         "device %d still has unfinished tasks after %d ms", ctx->device()->id(),

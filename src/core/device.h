@@ -1,5 +1,6 @@
-// A virtual device: its memory arena and its lifecycle (reference count, default context,
-// explicit contexts, peer access). Lifecycle fields are guarded by Runtime::lifecycle_mutex().
+// A device: its memory (a CPU arena, or an accelerator's) and its lifecycle (reference count,
+// default context, explicit contexts, peer access). Lifecycle fields are guarded by
+// Runtime::lifecycle_mutex().
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "backend/accelerator.h"
 #include "backend/cpu/device_arena.h"
 #include "backend/cpu/executor.h"
 #include "core/stream.h"
@@ -33,12 +35,22 @@ struct Graveyard {
 
 class Device {
  public:
+    // A device of the CPU backend: its memory is an arena of `capacity` bytes.
     Device(int32_t id, uint32_t physical_id, uint64_t capacity)
-        : id_(id), physical_id_(physical_id), arena_(capacity) {}
+        : id_(id),
+          physical_id_(physical_id),
+          memory_(std::make_unique<cpu::DeviceArena>(capacity)) {}
+    // A device of an accelerator backend (CUDA): memory, streams and events are the device's.
+    Device(int32_t id, uint32_t physical_id, std::unique_ptr<backend::Accelerator> accelerator)
+        : id_(id), physical_id_(physical_id), accelerator_(std::move(accelerator)) {}
 
     int32_t id() const { return id_; }
     uint32_t physical_id() const { return physical_id_; }
-    cpu::DeviceArena& arena() { return arena_; }
+    backend::DeviceMemory& memory() {
+        return accelerator_ != nullptr ? accelerator_->memory() : *memory_;
+    }
+    // nullptr on the CPU backend.
+    backend::Accelerator* accelerator() const { return accelerator_.get(); }
     // The stream executor; exists while the device is open.
     cpu::Executor* executor() const { return executor_.get(); }
 
@@ -55,7 +67,8 @@ class Device {
  private:
     int32_t id_;
     uint32_t physical_id_;
-    cpu::DeviceArena arena_;
+    std::unique_ptr<backend::Accelerator> accelerator_;  // an accelerator backend's device
+    std::unique_ptr<cpu::DeviceArena> memory_;           // the CPU backend's arena
 };
 
 // aclrtSetDevice: opens the device if needed, counts the call, makes its default context

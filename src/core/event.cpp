@@ -38,27 +38,41 @@ void Retire(std::unique_ptr<Event> event) {
 
 }  // namespace
 
+backend::DeviceEvent* Event::DeviceEvent() {
+    std::lock_guard guard(lock_);
+    return device_event_.get();
+}
+
 cpu::Event* Event::Acquire() {
     std::lock_guard guard(lock_);
     impl_->Retain();
     return impl_;
 }
 
-void Event::Record(Stream* stream) {
+int32_t Event::Record(Stream* stream) {
+    if (on_device_) [[unlikely]] {
+        if (stream->lane() == nullptr) return -1;
+        return DeviceEvent()->Record(*stream->lane());
+    }
     // Holding the lock keeps Reset from swapping impl_ out meanwhile, so no reference of our
     // own is needed: a Retain/Release pair here costs two atomic operations on a cache line the
     // worker running the previous record is writing (about a quarter of the enqueue cost).
     std::lock_guard guard(lock_);
     if (!trace::On()) [[likely]] {
         impl_->Record(stream->queue());
-        return;
+        return 0;
     }
     const uint64_t seq =
         impl_->Record(stream->queue(), static_cast<uint32_t>(trace::Kind::kEventRecord));
     trace::NoteEnqueue(*stream, seq, {trace::Kind::kEventRecord, static_cast<uint64_t>(id_)});
+    return 0;
 }
 
-void Event::EnqueueWait(Stream* stream) {
+int32_t Event::EnqueueWait(Stream* stream) {
+    if (on_device_) [[unlikely]] {
+        if (stream->lane() == nullptr) return -1;
+        return DeviceEvent()->EnqueueWait(*stream->lane());
+    }
     cpu::Event* impl = Acquire();
     if (!trace::On()) [[likely]] {
         impl->EnqueueWait(stream->queue());
@@ -73,9 +87,21 @@ void Event::EnqueueWait(Stream* stream) {
         }
     }
     impl->Release();
+    return 0;
 }
 
 void Event::Reset() {
+    if (on_device_) [[unlikely]] {
+        // A fresh device event: "never recorded" again. Waits already enqueued keep theirs.
+        int32_t status = 0;
+        auto fresh = context_->device()->accelerator()->CreateEvent(device_event_timing_, &status);
+        if (fresh != nullptr) {
+            std::lock_guard guard(lock_);
+            retired_device_events_.push_back(std::move(device_event_));
+            device_event_ = std::move(fresh);
+        }
+        return;
+    }
     cpu::Event* fresh = cpu::Event::Create();
     cpu::Event* old = nullptr;
     {
@@ -87,6 +113,8 @@ void Event::Reset() {
 }
 
 bool Event::Query() {
+    if (on_device_) [[unlikely]]
+        return DeviceEvent()->Query();
     cpu::Event* impl = Acquire();
     bool done = impl->Query();
     impl->Release();
@@ -94,6 +122,8 @@ bool Event::Query() {
 }
 
 cpu::WaitStatus Event::Synchronize(std::chrono::nanoseconds timeout) {
+    if (on_device_) [[unlikely]]
+        return DeviceEvent()->Synchronize(timeout);
     cpu::Event* impl = Acquire();
     cpu::WaitStatus status = impl->Synchronize(timeout);
     impl->Release();
@@ -108,6 +138,8 @@ bool Event::recorded() {
 }
 
 std::optional<int64_t> Event::TimestampNs() {
+    if (on_device_) [[unlikely]]
+        return DeviceEvent()->TimestampNs();
     cpu::Event* impl = Acquire();
     auto stamp = impl->TimestampNs();
     impl->Release();
@@ -125,7 +157,20 @@ aclError CreateEvent(uint32_t flags, bool reusable, bool plain, aclrtEvent* out)
                     kMaxEventsPerDevice);
     }
     int32_t id = g_next_event_id.fetch_add(1, std::memory_order_relaxed);
-    *out = Events().Insert(std::make_unique<Event>(ctx, flags, reusable, plain, id));
+    auto event = std::make_unique<Event>(ctx, flags, reusable, plain, id);
+    if (backend::Accelerator* accelerator = ctx->device()->accelerator()) {
+        // Timing costs the device extra work: only events made for it get it (plain events
+        // and ACL_EVENT_TIME_LINE ones), as CUDA's cudaEventDisableTiming advises.
+        const bool timing = plain || (flags & ACL_EVENT_TIME_LINE) != 0;
+        int32_t status = 0;
+        auto device_event = accelerator->CreateEvent(timing, &status);
+        if (device_event == nullptr) {
+            return Fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s cannot create an event: %s",
+                        accelerator->name(), accelerator->StatusText(status).c_str());
+        }
+        event->set_device_event(std::move(device_event), timing);
+    }
+    *out = Events().Insert(std::move(event));
     g_live_events.fetch_add(1, std::memory_order_relaxed);
     if (check::On()) check::NoteCreated(check::Resource::kEvent, *out);
     return ACL_SUCCESS;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "backend/accelerator.h"
 #include "backend/cpu/event.h"
 
 namespace openacl {
@@ -32,9 +33,19 @@ class Event {
     bool reusable() const { return reusable_; }  // aclrtCreateEventExWithFlag
     bool plain() const { return plain_; }        // aclrtCreateEvent
     int32_t id() const { return id_; }
+    // On an accelerator, the device event behind this one (nullptr on the CPU backend); set
+    // once, before the event is published. Reset replaces it.
+    bool on_device() const { return on_device_; }
+    backend::DeviceEvent* DeviceEvent();
+    void set_device_event(std::unique_ptr<backend::DeviceEvent> event, bool timing) {
+        device_event_ = std::move(event);
+        device_event_timing_ = timing;
+        on_device_ = true;
+    }
 
-    void Record(Stream* stream);
-    void EnqueueWait(Stream* stream);
+    // Non-zero: the accelerator refused (its status code).
+    int32_t Record(Stream* stream);
+    int32_t EnqueueWait(Stream* stream);
     // Back to the never-recorded state (aclrtResetEvent).
     void Reset();
     bool Query();
@@ -54,6 +65,12 @@ class Event {
     int32_t id_;
     cpu::SpinLock lock_;
     cpu::Event* impl_;
+    std::unique_ptr<backend::DeviceEvent> device_event_;
+    bool on_device_ = false;
+    bool device_event_timing_ = false;
+    // Replaced by Reset while records or waits may still refer to them on the device: kept
+    // until the event is destroyed (resets of one event are rare).
+    std::vector<std::unique_ptr<backend::DeviceEvent>> retired_device_events_;
 };
 
 // Most events a device holds at once (as on Atlas A2 hardware).

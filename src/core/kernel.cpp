@@ -191,6 +191,52 @@ aclError OpenModule(const std::string& path, const std::string& origin, int memf
     return ACL_SUCCESS;
 }
 
+// Loads a CUDA binary into the current device's accelerator.
+aclError LoadDeviceBinary(const void* data, size_t length, const std::string& origin,
+                          aclrtBinHandle* out) {
+    aclError rc = ACL_SUCCESS;
+    Context* ctx = RequireContext(&rc);
+    if (ctx == nullptr) return rc;
+    backend::Accelerator* accelerator = ctx->device()->accelerator();
+    if (accelerator == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s is a CUDA binary (cubin, fatbin or PTX), which only the CUDA backend "
+                    "runs: select it with OPENACL_BACKEND=cuda, or build the kernel for the CPU "
+                    "backend with openacl_add_kernel_binary",
+                    origin.c_str());
+    }
+    std::string why;
+    void* module = accelerator->LoadModule(data, length, &why);
+    if (module == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s cannot be loaded on %s: %s", origin.c_str(),
+                    accelerator->name(), why.c_str());
+    }
+    std::vector<std::string> names = accelerator->KernelNames(module);
+    std::vector<backend::DeviceKernel> kernels;
+    for (const std::string& name : names) {
+        backend::DeviceKernel kernel;
+        if (!accelerator->GetKernel(module, name.c_str(), &kernel, &why)) {
+            accelerator->UnloadModule(module);
+            return Fail(ACL_ERROR_INVALID_PARAM, "%s: kernel %s cannot be found: %s",
+                        origin.c_str(), name.c_str(), why.c_str());
+        }
+        kernels.push_back(kernel);
+    }
+    *out = Binaries().Insert(std::make_unique<KernelBinary>(accelerator, module, std::move(names),
+                                                            std::move(kernels), origin));
+    return ACL_SUCCESS;
+}
+
+// A CPU kernel binary (a shared object) cannot run on an accelerator's device memory.
+aclError RefuseHostBinaryOnAccelerator(const std::string& origin) {
+    Context* ctx = CurrentContext();
+    if (ctx == nullptr || ctx->device()->accelerator() == nullptr) return ACL_SUCCESS;
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%s is a CPU kernel binary, but the current device is %s (CUDA backend): build "
+                "the kernel with openacl_add_cuda_kernel_binary (nvcc) to run it there",
+                origin.c_str(), ctx->device()->accelerator()->name());
+}
+
 bool LooksLikeElf(const void* data, size_t length) {
     return length >= 4 && std::memcmp(data,
                                       "\x7f"
@@ -206,6 +252,7 @@ struct Launch {
     Stream* stream;
     uint32_t num_blocks;
     uint32_t timeout_ms;  // 0: none
+    uint32_t args_size;   // bytes of arguments given (the accelerator passes them all)
     bool owns_args;       // host arguments copied for this launch, freed by the task
     bool check_args;      // arguments in device memory: still allocated when the launch runs?
 };
@@ -262,7 +309,49 @@ cpu::TaskStatus RunLaunch(const Launch& launch) {
     return cpu::TaskStatus::Done();
 }
 
-void Submit(const Launch& launch) {
+// A launch on an accelerator is enqueued on the device at once: CUDA copies the argument
+// values when the launch is enqueued. An argument block in device memory is read first, in
+// stream order, which makes the caller wait for the stream (aclrtLaunchKernelWithHostArgs
+// and aclrtLaunchKernelWithConfig do not).
+aclError LaunchOnDevice(const Launch& launch) {
+    backend::Accelerator* accelerator = launch.binary->accelerator();
+    backend::Lane* lane = launch.stream->lane();
+    std::unique_ptr<void, decltype(&std::free)> owned(
+        launch.owns_args ? const_cast<void*>(launch.args) : nullptr, &std::free);
+    if (lane == nullptr || launch.stream->context()->device()->accelerator() != accelerator) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "kernel %s was loaded on %s, but stream %p runs on device %d: load the "
+                    "binary with that device current",
+                    launch.entry->name, accelerator->name(), static_cast<void*>(launch.stream),
+                    launch.stream->context()->device()->id());
+    }
+    void* args = const_cast<void*>(launch.args);
+    std::unique_ptr<unsigned char[]> read_back;
+    if (launch.check_args) {
+        cpu::WaitStatus waited = lane->Wait(cpu::kWaitForever);
+        if (!waited.ok()) {
+            return StreamWaitResult(launch.stream, waited, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        }
+        read_back = std::make_unique<unsigned char[]>(launch.args_size);
+        if (int32_t status = accelerator->CopySync(read_back.get(), args, launch.args_size)) {
+            return Fail(ACL_ERROR_RT_COPY_DATA, "kernel %s: cannot read its arguments at %p: %s",
+                        launch.entry->name, args, accelerator->StatusText(status).c_str());
+        }
+        args = read_back.get();
+    }
+    const backend::DeviceKernel& kernel = launch.binary->device_kernel(launch.entry);
+    if (int32_t status = lane->Launch(kernel, launch.num_blocks, args, launch.args_size)) {
+        return Fail(ACL_ERROR_RT_FAILURE,
+                    "kernel %s (%u blocks of %u threads) cannot be launched on %s: %s",
+                    launch.entry->name, launch.num_blocks, kernel.block_threads,
+                    accelerator->name(), accelerator->StatusText(status).c_str());
+    }
+    return ACL_SUCCESS;
+}
+
+aclError Submit(const Launch& launch) {
+    if (launch.binary->accelerator() != nullptr) [[unlikely]]
+        return LaunchOnDevice(launch);
     launch.binary->Retain();
     cpu::Task task = cpu::MakeTask(
         [launch](cpu::TaskContext& ctx) {
@@ -279,9 +368,14 @@ void Submit(const Launch& launch) {
                  trace::Intern(launch.entry->name)};
     }
     launch.stream->Submit(task, label);
+    return ACL_SUCCESS;
 }
 
 aclError CheckLaunch(KernelFunction* function, const LaunchOptions& options, size_t args_size) {
+    if (args_size > UINT32_MAX) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "argsSize %zu is too large for an argument block",
+                    args_size);
+    }
     if (options.num_blocks == 0) {
         return Fail(ACL_ERROR_INVALID_PARAM, "numBlocks is 0: a launch needs at least one block");
     }
@@ -307,7 +401,35 @@ KernelBinary::KernelBinary(void* module, const openaclKernelTable* table, std::s
                            int memfd)
     : module_(module), memfd_(memfd), table_(table), origin_(std::move(origin)) {}
 
+KernelBinary::KernelBinary(backend::Accelerator* accelerator, void* device_module,
+                           std::vector<std::string> names,
+                           std::vector<backend::DeviceKernel> kernels, std::string origin)
+    : module_(nullptr),
+      memfd_(-1),
+      table_(&own_table_),
+      origin_(std::move(origin)),
+      accelerator_(accelerator),
+      device_module_(device_module),
+      names_(std::move(names)),
+      device_kernels_(std::move(kernels)) {
+    for (size_t i = 0; i < names_.size(); ++i) {
+        // Parameters are known from the binary's metadata (0 when it says nothing, and then
+        // any argument block is accepted).
+        entries_.push_back({names_[i].c_str(), device_kernels_[i].param_bytes / 8, nullptr});
+    }
+    own_table_.magic = OPENACL_KERNEL_BINARY_MAGIC;
+    own_table_.version = OPENACL_KERNEL_BINARY_VERSION;
+    own_table_.backend = "cuda";
+    own_table_.kernelCount = static_cast<uint32_t>(entries_.size());
+    own_table_.kernels = entries_.data();
+}
+
 KernelBinary::~KernelBinary() {
+    if (device_module_ != nullptr) {
+        // Launches already queued on the device must not lose their code.
+        accelerator_->Synchronize();
+        accelerator_->UnloadModule(device_module_);
+    }
     if (module_ != nullptr) dlclose(module_);
     ReleaseMemfd(memfd_);
 }
@@ -381,6 +503,10 @@ aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out) {
     std::ifstream file(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(file)),
                             std::istreambuf_iterator<char>());
+    if (backend::IsCudaBinary(bytes.data(), bytes.size())) {
+        return LoadDeviceBinary(bytes.data(), bytes.size(), path, out);
+    }
+    if (aclError rc = RefuseHostBinaryOnAccelerator(path)) return rc;
     if (!LooksLikeElf(bytes.data(), bytes.size())) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s is not a kernel binary (not an ELF shared object): %s", path, kBuildHint);
@@ -393,6 +519,10 @@ aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out) {
 }
 
 aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandle* out) {
+    char origin[64];
+    std::snprintf(origin, sizeof origin, "kernel binary data at %p", data);
+    if (backend::IsCudaBinary(data, length)) return LoadDeviceBinary(data, length, origin, out);
+    if (aclError rc = RefuseHostBinaryOnAccelerator(origin)) return rc;
     if (!LooksLikeElf(data, length)) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "the %zu bytes at %p are not a kernel binary (not an ELF shared object): %s",
@@ -419,8 +549,6 @@ aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandl
         }
         done += static_cast<size_t>(n);
     }
-    char origin[64];
-    std::snprintf(origin, sizeof origin, "kernel binary data at %p", data);
     return OpenModule(MemfdPath(fd), origin, fd, out);
 }
 
@@ -589,9 +717,8 @@ aclError LaunchKernelDeviceArgs(KernelFunction* function, const LaunchOptions& o
                     " bytes left)",
                     args_size, args, left);
     }
-    Submit(Launch{function->entry(), function->binary(), args, stream, options.num_blocks,
-                  TimeoutMs(options), false, true});
-    return ACL_SUCCESS;
+    return Submit(Launch{function->entry(), function->binary(), args, stream, options.num_blocks,
+                         TimeoutMs(options), static_cast<uint32_t>(args_size), false, true});
 }
 
 aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& options,
@@ -622,9 +749,8 @@ aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& opt
         void* target = copy + p.dataOffset;
         std::memcpy(copy + p.addrOffset, &target, sizeof target);
     }
-    Submit(Launch{function->entry(), function->binary(), copy, stream, options.num_blocks,
-                  TimeoutMs(options), true, false});
-    return ACL_SUCCESS;
+    return Submit(Launch{function->entry(), function->binary(), copy, stream, options.num_blocks,
+                         TimeoutMs(options), static_cast<uint32_t>(args_size), true, false});
 }
 
 aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& options, void* block,
@@ -633,9 +759,8 @@ aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& op
         std::free(block);
         return rc;
     }
-    Submit(Launch{function->entry(), function->binary(), block, stream, options.num_blocks,
-                  TimeoutMs(options), true, false});
-    return ACL_SUCCESS;
+    return Submit(Launch{function->entry(), function->binary(), block, stream, options.num_blocks,
+                         TimeoutMs(options), static_cast<uint32_t>(slots_size), true, false});
 }
 
 aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& options,

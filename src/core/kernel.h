@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "backend/accelerator.h"
 #include "openacl/kernel_binary.h"
 
 namespace openacl {
@@ -30,7 +31,18 @@ class KernelBinary {
     // memfd: the in-memory file a binary loaded from data was opened through (-1: none); the
     // binary owns it, so its /proc/self/fd name is not reused while the module is loaded.
     KernelBinary(void* module, const openaclKernelTable* table, std::string origin, int memfd = -1);
+    // A binary loaded into an accelerator (a CUDA cubin, fatbin or PTX): `names` are its
+    // kernels, `kernels` what the device needs to launch each (same order).
+    KernelBinary(backend::Accelerator* accelerator, void* device_module,
+                 std::vector<std::string> names, std::vector<backend::DeviceKernel> kernels,
+                 std::string origin);
     ~KernelBinary();
+    // nullptr for a CPU kernel binary.
+    backend::Accelerator* accelerator() const { return accelerator_; }
+    // The device kernel behind one of this binary's entries (accelerator binaries only).
+    const backend::DeviceKernel& device_kernel(const openaclKernelEntry* entry) const {
+        return device_kernels_[static_cast<size_t>(entry - table_->kernels)];
+    }
     void Retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
     void Release();
 
@@ -56,6 +68,13 @@ class KernelBinary {
     std::mutex functions_mutex_;
     std::vector<std::unique_ptr<KernelFunction>> functions_;  // by table index, made on first use
     bool unloading_ = false;
+    // Accelerator binaries: the device module, and the table built for its kernels.
+    backend::Accelerator* accelerator_ = nullptr;
+    void* device_module_ = nullptr;
+    std::vector<std::string> names_;
+    std::vector<openaclKernelEntry> entries_;
+    std::vector<backend::DeviceKernel> device_kernels_;
+    openaclKernelTable own_table_{};
 };
 
 // aclrtFuncHandle. The handle is not the object's address but a value the function registry

@@ -31,7 +31,35 @@ struct HostBlock {
     uint64_t usable;
     uint64_t requested;
     const void* call_site;
+    backend::Accelerator* pinned_by = nullptr;  // page-locked by an accelerator; else malloc'd
 };
+
+// The accelerator that pins host memory for aclrtMallocHost (any device of it: the memory is
+// portable), or nullptr on the CPU backend.
+backend::Accelerator* HostAccelerator() {
+    const auto& devices = Runtime::Get().devices();
+    return devices.empty() ? nullptr : devices.front()->accelerator();
+}
+
+void FreeHostBlock(void* p, const HostBlock& block) {
+    if (block.pinned_by != nullptr) {
+        block.pinned_by->FreeHost(p);
+    } else {
+        std::free(p);
+    }
+}
+
+// The accelerator that must move data touching these regions, or nullptr when the host can.
+backend::Accelerator* AcceleratorOf(const MemRegion& a, const MemRegion& b) {
+    if (a.device != nullptr && a.device->accelerator() != nullptr) return a.device->accelerator();
+    if (b.device != nullptr && b.device->accelerator() != nullptr) return b.device->accelerator();
+    return nullptr;
+}
+
+aclError DeviceFailed(backend::Accelerator* accelerator, int32_t status, const char* what) {
+    return Fail(ACL_ERROR_RT_COPY_DATA, "%s failed on %s: %s", what, accelerator->name(),
+                accelerator->StatusText(status).c_str());
+}
 
 std::shared_mutex g_host_mutex;
 std::map<uintptr_t, HostBlock>& HostBlocks() {
@@ -197,8 +225,8 @@ std::string DescribeAllocation(const void* p) {
     const void* caller = nullptr;
     check::Resource resource = check::Resource::kDeviceMemory;
     if (region.domain == MemDomain::kDevice) {
-        cpu::DeviceArena::Block block;
-        if (!region.device->arena().Find(p, &block)) return "";
+        backend::DeviceMemory::Block block;
+        if (!region.device->memory().Find(p, &block)) return "";
         caller = block.tag.call_site;
         std::snprintf(text, sizeof text, "a %" PRIu64 "-byte %s allocation at %p on device %d",
                       block.tag.requested, AllocName(static_cast<DeviceAllocKind>(block.tag.kind)),
@@ -239,10 +267,10 @@ MemRegion ClassifyPointer(const void* p) {
     // All devices, released ones too: their memory must read as freed device memory, never as
     // host memory a copy could write to (aclFinalize on another thread, a stale pointer).
     for (Device* device : Runtime::Get().all_devices()) {
-        if (!device->arena().Contains(p)) continue;
+        if (!device->memory().Contains(p)) continue;
         region.device = device;
-        cpu::DeviceArena::Block block;
-        if (device->arena().Find(p, &block)) {
+        backend::DeviceMemory::Block block;
+        if (device->memory().Find(p, &block)) {
             region.domain = MemDomain::kDevice;
             region.base = block.base;
             region.usable = block.tag.usable;
@@ -284,7 +312,7 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
     Context* ctx = RequireContext(&rc);
     if (ctx == nullptr) return rc;
     Device* device = ctx->device();
-    cpu::DeviceArena& arena = device->arena();
+    backend::DeviceMemory& arena = device->memory();
     if (size > arena.capacity()) {
         return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
                     "cannot allocate %zu bytes: device %d has only %" PRIu64
@@ -292,12 +320,15 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
                     "(set OPENACL_DEVICE_MEMORY_MB for more)",
                     size, device->id(), arena.capacity());
     }
-    cpu::DeviceArena::Tag tag;
+    backend::DeviceMemory::Tag tag;
     tag.requested = size;
     tag.usable = PaddedSize(size, policy, kind);
     tag.owner = ctx;
     tag.call_site = call_site;
     tag.kind = static_cast<uint32_t>(kind);
+    // DVPP and model memory is used by host tasks (DVPP, the host model engine) on an
+    // accelerator too, so it must be reachable from the host there.
+    tag.host_accessible = kind == DeviceAllocKind::kDvpp || kind == DeviceAllocKind::kModel;
     void* p = arena.Allocate(tag.usable, tag);
     if (p == nullptr) {
         uint64_t used = arena.used();
@@ -361,8 +392,8 @@ aclError DeviceFree(void* ptr, bool dvpp) {
                     ptr, reinterpret_cast<uintptr_t>(ptr) - region.base,
                     reinterpret_cast<void*>(region.base));
     }
-    cpu::DeviceArena::Block block;
-    if (!region.device->arena().Free(ptr, &block)) {
+    backend::DeviceMemory::Block block;
+    if (!region.device->memory().Free(ptr, &block)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "%p was freed concurrently by another thread", ptr);
     }
     if (check::On()) {
@@ -387,13 +418,15 @@ aclError HostMalloc(void** ptr, size_t size, const void* call_site) {
                     size);
     }
     uint64_t usable = AlignUp(size, kHostAlignment);
-    void* p = std::aligned_alloc(kHostAlignment, usable);
+    backend::Accelerator* pinner = HostAccelerator();
+    void* p = pinner != nullptr ? pinner->AllocateHost(usable)
+                                : std::aligned_alloc(kHostAlignment, usable);
     if (p == nullptr) {
         return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
                     "the system could not provide %zu bytes of pinned host memory", size);
     }
     std::unique_lock lock(g_host_mutex);
-    HostBlocks()[reinterpret_cast<uintptr_t>(p)] = HostBlock{usable, size, call_site};
+    HostBlocks()[reinterpret_cast<uintptr_t>(p)] = HostBlock{usable, size, call_site, pinner};
     lock.unlock();
     if (check::On()) check::NoteCreated(check::Resource::kHostMemory, p);
     *ptr = p;
@@ -406,14 +439,14 @@ aclError HostFree(void* ptr) {
         std::unique_lock lock(g_host_mutex);
         auto it = HostBlocks().find(reinterpret_cast<uintptr_t>(ptr));
         if (it != HostBlocks().end()) {
-            uint64_t requested = it->second.requested;
+            const HostBlock block = it->second;
             HostBlocks().erase(it);
             lock.unlock();
             if (check::On()) {
-                check::NoteDestroyed(check::Resource::kHostMemory, ptr, requested, -1,
+                check::NoteDestroyed(check::Resource::kHostMemory, ptr, block.requested, -1,
                                      "aclrtMallocHost");
             }
-            std::free(ptr);
+            FreeHostBlock(ptr, block);
             return ACL_SUCCESS;
         }
     }
@@ -481,7 +514,7 @@ void ReleaseAllHostMemory() {
                                  reinterpret_cast<const void*>(address), block.requested, -1,
                                  "aclrtMallocHost");
         }
-        std::free(reinterpret_cast<void*>(address));
+        FreeHostBlock(reinterpret_cast<void*>(address), block);
     }
     blocks.clear();
 }
@@ -567,7 +600,12 @@ aclError Memcpy(void* dst, size_t dest_max, const void* src, size_t count, aclrt
     if (aclError rc = CheckMemcpy(dst, dest_max, src, count, kind, &dst_region, &src_region)) {
         return rc;
     }
-    if (count != 0) std::memmove(dst, src, count);
+    if (count == 0) return ACL_SUCCESS;
+    if (backend::Accelerator* accelerator = AcceleratorOf(dst_region, src_region)) [[unlikely]] {
+        int32_t status = accelerator->CopySync(dst, src, count);
+        return status == 0 ? ACL_SUCCESS : DeviceFailed(accelerator, status, "aclrtMemcpy");
+    }
+    std::memmove(dst, src, count);
     return ACL_SUCCESS;
 }
 
@@ -664,6 +702,10 @@ aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size
                               &src_span, &dst_region, &src_region)) {
         return rc;
     }
+    if (backend::Accelerator* accelerator = AcceleratorOf(dst_region, src_region)) [[unlikely]] {
+        int32_t status = accelerator->Copy2dSync(dst, dpitch, src, spitch, width, height);
+        return status == 0 ? ACL_SUCCESS : DeviceFailed(accelerator, status, "aclrtMemcpy2d");
+    }
     Copy2d(dst, dpitch, src, spitch, width, height);
     return ACL_SUCCESS;
 }
@@ -671,7 +713,14 @@ aclError Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size
 aclError Memset(void* ptr, size_t max_count, int32_t value, size_t count) {
     MemRegion region;
     if (aclError rc = CheckMemset(ptr, max_count, count, &region)) return rc;
-    if (count != 0) std::memset(ptr, value, count);
+    if (count == 0) return ACL_SUCCESS;
+    if (region.device != nullptr && region.device->accelerator() != nullptr &&
+        region.domain == MemDomain::kDevice) [[unlikely]] {
+        backend::Accelerator* accelerator = region.device->accelerator();
+        int32_t status = accelerator->FillSync(ptr, static_cast<uint8_t>(value), count);
+        return status == 0 ? ACL_SUCCESS : DeviceFailed(accelerator, status, "aclrtMemset");
+    }
+    std::memset(ptr, value, count);
     return ACL_SUCCESS;
 }
 
@@ -686,8 +735,16 @@ aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes) 
     aclError rc = ACL_SUCCESS;
     Context* ctx = RequireContext(&rc);
     if (ctx == nullptr) return rc;
+    if (backend::Accelerator* accelerator = ctx->device()->accelerator()) {
+        int32_t status = accelerator->MemInfo(free_bytes, total_bytes);
+        if (status != 0) {
+            return Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cannot read the memory of %s: %s",
+                        accelerator->name(), accelerator->StatusText(status).c_str());
+        }
+        return ACL_SUCCESS;
+    }
     // The CPU backend has one kind of device memory: DDR and HBM queries both describe it.
-    cpu::DeviceArena& arena = ctx->device()->arena();
+    backend::DeviceMemory& arena = ctx->device()->memory();
     *total_bytes = arena.capacity();
     *free_bytes = arena.capacity() - arena.used();
     return ACL_SUCCESS;
@@ -811,6 +868,34 @@ trace::Kind CopyKind(const MemRegion& dst, const MemRegion& src) {
 
 }  // namespace
 
+namespace {
+
+// An accelerator stream's copy: the device's own asynchronous copy, with the same checks
+// and the same pageable-memory contract as the CPU backend (done when the call returns).
+aclError LaneCopy(backend::Lane& lane, Stream* stream, void* dst, const void* src, size_t count,
+                  aclrtMemcpyKind kind, const MemRegion& dst_region, const MemRegion& src_region) {
+    backend::Accelerator* accelerator = stream->context()->device()->accelerator();
+    const bool pageable = IsPageable(dst_region) || IsPageable(src_region);
+    if (pageable) {
+        const bool dst_side = IsPageable(dst_region);
+        if (aclError rc = DrainForPageable(stream, PageableSide(dst_region),
+                                           dst_side ? static_cast<const void*>(dst) : src)) {
+            return rc;
+        }
+    }
+    int32_t status = lane.Copy(dst, src, count);
+    if (status != 0) return DeviceFailed(accelerator, status, "aclrtMemcpyAsync");
+    // ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE lets the caller reuse its buffer at once: on an
+    // accelerator the copy is simply complete before the call returns.
+    if (pageable || kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+        cpu::WaitStatus waited = lane.Wait(cpu::kWaitForever);
+        if (!waited.ok()) return StreamWaitResult(stream, waited, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    }
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
 aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
                      aclrtMemcpyKind kind, Stream* stream) {
     MemRegion dst_region, src_region;
@@ -818,6 +903,9 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
         return rc;
     }
     if (count == 0) return ACL_SUCCESS;
+    if (backend::Lane* lane = stream->lane()) [[unlikely]] {
+        return LaneCopy(*lane, stream, dst, src, count, kind, dst_region, src_region);
+    }
     if (IsPageable(dst_region) || IsPageable(src_region)) {
         const bool dst_side = IsPageable(dst_region);
         if (aclError rc = DrainForPageable(stream, PageableSide(dst_region),
@@ -893,6 +981,26 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
                               &src_span, &dst_region, &src_region)) {
         return rc;
     }
+    if (backend::Lane* lane = stream->lane()) [[unlikely]] {
+        const bool pageable = IsPageable(dst_region) || IsPageable(src_region);
+        if (pageable) {
+            const bool dst_side = IsPageable(dst_region);
+            if (aclError rc = DrainForPageable(stream, PageableSide(dst_region),
+                                               dst_side ? static_cast<const void*>(dst) : src)) {
+                return rc;
+            }
+        }
+        backend::Accelerator* accelerator = stream->context()->device()->accelerator();
+        int32_t status = lane->Copy2d(dst, dpitch, src, spitch, width, height);
+        if (status != 0) return DeviceFailed(accelerator, status, "aclrtMemcpy2dAsync");
+        if (pageable) {
+            cpu::WaitStatus waited = lane->Wait(cpu::kWaitForever);
+            if (!waited.ok()) {
+                return StreamWaitResult(stream, waited, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+            }
+        }
+        return ACL_SUCCESS;
+    }
     if (IsPageable(dst_region) || IsPageable(src_region)) {
         const bool dst_side = IsPageable(dst_region);
         if (aclError rc = DrainForPageable(stream, PageableSide(dst_region),
@@ -943,6 +1051,23 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
     MemRegion region;
     if (aclError rc = CheckMemset(ptr, max_count, count, &region)) return rc;
     if (count == 0) return ACL_SUCCESS;
+    if (backend::Lane* lane = stream->lane()) [[unlikely]] {
+        if (IsPageable(region)) {
+            if (aclError rc = DrainForPageable(stream, "devPtr", ptr)) return rc;
+            if (aclError rc = StreamWaitResult(stream, lane->Wait(cpu::kWaitForever),
+                                               ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)) {
+                return rc;
+            }
+            std::memset(ptr, value, count);
+            return ACL_SUCCESS;
+        }
+        int32_t status = lane->Fill(ptr, static_cast<uint8_t>(value), count);
+        if (status != 0) {
+            return DeviceFailed(stream->context()->device()->accelerator(), status,
+                                "aclrtMemsetAsync");
+        }
+        return ACL_SUCCESS;
+    }
     if (IsPageable(region)) {
         if (aclError rc = DrainForPageable(stream, "devPtr", ptr)) return rc;
         std::memset(ptr, value, count);

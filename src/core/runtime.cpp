@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 
+#include "backend/accelerator.h"
 #include "core/check.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -47,6 +48,10 @@ void Runtime::EnsureDevicesLocked() {
     check::Apply(config_.check);
     // Programs that never call aclInit; not again after aclFinalize wrote the trace.
     trace::StartConfigured(config_.trace_path, /*again=*/false);
+    if (config_.backend == BackendKind::kCuda) {
+        EnsureCudaDevicesLocked();
+        return;
+    }
     std::vector<uint32_t> physical = config_.visible_devices;
     if (physical.empty()) {
         for (uint32_t i = 0; i < config_.device_count; ++i)
@@ -61,7 +66,7 @@ void Runtime::EnsureDevicesLocked() {
         for (size_t k = 0; k < known && device == nullptr; ++k) {
             Device* old = owned_devices_[k].get();
             if (old->id() == static_cast<int32_t>(i) && old->physical_id() == physical[i] &&
-                old->arena().capacity() == config_.device_memory_bytes && !old->open) {
+                old->memory().capacity() == config_.device_memory_bytes && !old->open) {
                 device = old;
             }
         }
@@ -71,6 +76,43 @@ void Runtime::EnsureDevicesLocked() {
             device = owned_devices_.back().get();
         }
         visible.push_back(device);
+    }
+    std::vector<Device*> all;
+    for (const auto& device : owned_devices_)
+        all.push_back(device.get());
+    all_.store(Publish(std::move(all)), std::memory_order_release);
+    visible_.store(Publish(std::move(visible)), std::memory_order_release);
+    devices_ready_.store(true, std::memory_order_release);
+}
+
+void Runtime::EnsureCudaDevicesLocked() {
+    // CUDA devices are opened once per process and serve every later aclInit (a CUDA device
+    // cannot be re-created the way an arena can).
+    std::vector<Device*> visible;
+    if (cuda_devices_.empty()) {
+        std::string why;
+        const int count = backend::CudaDeviceCount(&why);
+        for (int i = 0; i < count; ++i) {
+            auto accelerator = backend::OpenCudaDevice(i, &why);
+            if (accelerator == nullptr) break;
+            owned_devices_.push_back(std::make_unique<Device>(
+                static_cast<int32_t>(i), static_cast<uint32_t>(i), std::move(accelerator)));
+            cuda_devices_.push_back(owned_devices_.back().get());
+        }
+        if (cuda_devices_.empty()) {
+            cuda_unavailable_ = why;
+            OPENACL_LOG_ERROR("OPENACL_BACKEND=cuda, but %s", why.c_str());
+        } else {
+            OPENACL_LOG_INFO("CUDA backend: %zu device(s), device 0 is %s", cuda_devices_.size(),
+                             cuda_devices_[0]->accelerator()->name());
+        }
+    }
+    if (config_.visible_devices.empty()) {
+        visible = cuda_devices_;
+    } else {
+        for (uint32_t id : config_.visible_devices) {
+            if (id < cuda_devices_.size()) visible.push_back(cuda_devices_[id]);
+        }
     }
     std::vector<Device*> all;
     for (const auto& device : owned_devices_)
@@ -114,6 +156,11 @@ std::vector<Device*> Runtime::OpenDevicesLocked() {
 
 Device* Runtime::DeviceById(int64_t id) {
     const auto& list = devices();
+    if (list.empty()) {
+        Fail(ACL_ERROR_RT_INVALID_DEVICEID, "device id %" PRId64 " does not exist: %s", id,
+             cuda_unavailable_.empty() ? "this process sees no device" : cuda_unavailable_.c_str());
+        return nullptr;
+    }
     if (id < 0 || id >= static_cast<int64_t>(list.size())) {
         Fail(ACL_ERROR_RT_INVALID_DEVICEID,
              "device id %" PRId64
@@ -162,6 +209,15 @@ aclError Runtime::Init(const char* config_path) {
         PublishConfigLocked();
         SetProcessLevelErrMsg(config_.err_msg_process_level);
         check::Apply(config_.check);
+        if (config_.backend == BackendKind::kCuda) {
+            EnsureDevicesLocked();
+            if (visible_.load(std::memory_order_acquire)->empty()) {
+                return Fail(ACL_ERROR_RT_NO_DEVICE,
+                            "the CUDA backend is selected (OPENACL_BACKEND or \"backend\" in the "
+                            "aclInit file), but %s; unset it to run on the CPU backend",
+                            cuda_unavailable_.c_str());
+            }
+        }
     }
     init_count_ = 1;
     trace::StartConfigured(config_.trace_path, /*again=*/true);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "acl/acl_rt.h"
@@ -51,12 +52,16 @@ class Runtime {
     // The devices that are open, without creating any (lifecycle mutex held; exit reports).
     std::vector<Device*> OpenDevicesLocked();
 
+    // Why the configured backend has no devices ("" when it has some): aclInit reports it.
+    const std::string& backend_unavailable() const { return cuda_unavailable_; }
+
     // Guards device, context and stream lifecycles (never held on a data path).
     std::mutex& lifecycle_mutex() { return lifecycle_; }
 
  private:
     Runtime() = default;
     void EnsureDevicesLocked();
+    void EnsureCudaDevicesLocked();
     void PublishConfigLocked();
     void ReleaseEverythingLocked(Graveyard& graveyard);
 
@@ -74,6 +79,8 @@ class Runtime {
     std::atomic<const std::vector<Device*>*> visible_{nullptr};
     std::atomic<const std::vector<Device*>*> all_{nullptr};
     std::atomic<bool> devices_ready_{false};
+    std::vector<Device*> cuda_devices_;  // the CUDA backend's devices, opened once
+    std::string cuda_unavailable_;       // why there are none
     const std::vector<Device*>* Publish(std::vector<Device*> view);
 
     template <typename Fn>

@@ -45,6 +45,51 @@ uint64_t Stream::SubmitTraced(const cpu::Task& task, const trace::Label& label) 
     return seq;
 }
 
+uint64_t Stream::SubmitToLane(const cpu::Task& task) {
+    int32_t status = lane_->SubmitHost(task);
+    if (status != 0) {
+        // Only a broken device refuses a host function; the stream reports it at its next
+        // synchronisation like any failed task.
+        NoteFailure("the device refused a host task: %s",
+                    context_->device()->accelerator()->StatusText(status).c_str());
+        lane_->SubmitHost(
+            cpu::MakeTask([] { return cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE); }));
+    }
+    return 0;
+}
+
+cpu::WaitStatus WaitStream(Stream* stream, std::chrono::nanoseconds timeout) {
+    if (backend::Lane* lane = stream->lane()) [[unlikely]] {
+        cpu::WaitStatus status = lane->Wait(timeout);
+        if (status.failed()) {
+            std::string device_error = lane->TakeDeviceError();
+            if (!device_error.empty())
+                stream->NoteFailure("the device reported %s", device_error.c_str());
+        }
+        // The executor queue of an accelerator stream stays empty; still drained for safety.
+        if (!status.ok()) return status;
+    }
+    return stream->executor()->WaitFor(stream->queue(), timeout);
+}
+
+aclError DeviceRefused(Stream* stream, int32_t status, const char* what) {
+    backend::Accelerator* accelerator = stream->context()->device()->accelerator();
+    if (accelerator == nullptr || stream->lane() == nullptr) {
+        return Fail(ACL_ERROR_RT_FAILURE, "%s on stream %p failed", what,
+                    static_cast<void*>(stream));
+    }
+    return Fail(ACL_ERROR_RT_FAILURE, "%s on stream %p failed on %s: %s", what,
+                static_cast<void*>(stream), accelerator->name(),
+                accelerator->StatusText(status).c_str());
+}
+
+bool QueryStream(Stream* stream) {
+    if (backend::Lane* lane = stream->lane()) [[unlikely]] {
+        if (!lane->Query()) return false;
+    }
+    return stream->executor()->Query(stream->queue());
+}
+
 std::string Stream::TakeFailureNote() {
     std::lock_guard lock(note_mutex_);
     std::string note;
@@ -74,8 +119,20 @@ aclError CreateStreamLocked(Context* ctx, uint32_t priority, uint32_t flags, boo
         return Fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, "device %d has no stream resources left",
                     device->id());
     }
-    Stream* stream = Streams().Insert(std::make_unique<Stream>(
-        ctx, device->executor(), queue, g_next_stream_id++, priority, flags, is_default));
+    auto owned = std::make_unique<Stream>(ctx, device->executor(), queue, g_next_stream_id++,
+                                          priority, flags, is_default);
+    if (backend::Accelerator* accelerator = device->accelerator()) {
+        int32_t status = 0;
+        auto lane = accelerator->CreateLane(priority, ACL_ERROR_RT_AICORE_EXCEPTION, &status);
+        if (lane == nullptr) {
+            device->executor()->DestroyQueueForce(queue);
+            return Fail(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                        "device %d (%s) cannot create a stream: %s", device->id(),
+                        accelerator->name(), accelerator->StatusText(status).c_str());
+        }
+        owned->set_lane(std::move(lane));
+    }
+    Stream* stream = Streams().Insert(std::move(owned));
     if (!is_default) ctx->streams.push_back(stream);
     if (check::On() && !is_default) check::NoteCreated(check::Resource::kStream, stream);
     *out = stream;
@@ -107,6 +164,8 @@ void FinishStream(std::unique_ptr<Stream> stream, bool force) {
     // them; by then anything a racing call submitted late is discarded.
     if (force) executor->DiscardQueue(queue);
     cpu::Executor::WaitPoint(queue, cpu::Executor::Submitted(queue), cpu::kWaitForever);
+    // A device lane cannot discard what it has queued: its work runs to the end either way.
+    if (stream->lane() != nullptr) stream->lane()->Wait(cpu::kWaitForever);
     Stream* raw = stream.release();
     reclaim::Retire([raw] {
         raw->executor()->DestroyQueueForce(raw->queue());

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "backend/accelerator.h"
 #include "backend/cpu/executor.h"
 #include "core/allocator.h"
 #include "core/trace.h"
@@ -34,10 +35,16 @@ class Stream {
     uint32_t priority() const { return priority_; }
     uint32_t flags() const { return flags_; }
     bool is_default() const { return is_default_; }
+    // The stream's device lane on an accelerator backend (CUDA); nullptr on the CPU backend,
+    // where the executor queue runs everything.
+    backend::Lane* lane() const { return lane_.get(); }
+    void set_lane(std::unique_ptr<backend::Lane> lane) { lane_ = std::move(lane); }
 
     // Submits a task; returns its sequence number on the stream. The label names the task
     // in traces; unlabelled tasks are named after the API that submits them.
     uint64_t Submit(const cpu::Task& task, const trace::Label& label = {}) {
+        if (lane_ != nullptr) [[unlikely]]
+            return SubmitToLane(task);
         if (!trace::On()) [[likely]]
             return executor_->Submit(queue_, task);
         return SubmitTraced(task, label);
@@ -61,6 +68,7 @@ class Stream {
 
  private:
     uint64_t SubmitTraced(const cpu::Task& task, const trace::Label& label);
+    uint64_t SubmitToLane(const cpu::Task& task);
 
     Context* context_;
     cpu::Executor* executor_;
@@ -71,7 +79,16 @@ class Stream {
     bool is_default_;
     std::mutex note_mutex_;
     std::string note_;
+    std::unique_ptr<backend::Lane> lane_;
 };
+
+// Waits for a stream's work on whichever engine runs it (the executor queue, and the device
+// lane on an accelerator), up to timeout; reports the first failure like cpu::Executor::WaitFor.
+cpu::WaitStatus WaitStream(Stream* stream, std::chrono::nanoseconds timeout);
+// True when everything submitted to the stream has finished.
+bool QueryStream(Stream* stream);
+// The error for an accelerator that refused to enqueue `what` on the stream (its status).
+aclError DeviceRefused(Stream* stream, int32_t status, const char* what);
 
 // The most streams one device may hold, default streams included (as on Atlas A2 hardware).
 constexpr uint32_t kMaxStreamsPerDevice = 1984;

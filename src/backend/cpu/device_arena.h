@@ -10,51 +10,39 @@
 #include <set>
 #include <vector>
 
+#include "backend/device_memory.h"
+
 namespace openacl::cpu {
 
-class DeviceArena {
+class DeviceArena final : public backend::DeviceMemory {
  public:
     // Block starts and sizes are multiples of this; it also satisfies DVPP's 128-byte rule.
     static constexpr uint64_t kGranule = 128;
 
-    // What the owner wants remembered about a block (opaque to the arena).
-    struct Tag {
-        uint64_t requested = 0;  // size the caller asked for
-        uint64_t usable = 0;     // size the caller may touch (the runtime's padded size)
-        const void* owner = nullptr;
-        const void* call_site = nullptr;
-        uint32_t kind = 0;
-    };
-    struct Block {
-        uintptr_t base = 0;
-        uint64_t size = 0;  // bytes reserved in the arena
-        Tag tag;
-    };
-
     explicit DeviceArena(uint64_t capacity);
-    ~DeviceArena();
+    ~DeviceArena() override;
     DeviceArena(const DeviceArena&) = delete;
     DeviceArena& operator=(const DeviceArena&) = delete;
 
-    bool valid() const { return base_ != 0; }
-    uint64_t capacity() const { return capacity_; }
-    uint64_t used() const;
+    bool valid() const override { return base_ != 0; }
+    uint64_t capacity() const override { return capacity_; }
+    uint64_t used() const override;
 
     // Returns nullptr when no free range is large enough.
-    void* Allocate(uint64_t size, const Tag& tag);
+    void* Allocate(uint64_t size, const Tag& tag) override;
     // Releases the block starting exactly at p; false if p is not the start of a live block.
-    bool Free(const void* p, Block* freed = nullptr);
+    bool Free(const void* p, Block* freed = nullptr) override;
     // True if p lies in this arena's address range (live or not).
-    bool Contains(const void* p) const {
+    bool Contains(const void* p) const override {
         auto a = reinterpret_cast<uintptr_t>(p);
         return a >= base_ && a < base_ + capacity_;
     }
     // The live block containing p, if any.
-    bool Find(const void* p, Block* out) const;
+    bool Find(const void* p, Block* out) const override;
     // Every live block, in address order.
-    std::vector<Block> LiveBlocks() const;
+    std::vector<Block> LiveBlocks() const override;
     // Frees every block (device reset) and hands the pages back to the OS.
-    void ReleaseAll();
+    void ReleaseAll() override;
 
  private:
     void InsertFree(uint64_t offset, uint64_t size);

@@ -1,0 +1,308 @@
+#include "backend/cuda/cuda_lane.h"
+
+#include <thread>
+
+#include "backend/cpu/sync.h"
+#include "backend/cuda/cuda_device.h"
+
+namespace openacl::cuda {
+
+// One host task on its way through a CUDA stream.
+struct HostSlot {
+    cpu::Task task;
+    CudaLane* lane = nullptr;
+    std::atomic<uint32_t> done{0};  // a suspended task's completion has arrived
+    cpu::TaskStatus completion;
+};
+
+namespace {
+
+// Suspend tokens of host tasks on lanes name this marker as their queue and the slot as their
+// sequence number (see backend::CompleteHostTask).
+alignas(64) char g_lane_marker;
+
+cpu::Queue* LaneMarker() {
+    return reinterpret_cast<cpu::Queue*>(&g_lane_marker);
+}
+
+// Waits for `done` with a time limit by polling: CUDA has no timed stream or event wait.
+template <class Ready>
+cpu::WaitStatus PollUntil(Ready ready, std::chrono::nanoseconds timeout) {
+    const int64_t deadline = timeout.count() >= INT64_MAX / 2
+                                 ? INT64_MAX
+                                 : cpu::NowNs() + static_cast<int64_t>(timeout.count());
+    for (unsigned i = 0;; ++i) {
+        cudaError_t status = ready();
+        if (status != cudaErrorNotReady) return cpu::WaitStatus::Ok();
+        if (cpu::NowNs() >= deadline) return cpu::WaitStatus::Timeout();
+        if (i < 64) {
+            cpu::CpuRelax();
+        } else {
+            std::this_thread::sleep_for(std::chrono::microseconds(20));
+        }
+    }
+}
+
+}  // namespace
+
+// ---- CudaLane ---------------------------------------------------------------------------
+
+std::unique_ptr<CudaLane> CudaLane::Create(CudaDevice& device, int cuda_priority,
+                                           int32_t device_failure_code, int32_t* status) {
+    cudaStream_t stream = nullptr;
+    cudaError_t rc = UseDevice(device.ordinal());
+    if (rc == cudaSuccess) {
+        rc = cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, cuda_priority);
+    }
+    *status = rc;
+    if (rc != cudaSuccess) return nullptr;
+    device.pool().AddStream(stream);
+    return std::unique_ptr<CudaLane>(new CudaLane(device, stream, device_failure_code));
+}
+
+CudaLane::CudaLane(CudaDevice& device, cudaStream_t stream, int32_t device_failure_code)
+    : device_(device), stream_(stream), device_failure_code_(device_failure_code) {}
+
+CudaLane::~CudaLane() {
+    UseDevice(device_.ordinal());
+    // Host functions still queued point at this lane and its slots.
+    cudaStreamSynchronize(stream_);
+    device_.pool().RemoveStream(stream_);
+    cudaStreamDestroy(stream_);
+    for (HostSlot* slot : all_slots_)
+        delete slot;
+}
+
+int CudaLane::ordinal() const {
+    return device_.ordinal();
+}
+
+HostSlot* CudaLane::TakeSlot() {
+    std::lock_guard lock(mutex_);
+    if (!free_slots_.empty()) {
+        HostSlot* slot = free_slots_.back();
+        free_slots_.pop_back();
+        return slot;
+    }
+    auto* slot = new HostSlot;
+    slot->lane = this;
+    all_slots_.push_back(slot);
+    return slot;
+}
+
+void CudaLane::ReturnSlot(HostSlot* slot) {
+    std::lock_guard lock(mutex_);
+    free_slots_.push_back(slot);
+}
+
+void CudaLane::NoteHostFailure(int32_t code) {
+    int32_t none = 0;
+    host_failure_.compare_exchange_strong(none, code, std::memory_order_acq_rel);
+}
+
+void CudaLane::RunHost(void* p) {
+    auto* slot = static_cast<HostSlot*>(p);
+    CudaLane* lane = slot->lane;
+    const bool stopped = lane->stop_on_failure_.load(std::memory_order_relaxed) &&
+                         lane->host_failure_.load(std::memory_order_acquire) != 0;
+    const cpu::RunReason reason = stopped ? cpu::RunReason::kSkipped : cpu::RunReason::kRun;
+    cpu::TaskStatus status = cpu::TaskStatus::Done();
+    if (!stopped || (slot->task.flags & cpu::Task::kCallWhenCancelled) != 0) {
+        cpu::TaskContext ctx(LaneMarker(), reinterpret_cast<uint64_t>(slot), reason);
+        status = slot->task.fn(ctx, slot->task.payload);
+        if (status.suspended()) {
+            // A blocking callback: the stream holds here until the report thread has run it.
+            while (slot->done.load(std::memory_order_acquire) == 0)
+                cpu::ParkWhile(slot->done, 0, -1);
+            status = slot->completion;
+        }
+    }
+    if (status.failed()) lane->NoteHostFailure(status.code);
+    lane->ReturnSlot(slot);
+}
+
+int32_t CudaLane::SubmitHost(const cpu::Task& task) {
+    HostSlot* slot = TakeSlot();
+    slot->task = task;
+    slot->done.store(0, std::memory_order_relaxed);
+    slot->completion = cpu::TaskStatus::Done();
+    cudaError_t status = UseDevice(device_.ordinal());
+    if (status == cudaSuccess) status = cudaLaunchHostFunc(stream_, &CudaLane::RunHost, slot);
+    if (status != cudaSuccess) ReturnSlot(slot);
+    return status;
+}
+
+int32_t CudaLane::Copy(void* dst, const void* src, size_t count) {
+    cudaError_t status = UseDevice(device_.ordinal());
+    if (status == cudaSuccess) {
+        status = cudaMemcpyAsync(dst, src, count, cudaMemcpyDefault, stream_);
+    }
+    return status;
+}
+
+int32_t CudaLane::Copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height) {
+    cudaError_t status = UseDevice(device_.ordinal());
+    if (status == cudaSuccess) {
+        status =
+            cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault, stream_);
+    }
+    return status;
+}
+
+int32_t CudaLane::Fill(void* ptr, uint8_t value, size_t count) {
+    cudaError_t status = UseDevice(device_.ordinal());
+    if (status == cudaSuccess) status = cudaMemsetAsync(ptr, value, count, stream_);
+    return status;
+}
+
+int32_t CudaLane::Launch(const backend::DeviceKernel& kernel, uint32_t blocks, void* args,
+                         size_t args_size) {
+    // The argument block is a run of 8-byte slots, one per parameter: CUDA wants a pointer to
+    // each parameter's value, and copies the values when the launch is enqueued.
+    constexpr size_t kMaxParams = 512;
+    void* params[kMaxParams];
+    const size_t count = args_size / 8;
+    if (count > kMaxParams) return cudaErrorInvalidValue;
+    auto* bytes = static_cast<unsigned char*>(args);
+    for (size_t i = 0; i < count; ++i)
+        params[i] = bytes + i * 8;
+    cudaError_t status = UseDevice(device_.ordinal());
+    if (status == cudaSuccess) {
+        status = cudaLaunchKernel(kernel.function, dim3(blocks), dim3(kernel.block_threads), params,
+                                  0, stream_);
+    }
+    return status;
+}
+
+cpu::WaitStatus CudaLane::Wait(std::chrono::nanoseconds timeout) {
+    cudaError_t device_status = UseDevice(device_.ordinal());
+    if (device_status == cudaSuccess) {
+        if (timeout == cpu::kWaitForever) {
+            device_status = cudaStreamSynchronize(stream_);
+        } else {
+            cudaError_t last = cudaSuccess;
+            cpu::WaitStatus waited = PollUntil(
+                [&] {
+                    last = cudaStreamQuery(stream_);
+                    return last;
+                },
+                timeout);
+            if (waited.timed_out()) return waited;
+            device_status = last;
+        }
+    }
+    if (device_status != cudaSuccess) {
+        std::lock_guard lock(mutex_);
+        device_error_ = ErrorText(device_status);
+        host_failure_.store(0, std::memory_order_release);
+        return cpu::WaitStatus::Failed(device_failure_code_);
+    }
+    int32_t code = host_failure_.exchange(0, std::memory_order_acq_rel);
+    return code == 0 ? cpu::WaitStatus::Ok() : cpu::WaitStatus::Failed(code);
+}
+
+std::string CudaLane::TakeDeviceError() {
+    std::lock_guard lock(mutex_);
+    std::string text;
+    text.swap(device_error_);
+    return text;
+}
+
+bool CudaLane::Query() {
+    if (UseDevice(device_.ordinal()) != cudaSuccess) return false;
+    return cudaStreamQuery(stream_) != cudaErrorNotReady;
+}
+
+// ---- CudaEvent --------------------------------------------------------------------------
+
+std::unique_ptr<CudaEvent> CudaEvent::Create(CudaDevice& device, bool timing, int32_t* status) {
+    cudaEvent_t event = nullptr;
+    cudaError_t rc = UseDevice(device.ordinal());
+    if (rc == cudaSuccess) {
+        rc = cudaEventCreateWithFlags(&event, timing ? cudaEventDefault : cudaEventDisableTiming);
+    }
+    *status = rc;
+    if (rc != cudaSuccess) return nullptr;
+    return std::unique_ptr<CudaEvent>(new CudaEvent(device, event, timing));
+}
+
+CudaEvent::~CudaEvent() {
+    UseDevice(device_.ordinal());
+    cudaEventDestroy(event_);
+}
+
+int32_t CudaEvent::Record(backend::Lane& lane) {
+    auto& cuda_lane = static_cast<CudaLane&>(lane);
+    cudaError_t status = UseDevice(cuda_lane.ordinal());
+    if (status == cudaSuccess) status = cudaEventRecord(event_, cuda_lane.stream());
+    if (status == cudaSuccess) recorded_.store(true, std::memory_order_release);
+    return status;
+}
+
+int32_t CudaEvent::EnqueueWait(backend::Lane& lane) {
+    // A never-recorded event imposes nothing (as on the CPU backend, and as in CUDA).
+    if (!recorded_.load(std::memory_order_acquire)) return cudaSuccess;
+    auto& cuda_lane = static_cast<CudaLane&>(lane);
+    cudaError_t status = UseDevice(cuda_lane.ordinal());
+    if (status == cudaSuccess) status = cudaStreamWaitEvent(cuda_lane.stream(), event_, 0);
+    return status;
+}
+
+bool CudaEvent::Query() {
+    if (!recorded_.load(std::memory_order_acquire)) return true;
+    return cudaEventQuery(event_) != cudaErrorNotReady;
+}
+
+cpu::WaitStatus CudaEvent::Synchronize(std::chrono::nanoseconds timeout) {
+    if (!recorded_.load(std::memory_order_acquire)) return cpu::WaitStatus::Ok();
+    if (timeout == cpu::kWaitForever) {
+        cudaEventSynchronize(event_);
+        return cpu::WaitStatus::Ok();
+    }
+    return PollUntil([this] { return cudaEventQuery(event_); }, timeout);
+}
+
+std::optional<int64_t> CudaEvent::TimestampNs() {
+    if (!timing_ || !recorded_.load(std::memory_order_acquire)) return std::nullopt;
+    if (cudaEventQuery(event_) != cudaSuccess) return std::nullopt;
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, device_.epoch_event(), event_) != cudaSuccess) {
+        cudaGetLastError();
+        return std::nullopt;
+    }
+    return device_.epoch_ns() + static_cast<int64_t>(static_cast<double>(ms) * 1e6);
+}
+
+std::optional<float> CudaEvent::ElapsedMsSince(backend::DeviceEvent& start) {
+    auto& begin = static_cast<CudaEvent&>(start);
+    if (!timing_ || !begin.timing_ || !recorded_.load(std::memory_order_acquire) ||
+        !begin.recorded_.load(std::memory_order_acquire)) {
+        return std::nullopt;
+    }
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, begin.event_, event_) != cudaSuccess) {
+        cudaGetLastError();
+        return std::nullopt;
+    }
+    return ms;
+}
+
+}  // namespace openacl::cuda
+
+namespace openacl::backend {
+
+bool IsLaneToken(cpu::SuspendToken token) {
+    return token.queue == cuda::LaneMarker();
+}
+
+bool CompleteHostTask(cpu::SuspendToken token, cpu::TaskStatus status) {
+    if (!IsLaneToken(token)) return false;
+    auto* slot = reinterpret_cast<cuda::HostSlot*>(token.seq);
+    slot->completion = status;
+    slot->done.store(1, std::memory_order_release);
+    cpu::Unpark(slot->done, 1);
+    return true;
+}
+
+}  // namespace openacl::backend
