@@ -127,6 +127,17 @@ aclError CheckTypes(aclDataType a, aclDataType b, aclDataType c, const char* nam
                 names, TypeName(a), TypeName(b), TypeName(c));
 }
 
+// The operators run on the host (oneDNN) and read their operands where they are: an
+// accelerator's device memory is out of their reach.
+aclError RefuseAccelerator(openacl::Stream* stream) {
+    const openacl::backend::Accelerator* accelerator = stream->context()->device()->accelerator();
+    if (accelerator == nullptr) return ACL_SUCCESS;
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "%s: the BLAS operators run on the CPU backend only; on the CUDA backend (%s) "
+                "they are not available yet (use cuBLAS on the same device memory meanwhile)",
+                openacl::CurrentApi(), accelerator->name());
+}
+
 // Queues the product on the stream; the task owns args.
 void Enqueue(GemmArgs* args, openacl::Stream* stream) {
     stream->Submit(openacl::cpu::MakeTask(
@@ -171,6 +182,7 @@ aclError Gemm(aclTransType transA, aclTransType transB, aclTransType transC, int
     aclError rc = ACL_SUCCESS;
     openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
+    RETURN_IF_FAILED(RefuseAccelerator(resolved));
     const openacl::Device* device = resolved->context()->device();
     const size_t ab = openacl::ops::ElementSize(typeA), ce = openacl::ops::ElementSize(typeC);
     RETURN_IF_FAILED(CheckDeviceRange(a, MatrixBytes(a_rows, a_cols, lda, ab), "matrixA", device));
@@ -203,6 +215,7 @@ aclError Gemv(aclTransType transA, int m, int n, const void* alpha, const void* 
     aclError rc = ACL_SUCCESS;
     openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
+    RETURN_IF_FAILED(RefuseAccelerator(resolved));
     const openacl::Device* device = resolved->context()->device();
     const size_t ab = openacl::ops::ElementSize(typeA), ye = openacl::ops::ElementSize(typeY);
     RETURN_IF_FAILED(CheckDeviceRange(a, MatrixBytes(m, n, lda, ab), "a", device));

@@ -144,6 +144,42 @@ TEST(Init, WorkerCpusThisProcessCannotUseAreRefused) {
     EXPECT_THAT_MESSAGE_CONTAINS("OPENACL_WORKER_CPUS=x");
 }
 
+TEST(Init, BackendMustBeCpuOrCuda) {
+    TempFile config(R"({"openacl": {"backend": "rocm"}})");
+    EXPECT_EQ(aclInit(config.path()), ACL_ERROR_FILE_ATTR_INVALID);
+    EXPECT_THAT_MESSAGE_CONTAINS("openacl.backend must be \"cpu\" or \"cuda\"");
+    ScopedEnv backend("OPENACL_BACKEND", "gpu");
+    EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("OPENACL_BACKEND=gpu: expected cpu or cuda");
+}
+
+TEST(Init, CpuBackendCanBeNamed) {
+    ScopedEnv backend("OPENACL_BACKEND", "cpu");
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+// On a machine without a GPU (CI), selecting the CUDA backend fails at aclInit with the reason
+// and the way back to the CPU; where a GPU exists the GPU suite (tests/gpu) takes over.
+TEST(Init, CudaBackendWithoutAGpuSaysWhyAndHowToRunOnTheCpu) {
+    ScopedEnv backend("OPENACL_BACKEND", "cuda");
+    aclError rc = aclInit(nullptr);
+    if (rc == ACL_SUCCESS) {
+        aclFinalize();
+        GTEST_SKIP() << "a CUDA device is present: tests/gpu covers this machine";
+    }
+    EXPECT_EQ(rc, ACL_ERROR_RT_NO_DEVICE);
+    const char* message = aclGetRecentErrMsg();
+    ASSERT_NE(message, nullptr);
+    EXPECT_NE(std::string(message).find("the CUDA backend is selected"), std::string::npos)
+        << message;
+    EXPECT_NE(std::string(message).find("unset it to run on the CPU backend"), std::string::npos)
+        << message;
+    EXPECT_EQ(aclrtSetDevice(0), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
 TEST(Init, OpenaclSectionConfiguresDevices) {
     TempFile config(R"({"openacl": {"device_count": 3, "device_memory_mb": 64,
                                      "soc_name": "Ascend910B4"}})");
