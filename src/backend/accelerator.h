@@ -67,6 +67,15 @@ class Lane {
     virtual cpu::WaitStatus Wait(std::chrono::nanoseconds timeout) = 0;
     virtual std::string TakeDeviceError() = 0;
     virtual bool Query() = 0;
+    // Timeline: records a timing marker in stream order and returns its ticket (0 when the lane
+    // cannot); MarkedTimeNs gives the host-clock time (cpu::NowNs) at which the device reached
+    // it, waiting for that if `wait`, or nullopt. Tickets live as long as the lane.
+    virtual uint64_t MarkTime() { return 0; }
+    virtual std::optional<int64_t> MarkedTimeNs(uint64_t ticket, bool wait) {
+        (void)ticket;
+        (void)wait;
+        return std::nullopt;
+    }
     // With FailureMode::kStop a failure skips later host tasks until a Wait reports it (device
     // work already queued still runs: CUDA cannot take it back).
     virtual void SetFailureMode(cpu::FailureMode mode) = 0;

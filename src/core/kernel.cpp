@@ -327,7 +327,7 @@ aclError LaunchOnDevice(const Launch& launch) {
     }
     void* args = const_cast<void*>(launch.args);
     std::unique_ptr<unsigned char[]> read_back;
-    if (launch.check_args) {
+    if (launch.check_args && launch.args_size != 0) {
         cpu::WaitStatus waited = lane->Wait(cpu::kWaitForever);
         if (!waited.ok()) {
             return StreamWaitResult(launch.stream, waited, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
@@ -340,7 +340,17 @@ aclError LaunchOnDevice(const Launch& launch) {
         args = read_back.get();
     }
     const backend::DeviceKernel& kernel = launch.binary->device_kernel(launch.entry);
-    if (int32_t status = lane->Launch(kernel, launch.num_blocks, args, launch.args_size)) {
+    int32_t status = 0;
+    {
+        trace::Label label;
+        if (trace::On()) {
+            label = {trace::Kind::kKernel, launch.num_blocks, 0, nullptr,
+                     trace::Intern(launch.entry->name)};
+        }
+        LaneTraceScope traced(launch.stream, label);
+        status = lane->Launch(kernel, launch.num_blocks, args, launch.args_size);
+    }
+    if (status != 0) {
         return Fail(ACL_ERROR_RT_FAILURE,
                     "kernel %s (%u blocks of %u threads) cannot be launched on %s: %s",
                     launch.entry->name, launch.num_blocks, kernel.block_threads,

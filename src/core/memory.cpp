@@ -883,7 +883,11 @@ aclError LaneCopy(backend::Lane& lane, Stream* stream, void* dst, const void* sr
             return rc;
         }
     }
-    int32_t status = lane.Copy(dst, src, count);
+    int32_t status = 0;
+    {
+        LaneTraceScope traced(stream, {CopyKind(dst_region, src_region), count});
+        status = lane.Copy(dst, src, count);
+    }
     if (status != 0) return DeviceFailed(accelerator, status, "aclrtMemcpyAsync");
     // ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE lets the caller reuse its buffer at once: on an
     // accelerator the copy is simply complete before the call returns.
@@ -991,7 +995,11 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
             }
         }
         backend::Accelerator* accelerator = stream->context()->device()->accelerator();
-        int32_t status = lane->Copy2d(dst, dpitch, src, spitch, width, height);
+        int32_t status = 0;
+        {
+            LaneTraceScope traced(stream, {trace::Kind::kMemcpy2d, uint64_t{width} * height});
+            status = lane->Copy2d(dst, dpitch, src, spitch, width, height);
+        }
         if (status != 0) return DeviceFailed(accelerator, status, "aclrtMemcpy2dAsync");
         if (pageable) {
             cpu::WaitStatus waited = lane->Wait(cpu::kWaitForever);
@@ -1061,7 +1069,11 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
             std::memset(ptr, value, count);
             return ACL_SUCCESS;
         }
-        int32_t status = lane->Fill(ptr, static_cast<uint8_t>(value), count);
+        int32_t status = 0;
+        {
+            LaneTraceScope traced(stream, {trace::Kind::kMemset, count});
+            status = lane->Fill(ptr, static_cast<uint8_t>(value), count);
+        }
         if (status != 0) {
             return DeviceFailed(stream->context()->device()->accelerator(), status,
                                 "aclrtMemsetAsync");

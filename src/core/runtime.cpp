@@ -65,7 +65,8 @@ void Runtime::EnsureDevicesLocked() {
         Device* device = nullptr;
         for (size_t k = 0; k < known && device == nullptr; ++k) {
             Device* old = owned_devices_[k].get();
-            if (old->id() == static_cast<int32_t>(i) && old->physical_id() == physical[i] &&
+            if (old->accelerator() == nullptr && old->id() == static_cast<int32_t>(i) &&
+                old->physical_id() == physical[i] &&
                 old->memory().capacity() == config_.device_memory_bytes && !old->open) {
                 device = old;
             }

@@ -25,6 +25,18 @@ HandleTable<Stream>& Streams() {
 
 int32_t g_next_stream_id = 0;  // lifecycle mutex held
 
+// Before a trace is written: the device slices of every accelerator stream. Flushing waits for
+// the device, so it happens outside the table's lock; the streams stay allocated meanwhile
+// because trace Stop runs inside an API call (core/reclaim.h).
+void FlushAllLaneTraces() {
+    std::vector<Stream*> streams;
+    Streams().ForEach([&](Stream* stream) {
+        if (stream->lane() != nullptr) streams.push_back(stream);
+    });
+    for (Stream* stream : streams)
+        stream->FlushLaneTrace();
+}
+
 }  // namespace
 
 void Stream::NoteFailure(const char* fmt, ...) {
@@ -45,7 +57,42 @@ uint64_t Stream::SubmitTraced(const cpu::Task& task, const trace::Label& label) 
     return seq;
 }
 
-uint64_t Stream::SubmitToLane(const cpu::Task& task) {
+uint64_t Stream::BeginLaneTrace(const trace::Label& label, uint64_t* start_marker) {
+    uint64_t seq = 0;
+    {
+        std::lock_guard lock(lane_trace_mutex_);
+        seq = ++lane_seq_;
+    }
+    trace::NoteEnqueue(*this, seq, label);
+    *start_marker = lane_->MarkTime();
+    return seq;
+}
+
+void Stream::EndLaneTrace(uint64_t seq, const trace::Label& label, uint64_t start_marker) {
+    const uint64_t end_marker = lane_->MarkTime();
+    if (start_marker == 0 || end_marker == 0) return;
+    std::lock_guard lock(lane_trace_mutex_);
+    lane_slices_.push_back({seq, static_cast<uint32_t>(label.kind), start_marker, end_marker});
+}
+
+void Stream::FlushLaneTrace() {
+    if (lane_ == nullptr) return;
+    std::vector<LaneSlice> slices;
+    {
+        std::lock_guard lock(lane_trace_mutex_);
+        slices.swap(lane_slices_);
+    }
+    for (const LaneSlice& slice : slices) {
+        auto start = lane_->MarkedTimeNs(slice.start_marker, true);
+        auto end = lane_->MarkedTimeNs(slice.end_marker, true);
+        if (!start || !end) continue;
+        trace::ExecutorTracer()->OnTask(
+            {queue_, slice.seq, slice.tag, *start, *end, cpu::TaskStatus::Done()});
+    }
+}
+
+uint64_t Stream::SubmitToLane(const cpu::Task& task, const trace::Label& label) {
+    LaneTraceScope traced(this, label);
     int32_t status = lane_->SubmitHost(task);
     if (status != 0) {
         // Only a broken device refuses a host function; the stream reports it at its next
@@ -131,6 +178,8 @@ aclError CreateStreamLocked(Context* ctx, uint32_t priority, uint32_t flags, boo
                         accelerator->name(), accelerator->StatusText(status).c_str());
         }
         owned->set_lane(std::move(lane));
+        static bool hooked = (trace::AddFlushHook(FlushAllLaneTraces), true);
+        (void)hooked;
     }
     Stream* stream = Streams().Insert(std::move(owned));
     if (!is_default) ctx->streams.push_back(stream);
@@ -165,7 +214,10 @@ void FinishStream(std::unique_ptr<Stream> stream, bool force) {
     if (force) executor->DiscardQueue(queue);
     cpu::Executor::WaitPoint(queue, cpu::Executor::Submitted(queue), cpu::kWaitForever);
     // A device lane cannot discard what it has queued: its work runs to the end either way.
-    if (stream->lane() != nullptr) stream->lane()->Wait(cpu::kWaitForever);
+    if (stream->lane() != nullptr) {
+        stream->lane()->Wait(cpu::kWaitForever);
+        if (trace::On()) stream->FlushLaneTrace();
+    }
     Stream* raw = stream.release();
     reclaim::Retire([raw] {
         raw->executor()->DestroyQueueForce(raw->queue());

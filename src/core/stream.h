@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "backend/accelerator.h"
@@ -44,7 +45,7 @@ class Stream {
     // in traces; unlabelled tasks are named after the API that submits them.
     uint64_t Submit(const cpu::Task& task, const trace::Label& label = {}) {
         if (lane_ != nullptr) [[unlikely]]
-            return SubmitToLane(task);
+            return SubmitToLane(task, label);
         if (!trace::On()) [[likely]]
             return executor_->Submit(queue_, task);
         return SubmitTraced(task, label);
@@ -61,6 +62,12 @@ class Stream {
     void NoteFailure(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
     std::string TakeFailureNote();
 
+    // Tracing on an accelerator lane: the work between Begin and End is bracketed by device
+    // time markers; the slices reach the trace when flushed (trace Stop, stream destruction).
+    uint64_t BeginLaneTrace(const trace::Label& label, uint64_t* start_marker);
+    void EndLaneTrace(uint64_t seq, const trace::Label& label, uint64_t start_marker);
+    void FlushLaneTrace();
+
     bool failure_mode_set = false;  // aclrtSetStreamFailureMode may be called once
     // The external allocator registered on the stream (aclrtAllocatorRegister); desc is null
     // when there is none. Read and written under the lifecycle mutex.
@@ -68,7 +75,7 @@ class Stream {
 
  private:
     uint64_t SubmitTraced(const cpu::Task& task, const trace::Label& label);
-    uint64_t SubmitToLane(const cpu::Task& task);
+    uint64_t SubmitToLane(const cpu::Task& task, const trace::Label& label);
 
     Context* context_;
     cpu::Executor* executor_;
@@ -80,6 +87,38 @@ class Stream {
     std::mutex note_mutex_;
     std::string note_;
     std::unique_ptr<backend::Lane> lane_;
+    struct LaneSlice {
+        uint64_t seq;
+        uint32_t tag;
+        uint64_t start_marker, end_marker;
+    };
+    std::mutex lane_trace_mutex_;
+    std::vector<LaneSlice> lane_slices_;
+    uint64_t lane_seq_ = 0;
+};
+
+// Brackets one piece of device work on an accelerator stream for the timeline (no cost when
+// tracing is off or the stream has no lane).
+class LaneTraceScope {
+ public:
+    LaneTraceScope(Stream* stream, const trace::Label& label) {
+        if (stream->lane() != nullptr && trace::On()) [[unlikely]] {
+            stream_ = stream;
+            label_ = label;
+            seq_ = stream->BeginLaneTrace(label, &start_);
+        }
+    }
+    ~LaneTraceScope() {
+        if (stream_ != nullptr) stream_->EndLaneTrace(seq_, label_, start_);
+    }
+    LaneTraceScope(const LaneTraceScope&) = delete;
+    LaneTraceScope& operator=(const LaneTraceScope&) = delete;
+
+ private:
+    Stream* stream_ = nullptr;
+    trace::Label label_;
+    uint64_t seq_ = 0;
+    uint64_t start_ = 0;
 };
 
 // Waits for a stream's work on whichever engine runs it (the executor queue, and the device

@@ -909,7 +909,25 @@ Owner Running() {
     return s == nullptr ? Owner::kNone : s->options.owner;
 }
 
+namespace {
+std::mutex g_flush_mutex;
+std::vector<void (*)()>& FlushHooks() {
+    static auto* hooks = new std::vector<void (*)()>;
+    return *hooks;
+}
+}  // namespace
+
+void AddFlushHook(void (*fn)()) {
+    std::lock_guard lock(g_flush_mutex);
+    FlushHooks().push_back(fn);
+}
+
 bool Stop(std::string* why) {
+    {
+        std::lock_guard lock(g_flush_mutex);
+        for (void (*fn)() : FlushHooks())
+            fn();
+    }
     std::unique_ptr<Session> s;
     int64_t stop = 0;
     {

@@ -126,6 +126,10 @@ void NoteUser(const UserNote& note);
 // The calling thread's id as traces show it.
 uint32_t ThreadId();
 
+// Runs fn at every Stop before the trace is written, while records are still taken (streams
+// whose device work is timed on the device hand their slices over then).
+void AddFlushHook(void (*fn)());
+
 // Test and diagnostic helpers: records dropped in the last session for lack of room.
 uint64_t LastDropped();
 

@@ -44,6 +44,7 @@ DeviceMemoryPool::DeviceMemoryPool(CudaDevice& device) : device_(device) {
     int off = 0;
     cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &off);
     if (cudaStreamCreateWithFlags(&free_stream_, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&alloc_stream_, cudaStreamNonBlocking) != cudaSuccess ||
         cudaEventCreateWithFlags(&fence_, cudaEventDisableTiming) != cudaSuccess) {
         cudaMemPoolDestroy(pool);
         return;
@@ -58,6 +59,7 @@ DeviceMemoryPool::~DeviceMemoryPool() {
     cudaStreamSynchronize(free_stream_);
     cudaEventDestroy(fence_);
     cudaStreamDestroy(free_stream_);
+    cudaStreamDestroy(alloc_stream_);
     cudaMemPoolDestroy(pool_);
 }
 
@@ -73,9 +75,14 @@ void* DeviceMemoryPool::Allocate(uint64_t size, const Tag& tag) {
         if (cudaHostAlloc(&p, size, cudaHostAllocPortable | cudaHostAllocMapped) != cudaSuccess) {
             return nullptr;
         }
-    } else if (cudaMallocFromPoolAsync(&p, size, pool_, free_stream_) != cudaSuccess) {
-        cudaGetLastError();  // an allocation failure is not sticky: clear it
-        return nullptr;
+    } else {
+        // Synchronising the idle allocation stream completes the allocation for every stream
+        // (microseconds: nothing else is ever queued there).
+        if (cudaMallocFromPoolAsync(&p, size, pool_, alloc_stream_) != cudaSuccess ||
+            cudaStreamSynchronize(alloc_stream_) != cudaSuccess) {
+            cudaGetLastError();  // an allocation failure is not sticky: clear it
+            return nullptr;
+        }
     }
     auto base = reinterpret_cast<uintptr_t>(p);
     std::lock_guard lock(mutex_);
@@ -275,6 +282,13 @@ void* CudaDevice::LoadModule(const void* image, size_t size, std::string* why) {
     // Metadata is optional: a binary whose kernels cannot be read (a compressed fatbin) still
     // loads; its kernels then run one thread per block and their arguments are not checked.
     if (!ReadKernels(image, size, &module->kernels, &unread)) module->kernels.clear();
+    // PTX is text the driver reads up to its terminating NUL, which a caller's buffer (from a
+    // file read, say) need not have.
+    std::string ptx;
+    if (DetectFormat(image, size) == BinaryFormat::kPtx) {
+        ptx.assign(static_cast<const char*>(image), size);
+        image = ptx.c_str();
+    }
     cudaError_t status = UseDevice(ordinal_);
     if (status == cudaSuccess) {
         status =

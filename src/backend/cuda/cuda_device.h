@@ -51,8 +51,12 @@ class DeviceMemoryPool final : public backend::DeviceMemory {
 
     CudaDevice& device_;
     cudaMemPool_t pool_ = nullptr;
-    cudaStream_t free_stream_ = nullptr;  // allocations and frees are ordered on it
-    cudaEvent_t fence_ = nullptr;         // reused to order a free after each stream's work
+    // Frees are ordered on free_stream_ (after fences on every stream); allocations are made on
+    // alloc_stream_, which never has work of its own: the pool then reuses a block only when
+    // its free has completed on the device, never "in stream order" behind pending work.
+    cudaStream_t free_stream_ = nullptr;
+    cudaStream_t alloc_stream_ = nullptr;
+    cudaEvent_t fence_ = nullptr;  // reused to order a free after each stream's work
     uint64_t capacity_ = 0;
     mutable std::mutex mutex_;
     uint64_t used_ = 0;

@@ -69,6 +69,8 @@ CudaLane::~CudaLane() {
     cudaStreamSynchronize(stream_);
     device_.pool().RemoveStream(stream_);
     cudaStreamDestroy(stream_);
+    for (const Marker& marker : markers_)
+        cudaEventDestroy(marker.event);
     for (HostSlot* slot : all_slots_)
         delete slot;
 }
@@ -212,6 +214,45 @@ std::string CudaLane::TakeDeviceError() {
 bool CudaLane::Query() {
     if (UseDevice(device_.ordinal()) != cudaSuccess) return false;
     return cudaStreamQuery(stream_) != cudaErrorNotReady;
+}
+
+uint64_t CudaLane::MarkTime() {
+    cudaEvent_t event = nullptr;
+    if (UseDevice(device_.ordinal()) != cudaSuccess || cudaEventCreate(&event) != cudaSuccess) {
+        return 0;
+    }
+    if (cudaEventRecord(event, stream_) != cudaSuccess) {
+        cudaEventDestroy(event);
+        return 0;
+    }
+    std::lock_guard lock(mutex_);
+    markers_.push_back({event, -1});
+    return markers_.size();
+}
+
+std::optional<int64_t> CudaLane::MarkedTimeNs(uint64_t ticket, bool wait) {
+    std::lock_guard lock(mutex_);
+    if (ticket == 0 || ticket > markers_.size()) return std::nullopt;
+    UseDevice(device_.ordinal());
+    // Resolve in order up to the ticket: each from its predecessor, the first from the epoch.
+    while (resolved_ < ticket) {
+        Marker& marker = markers_[resolved_];
+        if (wait) {
+            cudaEventSynchronize(marker.event);
+        } else if (cudaEventQuery(marker.event) != cudaSuccess) {
+            return std::nullopt;
+        }
+        cudaEvent_t from = resolved_ == 0 ? device_.epoch_event() : markers_[resolved_ - 1].event;
+        const int64_t base = resolved_ == 0 ? device_.epoch_ns() : markers_[resolved_ - 1].ns;
+        float ms = 0;
+        if (cudaEventElapsedTime(&ms, from, marker.event) != cudaSuccess) {
+            cudaGetLastError();
+            ms = 0;
+        }
+        marker.ns = base + static_cast<int64_t>(static_cast<double>(ms) * 1e6);
+        ++resolved_;
+    }
+    return markers_[ticket - 1].ns;
 }
 
 // ---- CudaEvent --------------------------------------------------------------------------

@@ -39,6 +39,8 @@ class CudaLane final : public backend::Lane {
     cpu::WaitStatus Wait(std::chrono::nanoseconds timeout) override;
     std::string TakeDeviceError() override;
     bool Query() override;
+    uint64_t MarkTime() override;
+    std::optional<int64_t> MarkedTimeNs(uint64_t ticket, bool wait) override;
     void SetFailureMode(cpu::FailureMode mode) override {
         stop_on_failure_ = mode == cpu::FailureMode::kStop;
     }
@@ -61,6 +63,15 @@ class CudaLane final : public backend::Lane {
     std::vector<HostSlot*> free_slots_;  // reused: a host task allocates only at a new high
     std::vector<HostSlot*> all_slots_;
     std::string device_error_;
+    // Timeline markers (tracing only): timing events, and the time each resolved to. Times
+    // chain from marker to marker (cudaEventElapsedTime between neighbours is exact to the
+    // event resolution, where one float of milliseconds since an old anchor is not).
+    struct Marker {
+        cudaEvent_t event = nullptr;
+        int64_t ns = -1;  // resolved host-clock time, -1: not yet
+    };
+    std::vector<Marker> markers_;  // ticket = index + 1
+    size_t resolved_ = 0;          // markers_[0, resolved_) have their time
 };
 
 class CudaEvent final : public backend::DeviceEvent {
