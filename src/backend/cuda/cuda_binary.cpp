@@ -146,6 +146,25 @@ bool ReadCubin(const uint8_t* data, size_t size, std::vector<KernelInfo>* out, s
         return Fail(why, "truncated: the section table ends past byte " + std::to_string(size));
     }
     if (header.e_shstrndx >= header.e_shnum) return Fail(why, "bad section name table index");
+    // Executable cubins (what nvcc -cubin makes) end with program headers: a cut one has lost
+    // them, and the driver would refuse it.
+    if (header.e_phnum != 0) {
+        if (header.e_phentsize != sizeof(Elf64_Phdr)) {
+            return Fail(why, "damaged program headers (entry size)");
+        }
+        if (!Fits(header.e_phoff, header.e_phnum, sizeof(Elf64_Phdr), size)) {
+            return Fail(why,
+                        "truncated: the program headers end past byte " + std::to_string(size));
+        }
+        for (uint16_t i = 0; i < header.e_phnum; ++i) {
+            Elf64_Phdr segment;
+            std::memcpy(&segment, data + header.e_phoff + i * sizeof segment, sizeof segment);
+            if (!Fits(segment.p_offset, 1, segment.p_filesz, size)) {
+                return Fail(why, "truncated: segment " + std::to_string(i) + " ends past byte " +
+                                     std::to_string(size));
+            }
+        }
+    }
     std::vector<Elf64_Shdr> sections(header.e_shnum);
     std::memcpy(sections.data(), data + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
     for (size_t i = 0; i < sections.size(); ++i) {
