@@ -2,7 +2,7 @@
 #                                [ARCHS <arch>...] [OPTIONS <nvcc option>...])
 #
 # Builds kernel sources written in the Ascend C entry style (include "openacl/kernel.h"; see
-# docs/KERNELS.md, "Kernels on the CUDA backend") with nvcc into a CUDA kernel binary that
+# README.md, "Kernels on the CUDA backend") with nvcc into a CUDA kernel binary that
 # aclrtBinaryLoadFromFile loads and aclrtLaunchKernel runs on the CUDA backend:
 #
 #   ${CMAKE_CURRENT_BINARY_DIR}/<name>.fatbin|.cubin|.ptx
@@ -113,6 +113,7 @@ function(openacl_add_cuda_kernel_binary name)
     endif()
     set(input "${sources}")
     set(language "")
+    set(depfile "")
   else()
     # One translation unit including every source, compiled as CUDA whatever the extension.
     set(input "${CMAKE_CURRENT_BINARY_DIR}/${name}_cuda_sources.cu")
@@ -121,12 +122,14 @@ function(openacl_add_cuda_kernel_binary name)
       string(APPEND content "#include \"${source}\"\n")
     endforeach()
     file(CONFIGURE OUTPUT "${input}" CONTENT "${content}")
-    set(language -x cu -std=c++17 "-I${OPENACL_KERNEL_INCLUDE_DIR}")
+    # nvcc writes the headers each build read, so editing one rebuilds the binary.
+    set(language -x cu -std=c++17 "-I${OPENACL_KERNEL_INCLUDE_DIR}" -MD -MF "${output}.d")
+    set(depfile DEPFILE "${output}.d")
   endif()
 
   add_custom_command(OUTPUT "${output}"
     COMMAND "${nvcc}" ${language} ${target_flags} ${ARG_OPTIONS} -o "${output}" "${input}"
-    DEPENDS ${sources} "${input}" "${OPENACL_KERNEL_INCLUDE_DIR}/openacl/kernel.h"
+    DEPENDS ${sources} "${input}" ${depfile}
     COMMENT "Building CUDA kernel binary ${name}.${ARG_FORMAT} (${ARG_FORMAT}, sm ${archs})"
     VERBATIM COMMAND_EXPAND_LISTS)
   add_custom_target(${name} ALL DEPENDS "${output}")

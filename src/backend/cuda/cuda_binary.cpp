@@ -458,22 +458,25 @@ bool AllZero(const uint8_t* p, size_t n) {
     return std::all_of(p, p + n, [](uint8_t b) { return b == 0; });
 }
 
-// Adds `more` to `into`: kernels new by name are appended, known ones get the fields they lack.
-void Merge(const std::vector<KernelInfo>& more, std::vector<KernelInfo>* into) {
+// Adds `more` to `into` (`index`: each name's place in it): kernels new by name are appended,
+// known ones get the fields they lack.
+void Merge(const std::vector<KernelInfo>& more, std::vector<KernelInfo>* into,
+           std::unordered_map<std::string, size_t>* index) {
     for (const KernelInfo& kernel : more) {
-        auto same = std::find_if(into->begin(), into->end(),
-                                 [&](const KernelInfo& k) { return k.name == kernel.name; });
-        if (same == into->end()) {
+        auto [place, added] = index->emplace(kernel.name, into->size());
+        if (added) {
             into->push_back(kernel);
             continue;
         }
-        if (same->param_bytes == 0) same->param_bytes = kernel.param_bytes;
-        if (same->block_threads == 0) same->block_threads = kernel.block_threads;
+        KernelInfo& same = (*into)[place->second];
+        if (same.param_bytes == 0) same.param_bytes = kernel.param_bytes;
+        if (same.block_threads == 0) same.block_threads = kernel.block_threads;
     }
 }
 
 bool ReadFatbin(const uint8_t* data, size_t size, std::vector<KernelInfo>* out, std::string* why) {
     std::vector<KernelInfo> kernels;
+    std::unordered_map<std::string, size_t> index;
     size_t readable = 0, compressed = 0, other = 0;
     size_t pos = 0;
     while (pos < size) {
@@ -531,7 +534,7 @@ bool ReadFatbin(const uint8_t* data, size_t size, std::vector<KernelInfo>* out, 
                 continue;
             }
             ++readable;
-            Merge(found, &kernels);
+            Merge(found, &kernels, &index);
         }
         pos = end;
     }
