@@ -121,7 +121,7 @@ function(openacl_add_cuda_kernel_binary name)
     foreach(source IN LISTS sources)
       string(APPEND content "#include \"${source}\"\n")
     endforeach()
-    file(CONFIGURE OUTPUT "${input}" CONTENT "${content}")
+    file(CONFIGURE OUTPUT "${input}" CONTENT "${content}" @ONLY)  # rewritten only on change
     # nvcc writes the headers each build read, so editing one rebuilds the binary.
     set(language -x cu -std=c++17 "-I${OPENACL_KERNEL_INCLUDE_DIR}" -MD -MF "${output}.d")
     set(depfile DEPFILE "${output}.d")
