@@ -50,3 +50,6 @@ endforeach()
 # openacl_add_kernel_binary() for users' projects: the function, its generator, the headers.
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/openaclKernel.cmake DESTINATION share/cmake/openacl)
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/gen_kernel_table.py DESTINATION share/openacl/tools)
+if(OPENACL_WITH_CUDA)
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/openaclCudaKernel.cmake DESTINATION share/cmake/openacl)
+endif()

@@ -11,9 +11,12 @@ import argparse
 import re
 import sys
 
+# __launch_bounds__(...) (the CUDA build's threads per block; empty on the CPU) may stand
+# before or after `void`.
+BOUNDS = r'(?:__launch_bounds__\s*\([^)]*\)\s*)?'
 ENTRY_RE = re.compile(
-    r'extern\s+"C"\s+(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+'
-    r'([A-Za-z_]\w*)\s*\(([^)]*)\)', re.S)
+    r'extern\s+"C"\s+(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+' + BOUNDS +
+    r'void\s+' + BOUNDS + r'([A-Za-z_]\w*)\s*\(([^)]*)\)', re.S)
 
 
 def strip_comments(text):
