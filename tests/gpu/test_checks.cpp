@@ -26,7 +26,8 @@ class GpuStrictChecks : public GpuTest {
     ScopedEnv check_{"OPENACL_CHECK", "1"};
 };
 
-void LeakOneAllocation() {
+// Not inlined, so the report names this function's line (the tests build with -g).
+[[gnu::noinline]] void LeakOneAllocation() {
     void* p = nullptr;
     EXPECT_EQ(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS) << RecentMessage();
 }
