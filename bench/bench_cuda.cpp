@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -32,10 +33,14 @@ struct AclSide {
     std::string error;
     aclrtStream stream = nullptr;
     aclrtStream callback_stream = nullptr;
+    aclrtBinHandle binary = nullptr;
     aclrtFuncHandle empty = nullptr;
     void* no_args = nullptr;  // argsData may not be null: an empty device block, argsSize 0
+    bool initialized = false;
+    bool subscribed = false;
     std::thread reporter;
     std::atomic<uint64_t> reporter_id{0};
+    std::atomic<bool> stop{false};
 
     AclSide() {
         error = NoCudaDeviceReason();
@@ -43,11 +48,13 @@ struct AclSide {
         setenv("OPENACL_BACKEND", "cuda", 0);
         aclError rc = aclInit(nullptr);
         uint32_t count = 0;
-        aclrtBinHandle binary = nullptr;
         aclrtContext context = nullptr;
         if (rc != ACL_SUCCESS) {
             error = AclError("aclInit on the CUDA backend", rc);
-        } else if ((rc = aclrtGetDeviceCount(&count)) != ACL_SUCCESS || count == 0) {
+            return;
+        }
+        initialized = true;
+        if ((rc = aclrtGetDeviceCount(&count)) != ACL_SUCCESS || count == 0) {
             error = AclError("aclrtGetDeviceCount (0 devices?)", rc);
         } else if ((rc = aclrtSetDevice(0)) != ACL_SUCCESS) {
             error = AclError("aclrtSetDevice(0)", rc);
@@ -64,27 +71,51 @@ struct AclSide {
         } else if ((rc = aclrtGetCurrentContext(&context)) != ACL_SUCCESS) {
             error = AclError("aclrtGetCurrentContext", rc);
         } else {
-            // Lives as long as the process: the benchmarks share it.
             reporter = std::thread([this, context] {
                 aclrtSetCurrentContext(context);
                 reporter_id.store(static_cast<uint64_t>(pthread_self()));
-                for (;;)
-                    aclrtProcessReport(1000);
+                while (!stop.load())
+                    aclrtProcessReport(100);
             });
-            reporter.detach();
             while (reporter_id.load() == 0)
                 std::this_thread::yield();
             if ((rc = aclrtSubscribeReport(reporter_id.load(), callback_stream)) != ACL_SUCCESS) {
                 error = AclError("aclrtSubscribeReport", rc);
+            } else {
+                subscribed = true;
             }
         }
     }
+    // Everything undone in order, so the process exits cleanly (its exit status counts).
+    ~AclSide() {
+        if (reporter.joinable()) {
+            stop.store(true);
+            reporter.join();
+        }
+        if (subscribed) aclrtUnSubscribeReport(reporter_id.load(), callback_stream);
+        if (binary != nullptr) aclrtBinaryUnLoad(binary);
+        if (no_args != nullptr) aclrtFree(no_args);
+        if (callback_stream != nullptr) aclrtDestroyStream(callback_stream);
+        if (stream != nullptr) aclrtDestroyStream(stream);
+        if (initialized) {
+            aclrtResetDevice(0);
+            aclFinalize();
+        }
+    }
+    AclSide(const AclSide&) = delete;
+    AclSide& operator=(const AclSide&) = delete;
     aclError LaunchEmpty() const { return aclrtLaunchKernel(empty, 1, no_args, 0, stream); }
 };
 
-const AclSide& Acl() {
-    static const AclSide side;
+// Made on first use (so a run filtered to BM_Cuda_* never initialises openacl), undone at the
+// end of main.
+std::unique_ptr<AclSide>& AclInstance() {
+    static std::unique_ptr<AclSide> side;
     return side;
+}
+const AclSide& Acl() {
+    if (!AclInstance()) AclInstance() = std::make_unique<AclSide>();
+    return *AclInstance();
 }
 
 // True when the side is usable; otherwise skips the benchmark with the reason.
@@ -221,4 +252,11 @@ BENCHMARK(BM_Acl_MallocFree64MiB)->UseRealTime();
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    AclInstance().reset();  // before static destruction: the reporter thread is inside openacl
+    return 0;
+}
