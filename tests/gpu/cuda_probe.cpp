@@ -33,4 +33,20 @@ std::string MemInfo(size_t* free, size_t* total) {
     return rc == cudaSuccess ? "" : Describe("cudaMemGetInfo", rc);
 }
 
+std::string PointerKind(const void* p) {
+    cudaPointerAttributes attributes{};
+    const cudaError_t rc = cudaPointerGetAttributes(&attributes, p);
+    if (rc != cudaSuccess) return "error: " + Describe("cudaPointerGetAttributes", rc);
+    switch (attributes.type) {
+        case cudaMemoryTypeDevice:
+            return "device";
+        case cudaMemoryTypeHost:
+            return "host";
+        case cudaMemoryTypeManaged:
+            return "managed";
+        default:
+            return "unregistered";
+    }
+}
+
 }  // namespace cuda_probe

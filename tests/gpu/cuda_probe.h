@@ -17,4 +17,8 @@ std::string DeviceCount(int* count);
 // cudaMemGetInfo on device 0; "" on success, else the CUDA error.
 std::string MemInfo(size_t* free, size_t* total);
 
+// What cudaPointerGetAttributes says a pointer is: "device", "host" (pinned), "managed" or
+// "unregistered" (pageable), or "error: ..." when the call fails.
+std::string PointerKind(const void* p);
+
 }  // namespace cuda_probe

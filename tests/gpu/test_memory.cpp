@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "cuda_probe.h"
 #include "gpu_test_support.h"
 
 using namespace gpu_test;
@@ -24,6 +25,16 @@ std::vector<uint8_t> Pattern(size_t n, uint8_t seed) {
     for (size_t i = 0; i < n; ++i)
         v[i] = static_cast<uint8_t>(seed + i * 131 + (i >> 8));
     return v;
+}
+
+TEST_F(GpuMemory, MallocGivesCudaDeviceMemory) {
+    DeviceBuffer d(1 << 20);
+    EXPECT_EQ(cuda_probe::PointerKind(d.get()), "device");
+}
+
+TEST_F(GpuMemory, MallocHostGivesPinnedHostMemory) {
+    PinnedBuffer host(1 << 20);
+    EXPECT_EQ(cuda_probe::PointerKind(host.get()), "host");
 }
 
 TEST_F(GpuMemory, CopiesOfEveryKindRoundTrip) {
