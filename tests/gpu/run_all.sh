@@ -13,13 +13,13 @@
 # passed and the benchmarks ran.
 set -uo pipefail
 
-cd "$(dirname "$0")/../.." || exit 2
-ROOT=$PWD
-OUT=${OUT:-$ROOT/gpu-results}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+# Absolute, as later steps run in the build directory.
+OUT=$(mkdir -p "${OUT:-$ROOT/gpu-results}" && cd "${OUT:-$ROOT/gpu-results}" && pwd) || exit 2
+cd "$ROOT" || exit 2
 BUILD=${OPENACL_GPU_BUILD_DIR:-$ROOT/build-gpu}
 BUDGET=${OPENACL_GPU_BUDGET_S:-540}
 JOBS=$(nproc 2>/dev/null || echo 4)
-mkdir -p "$OUT"
 SUMMARY=$OUT/summary.txt
 : >"$SUMMARY"
 START=$SECONDS

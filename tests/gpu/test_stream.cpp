@@ -96,18 +96,23 @@ TEST_F(GpuStream, SynchronizeWithTimeoutReportsTheTimeout) {
     EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream_, 5000), ACL_SUCCESS) << RecentMessage();
 }
 
-TEST_F(GpuStream, StreamsCreatedWithAPriorityRunTheirWork) {
+TEST_F(GpuStream, StreamsKeepTheirPriorityAndRunTheirWork) {
     aclrtStream high = nullptr, low = nullptr;
     ACL_ASSERT(aclrtCreateStreamWithConfig(&high, 0, 0));
     ACL_ASSERT(aclrtCreateStreamWithConfig(&low, 7, 0));
+    uint32_t priority = 99;
+    ACL_EXPECT(aclrtStreamGetPriority(high, &priority));
+    EXPECT_EQ(priority, 0u);
+    ACL_EXPECT(aclrtStreamGetPriority(low, &priority));
+    EXPECT_EQ(priority, 7u);
     DeviceBuffer words(2 * sizeof(uint64_t));
-    ACL_ASSERT(Spin(1000, high, words.as<uint64_t>(), 11));
-    ACL_ASSERT(Spin(1000, low, words.as<uint64_t>() + 1, 22));
+    ACL_ASSERT(aclrtMemsetAsync(words.get(), 8, 0x11, 8, high));
+    ACL_ASSERT(aclrtMemsetAsync(words.as<uint8_t>() + 8, 8, 0x77, 8, low));
     ACL_ASSERT(aclrtSynchronizeStream(high));
     ACL_ASSERT(aclrtSynchronizeStream(low));
     const auto out = Download<uint64_t>(words.get(), 2);
-    EXPECT_EQ(out[0], 11u);
-    EXPECT_EQ(out[1], 22u);
+    EXPECT_EQ(out[0], 0x1111111111111111ull);
+    EXPECT_EQ(out[1], 0x7777777777777777ull);
     ACL_EXPECT(aclrtDestroyStream(high));
     ACL_EXPECT(aclrtDestroyStream(low));
 }
