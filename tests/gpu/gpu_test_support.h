@@ -49,9 +49,14 @@ inline void SelectCudaBackend() {
 // are set before SetUp runs aclInit.
 class ScopedEnv {
  public:
+    // Sets `name` to `value`, or unsets it when `value` is null.
     ScopedEnv(const char* name, const char* value) : name_(name) {
         if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-        setenv(name, value, 1);
+        if (value != nullptr) {
+            setenv(name, value, 1);
+        } else {
+            unsetenv(name);
+        }
     }
     ~ScopedEnv() {
         if (had_) {
@@ -81,7 +86,7 @@ class GpuTest : public ::testing::Test {
         } else {
             const std::string reason = cuda_probe::NoDeviceReason();
             if (!reason.empty()) GTEST_SKIP() << reason;
-            SelectCudaBackend();
+            if (!BackendFromConfig()) SelectCudaBackend();
         }
         const aclError init = aclInit(ConfigPath());
         ASSERT_EQ(init, ACL_SUCCESS)
@@ -109,6 +114,8 @@ class GpuTest : public ::testing::Test {
     }
     // The aclInit configuration file; none by default.
     virtual const char* ConfigPath() { return nullptr; }
+    // True where that file, not OPENACL_BACKEND, selects the backend.
+    virtual bool BackendFromConfig() { return false; }
 
     aclrtStream stream_ = nullptr;
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "acl/acl.h"
+#include "cuda_probe.h"
 #include "gpu_kernels.h"
 #include "gpu_test_support.h"
 
@@ -43,6 +44,37 @@ TEST_F(GpuStrictChecks, ResetDeviceReportsALeakedMallocWithItsSite) {
     EXPECT_NE(err.find("1 device allocation(s) by aclrtMalloc on device 0"), std::string::npos)
         << err;
     EXPECT_NE(err.find("test_checks.cpp:"), std::string::npos) << "no allocation site: " << err;
+}
+
+// The same through aclInit's configuration file, which also selects the backend.
+class GpuStrictChecksFromConfig : public GpuTest {
+ protected:
+    GpuStrictChecksFromConfig()
+        : path_(std::filesystem::temp_directory_path() /
+                ("openacl-gpu-config-" + std::to_string(getpid()) + ".json")) {
+        std::ofstream(path_) << R"({"openacl": {"backend": "cuda", "check": true}})";
+    }
+    ~GpuStrictChecksFromConfig() override { std::filesystem::remove(path_); }
+    const char* ConfigPath() override { return path_.c_str(); }
+    bool BackendFromConfig() override { return true; }
+
+ private:
+    std::string path_;
+    ScopedEnv no_backend_{"OPENACL_BACKEND", nullptr};
+    ScopedEnv no_check_{"OPENACL_CHECK", nullptr};
+};
+
+TEST_F(GpuStrictChecksFromConfig, ConfigSelectsCudaAndResetReportsALeak) {
+    void* p = nullptr;
+    ACL_ASSERT(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_EQ(cuda_probe::PointerKind(p), "device") << "the configuration did not select CUDA";
+    ACL_ASSERT(aclrtDestroyStream(stream_));
+    stream_ = nullptr;
+    testing::internal::CaptureStderr();
+    ACL_EXPECT(aclrtResetDevice(0));
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("1 device allocation(s) by aclrtMalloc on device 0"), std::string::npos)
+        << err;
 }
 
 // OPENACL_TRACE names the file written at aclFinalize.
