@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,7 +74,8 @@ class Lane {
 };
 
 // Completes a suspended host task of a lane (see Lane::SubmitHost): the lane's thread waits
-// for it. Tokens of lanes carry this marker in their queue field.
+// for it. Tokens of lanes carry a marker in their queue field (backend/host_task.h); lanes run
+// their host tasks through backend::HostTasks so that these work for every backend.
 bool CompleteHostTask(cpu::SuspendToken token, cpu::TaskStatus status);
 bool IsLaneToken(cpu::SuspendToken token);
 
@@ -117,6 +119,14 @@ class Accelerator {
     // An address the device owns: used by pointer classification for freed device memory.
     virtual bool IsDeviceAddress(const void* p) const = 0;
 };
+
+// Tests: while a factory is set, the accelerator backend (OPENACL_BACKEND=cuda) takes its
+// devices from it instead of from CUDA (one Device per accelerator returned, in order). Set it
+// before the runtime creates its devices; an empty function restores CUDA.
+using AcceleratorFactory = std::function<std::vector<std::unique_ptr<Accelerator>>()>;
+void SetAcceleratorFactoryForTesting(AcceleratorFactory factory);
+// The factory set for tests, or an empty function.
+const AcceleratorFactory& AcceleratorFactoryForTesting();
 
 // The accelerator behind backend `kind` for device `ordinal`, or nullptr with *why set (no
 // driver, no such device, backend not built).

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "backend/accelerator.h"
+#include "backend/host_task.h"
 
 namespace openacl::cuda {
 
 class CudaDevice;
-struct HostSlot;
 
 class CudaLane final : public backend::Lane {
  public:
@@ -40,26 +40,19 @@ class CudaLane final : public backend::Lane {
     std::string TakeDeviceError() override;
     bool Query() override;
     void SetFailureMode(cpu::FailureMode mode) override {
-        stop_on_failure_ = mode == cpu::FailureMode::kStop;
+        host_tasks_.SetStopOnFailure(mode == cpu::FailureMode::kStop);
     }
-
-    // Host functions (cuda_lane.cpp).
-    static void RunHost(void* slot);
 
  private:
     CudaLane(CudaDevice& device, cudaStream_t stream, int32_t device_failure_code);
-    HostSlot* TakeSlot();
-    void ReturnSlot(HostSlot* slot);
-    void NoteHostFailure(int32_t code);
 
     CudaDevice& device_;
     cudaStream_t stream_;
     const int32_t device_failure_code_;
-    std::atomic<bool> stop_on_failure_{false};
-    std::atomic<int32_t> host_failure_{0};  // first unreported host-task failure
+    // Host tasks run as CUDA host functions through backend::HostTasks::Run; the destructor
+    // synchronises the stream before their slots go.
+    backend::HostTasks host_tasks_;
     std::mutex mutex_;
-    std::vector<HostSlot*> free_slots_;  // reused: a host task allocates only at a new high
-    std::vector<HostSlot*> all_slots_;
     std::string device_error_;
 };
 
