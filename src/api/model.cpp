@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/error.h"
 #include "core/memory.h"
 #include "core/stream.h"
@@ -134,6 +135,7 @@ aclError CheckDatasets(const aclmdlDataset* input, const aclmdlDataset* output) 
 }
 
 aclError Execute(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* output) {
+    model::DrainDeferredReleases();
     aclError rc = CheckDatasets(input, output);
     if (rc != ACL_SUCCESS) return rc;
     auto found = Find(model_id);
@@ -142,7 +144,10 @@ aclError Execute(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* o
     rc = found->Prepare(input, output, false, &request);
     if (rc != ACL_SUCCESS) return rc;
     std::string error;
-    if (!found->Run(request, false, &error, &rc)) {
+    const bool ran = found->device()->accelerator() != nullptr
+                         ? found->RunStaged(request, &error, &rc)
+                         : found->Run(request, false, &error, &rc);
+    if (!ran) {
         return Fail(rc, "model %u execution failed: %s", model_id, error.c_str());
     }
     return ACL_SUCCESS;
@@ -150,6 +155,7 @@ aclError Execute(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* o
 
 aclError ExecuteAsync(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* output,
                       aclrtStream stream) {
+    model::DrainDeferredReleases();
     aclError rc = CheckDatasets(input, output);
     if (rc != ACL_SUCCESS) return rc;
     auto found = Find(model_id);
@@ -159,8 +165,7 @@ aclError ExecuteAsync(uint32_t model_id, const aclmdlDataset* input, aclmdlDatas
     model::ExecRequest request;
     rc = found->Prepare(input, output, true, &request);
     if (rc != ACL_SUCCESS) return rc;
-    model::SubmitExecution(std::move(found), std::move(request), resolved);
-    return ACL_SUCCESS;
+    return model::SubmitExecution(std::move(found), std::move(request), resolved);
 }
 
 }  // namespace
@@ -190,6 +195,7 @@ aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t*
 
 aclError aclmdlUnload(uint32_t modelId) {
     OPENACL_API();
+    model::DrainDeferredReleases();
     auto removed = model::RemoveModel(modelId);
     if (!removed) {
         return Fail(ACL_ERROR_INVALID_MODEL_ID,
