@@ -66,6 +66,10 @@ class Lane {
     // task's code, or for an error of the device itself the lane's device_failure_code (see
     // Accelerator::CreateLane) with TakeDeviceError() saying what it was.
     virtual cpu::WaitStatus Wait(std::chrono::nanoseconds timeout) = 0;
+    // Waits for everything submitted so far like Wait, but leaves any failure to the next Wait
+    // (calls that must only wait for the lane, as for a pageable copy, report nothing of the
+    // work before them, as on the CPU backend). Ok or Timeout.
+    virtual cpu::WaitStatus Drain(std::chrono::nanoseconds timeout) = 0;
     virtual std::string TakeDeviceError() = 0;
     virtual bool Query() = 0;
     // With FailureMode::kStop a failure skips later host tasks until a Wait reports it (device

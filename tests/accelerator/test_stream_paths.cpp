@@ -323,5 +323,21 @@ TEST_F(CallbackPaths, WithoutStopOnFailureLaterHostTasksRun) {
     EXPECT_EQ(after.load(), 1);
 }
 
+TEST_F(CallbackPaths, APageableCopyLeavesAnEarlierFailureToTheNextSynchronize) {
+    // As on the CPU backend: the copy waits for the stream but does not report (and so
+    // swallow) a failure of earlier work; the next synchronisation does.
+    StartReporter();
+    std::vector<int> in(16, 9), out(16, 0);
+    void* d = Device(64);
+    ASSERT_EQ(aclrtMemcpy(d, 64, in.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchCallback(Throw, nullptr, ACL_CALLBACK_BLOCK, stream_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpyAsync(out.data(), 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST, stream_),
+              ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(out, in);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_FAILURE);
+    EXPECT_EQ(aclrtFree(d), ACL_SUCCESS);
+}
+
 }  // namespace
 }  // namespace openacl::testing

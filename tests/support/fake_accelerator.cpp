@@ -47,7 +47,7 @@ class FakeLane final : public backend::Lane {
           worker_([this] { Work(); }) {}
 
     ~FakeLane() override {
-        Drain(cpu::kWaitForever);
+        DrainFor(cpu::kWaitForever);
         {
             std::lock_guard lock(mutex_);
             stopping_ = true;
@@ -73,8 +73,12 @@ class FakeLane final : public backend::Lane {
         device_error_ = what + ": " + accelerator_.StatusText(status);
     }
 
+    cpu::WaitStatus Drain(std::chrono::nanoseconds timeout) override {
+        return DrainFor(timeout) ? cpu::WaitStatus::Ok() : cpu::WaitStatus::Timeout();
+    }
+
     // Waits for what was submitted before the call, without touching failures.
-    bool Drain(std::chrono::nanoseconds timeout) {
+    bool DrainFor(std::chrono::nanoseconds timeout) {
         std::unique_lock lock(mutex_);
         const uint64_t target = submitted_;
         auto reached = [&] { return completed_ >= target; };
@@ -129,7 +133,7 @@ class FakeLane final : public backend::Lane {
     }
 
     cpu::WaitStatus Wait(std::chrono::nanoseconds timeout) override {
-        if (!Drain(timeout)) return cpu::WaitStatus::Timeout();
+        if (!DrainFor(timeout)) return cpu::WaitStatus::Timeout();
         {
             std::lock_guard lock(mutex_);
             if (device_status_ != 0) {
@@ -453,7 +457,7 @@ std::unique_ptr<backend::DeviceEvent> FakeAccelerator::CreateEvent(bool timing, 
 int32_t FakeAccelerator::Synchronize() {
     std::lock_guard lock(lanes_mutex_);
     for (backend::Lane* lane : lanes_)
-        static_cast<FakeLane*>(lane)->Drain(cpu::kWaitForever);
+        static_cast<FakeLane*>(lane)->DrainFor(cpu::kWaitForever);
     return 0;
 }
 

@@ -139,6 +139,16 @@ cpu::WaitStatus CudaLane::Wait(std::chrono::nanoseconds timeout) {
     return code == 0 ? cpu::WaitStatus::Ok() : cpu::WaitStatus::Failed(code);
 }
 
+cpu::WaitStatus CudaLane::Drain(std::chrono::nanoseconds timeout) {
+    // A device fault is sticky in CUDA: the next Wait's synchronisation reports it again.
+    if (UseDevice(device_.ordinal()) != cudaSuccess) return cpu::WaitStatus::Ok();
+    if (timeout == cpu::kWaitForever) {
+        cudaStreamSynchronize(stream_);
+        return cpu::WaitStatus::Ok();
+    }
+    return PollUntil([&] { return cudaStreamQuery(stream_); }, timeout);
+}
+
 std::string CudaLane::TakeDeviceError() {
     std::lock_guard lock(mutex_);
     std::string text;

@@ -37,6 +37,7 @@ class CudaLane final : public backend::Lane {
     int32_t Launch(const backend::DeviceKernel& kernel, uint32_t blocks, void* args,
                    size_t args_size) override;
     cpu::WaitStatus Wait(std::chrono::nanoseconds timeout) override;
+    cpu::WaitStatus Drain(std::chrono::nanoseconds timeout) override;
     std::string TakeDeviceError() override;
     bool Query() override;
     void SetFailureMode(cpu::FailureMode mode) override {
