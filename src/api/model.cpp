@@ -21,6 +21,23 @@ namespace model = openacl::model;
 
 namespace {
 
+// Writes host bytes into device memory. On an accelerator (CUDA) the host cannot reach memory
+// from aclrtMalloc, so the accelerator copies them; on the CPU backend the host writes.
+aclError WriteDevice(void* dst, const void* src, size_t size) {
+    openacl::MemRegion region = openacl::ClassifyPointer(dst);
+    openacl::backend::Accelerator* accelerator =
+        region.device != nullptr ? region.device->accelerator() : nullptr;
+    if (accelerator == nullptr) {
+        std::memcpy(dst, src, size);
+        return ACL_SUCCESS;
+    }
+    if (int32_t status = accelerator->CopySync(dst, src, size); status != 0) {
+        return Fail(ACL_ERROR_RT_COPY_DATA, "writing %zu bytes to %p on %s failed: %s", size, dst,
+                    accelerator->name(), accelerator->StatusText(status).c_str());
+    }
+    return ACL_SUCCESS;
+}
+
 // Loads a model image into the current context. weight/work: caller-provided device memory,
 // or null for runtime-managed memory.
 aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* work,
@@ -83,7 +100,11 @@ aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* 
         }
     }
     // The weight memory holds the graph, as on the device.
-    std::memcpy(weight, image.onnx.data(), image.onnx.size());
+    if ((rc = WriteDevice(weight, image.onnx.data(), image.onnx.size())) != ACL_SUCCESS) {
+        if (owns_weight) openacl::DeviceFree(weight, false);
+        if (owns_work) openacl::DeviceFree(work, false);
+        return rc;
+    }
     auto loaded = std::make_shared<model::Model>(model::NextModelId(), std::move(image), ctx,
                                                  weight, owns_weight, work, owns_work);
     rc = loaded->Start();
@@ -282,7 +303,7 @@ void WriteDynamicTensor(aclmdlDataset* dataset, size_t index, const int64_t* val
     }
     openacl::MemRegion region = openacl::ClassifyPointer(buffer->data);
     if (region.domain != openacl::MemDomain::kDevice) return;
-    std::memcpy(buffer->data, values, count * sizeof(int64_t));
+    WriteDevice(buffer->data, values, count * sizeof(int64_t));
 }
 
 }  // namespace

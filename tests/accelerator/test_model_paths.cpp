@@ -1,6 +1,11 @@
 // Models on an accelerator device (OPENACL_BACKEND=cuda): the host engine runs them on host
 // copies of the device buffers (src/model/staging.cpp). The outputs must be those of the CPU
 // backend, computed in the same process first.
+#include <unistd.h>
+#include <algorithm>
+
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -204,6 +209,68 @@ TEST_F(ModelPaths, ExecuteAsyncRunsInStreamOrderBetweenAsyncCopies) {
         EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
     EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
+TEST_F(ModelPaths, LoadWithMemPutsTheModelInTheCallersDeviceMemory) {
+    Start(true);
+    size_t work_size = 0, weight_size = 0;
+    ASSERT_EQ(aclmdlQuerySizeFromMem(model_.data(), model_.size(), &work_size, &weight_size),
+              ACL_SUCCESS);
+    void* work = Device(std::max<size_t>(work_size, 1));
+    void* weight = Device(weight_size);
+    uint32_t id = 0;
+    ASSERT_EQ(aclmdlLoadFromMemWithMem(model_.data(), model_.size(), &id, work, work_size, weight,
+                                       weight_size),
+              ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::swap(id, id_);
+    EXPECT_EQ(Run(Mode::kSync), kExpected);
+    std::swap(id, id_);
+    EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(work), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(weight), ACL_SUCCESS);
+}
+
+TEST_F(ModelPaths, SetDynamicBatchSizeWritesTheChoiceIntoDeviceMemory) {
+    const std::string om = "/tmp/openacl-accelerator-test-" + std::to_string(getpid());
+    const std::string command = std::string(OPENACL_ATC) + " --model=" + OPENACL_ONNX_TESTDATA +
+                                "/pytorch-converted/test_Conv2d/model.onnx --framework=5 "
+                                "--soc_version=Ascend310P3 --log=error --output=" +
+                                om + " --input_shape=0:-1,3,7,5 --dynamic_batch_size=1,2,4" +
+                                " > /dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    Start(true);
+    uint32_t id = 0;
+    ASSERT_EQ(aclmdlLoadFromFile((om + ".om").c_str(), &id), ACL_SUCCESS) << aclGetRecentErrMsg();
+    std::remove((om + ".om").c_str());
+    aclmdlDesc* desc = aclmdlCreateDesc();
+    ASSERT_EQ(aclmdlGetDesc(desc, id), ACL_SUCCESS);
+    size_t dynamic = 0;
+    ASSERT_EQ(aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &dynamic), ACL_SUCCESS);
+    ASSERT_EQ(dynamic, 1u);
+    const size_t in_size = aclmdlGetInputSizeByIndex(desc, 0);
+    const size_t out_size = aclmdlGetOutputSizeByIndex(desc, 0);
+    void* in = Device(in_size);
+    void* choice = Device(8);
+    void* out = Device(out_size);
+    ASSERT_EQ(aclrtMemset(in, in_size, 0, in_size), ACL_SUCCESS);
+    aclmdlDataset* inputs = Dataset({{in, in_size}, {choice, 8}});
+    aclmdlDataset* outputs = Dataset({{out, out_size}});
+    ASSERT_EQ(aclmdlSetDynamicBatchSize(id, inputs, dynamic, 2), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    int64_t written = 0;
+    ASSERT_EQ(aclrtMemcpy(&written, 8, choice, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(written, 2);
+    ASSERT_EQ(aclmdlExecute(id, inputs, outputs), ACL_SUCCESS) << aclGetRecentErrMsg();
+    aclmdlIODims dims;
+    ASSERT_EQ(aclmdlGetCurOutputDims(desc, 0, &dims), ACL_SUCCESS);
+    EXPECT_EQ(dims.dims[0], 2);
+    Destroy(inputs);
+    Destroy(outputs);
+    for (void* p : {in, choice, out})
+        EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+    aclmdlDestroyDesc(desc);
+    EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
 }
 
 }  // namespace
