@@ -143,5 +143,34 @@ TEST_F(MemoryPaths, LeakReportAtResetListsAnAclrtMalloc) {
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // for TearDown's reset
 }
 
+TEST(TwoAcceleratorPaths, CopyBetweenDevicesGoesThroughTheAccelerator) {
+    setenv("OPENACL_BACKEND", "cuda", 1);
+    InstallFakeAccelerators(2);
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS) << aclGetRecentErrMsg();
+    uint32_t count = 0;
+    ASSERT_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS);
+    ASSERT_EQ(count, 2u);
+    std::vector<unsigned char> in(64), out(64, 0);
+    std::iota(in.begin(), in.end(), 1);
+    void *on0 = nullptr, *on1 = nullptr;
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&on0, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(on0, 64, in.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&on1, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_TRUE(Installed(1)->fake_memory().Contains(on1));
+    ASSERT_EQ(aclrtDeviceEnablePeerAccess(0, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(on1, 64, on0, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtMemcpy(out.data(), 64, on1, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(out, in);
+    EXPECT_EQ(aclrtFree(on1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(on0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+    unsetenv("OPENACL_BACKEND");
+}
+
 }  // namespace
 }  // namespace openacl::testing

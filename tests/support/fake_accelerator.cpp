@@ -34,6 +34,30 @@ std::vector<FakeAccelerator*>& InstalledList() {
     return *installed;
 }
 
+// The fake memory holding p, whichever fake device's (unified addressing, as with CUDA), or
+// nullptr for host memory.
+FakeMemory* OwnerOf(const void* p) {
+    std::lock_guard lock(g_registry_mutex);
+    for (FakeMemory* memory : Memories()) {
+        if (memory->Contains(p)) return memory;
+    }
+    return nullptr;
+}
+
+void* HostAddress(const void* p) {
+    FakeMemory* owner = OwnerOf(p);
+    return owner != nullptr ? owner->Shadow(p) : const_cast<void*>(p);
+}
+
+// Whether [p, p + span) lies in one live block, or p is host memory (the caller's business).
+bool ValidSpan(const void* p, size_t span) {
+    FakeMemory* owner = OwnerOf(p);
+    if (owner == nullptr) return true;
+    backend::DeviceMemory::Block block;
+    if (!owner->Find(p, &block)) return false;
+    return reinterpret_cast<uintptr_t>(p) + span <= block.base + block.size;
+}
+
 uint64_t RoundUp(uint64_t n, uint64_t to) {
     return (n + to - 1) / to * to;
 }
@@ -400,11 +424,7 @@ std::vector<unsigned char> FakeAccelerator::FakeKernelImage(const std::vector<st
 }
 
 void* FakeAccelerator::HostView(const void* p) {
-    std::lock_guard lock(g_registry_mutex);
-    for (FakeMemory* memory : Memories()) {
-        if (memory->Contains(p)) return memory->Shadow(p);
-    }
-    return const_cast<void*>(p);
+    return HostAddress(p);
 }
 
 void* FakeAccelerator::AllocateHost(size_t size) {
@@ -464,16 +484,12 @@ int32_t FakeAccelerator::Synchronize() {
 int32_t FakeAccelerator::DoCopy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
                                   size_t width, size_t height) {
     if (height == 0 || width == 0) return 0;
-    auto valid = [&](const void* p, size_t pitch) {
-        if (!memory_.Contains(p)) return true;  // host memory: the caller's business
-        backend::DeviceMemory::Block block;
-        if (!memory_.Find(p, &block)) return false;
-        const uintptr_t end = reinterpret_cast<uintptr_t>(p) + (height - 1) * pitch + width;
-        return end <= block.base + block.size;
-    };
-    if (!valid(dst, dpitch) || !valid(src, spitch)) return kFakeBadAddress;
-    auto* d = static_cast<char*>(memory_.Shadow(dst));
-    auto* s = static_cast<const char*>(memory_.Shadow(src));
+    if (!ValidSpan(dst, (height - 1) * dpitch + width) ||
+        !ValidSpan(src, (height - 1) * spitch + width)) {
+        return kFakeBadAddress;
+    }
+    auto* d = static_cast<char*>(HostAddress(dst));
+    auto* s = static_cast<const char*>(HostAddress(src));
     for (size_t row = 0; row < height; ++row)
         std::memmove(d + row * dpitch, s + row * spitch, width);
     return 0;
@@ -481,14 +497,8 @@ int32_t FakeAccelerator::DoCopy2d(void* dst, size_t dpitch, const void* src, siz
 
 int32_t FakeAccelerator::DoFill(void* ptr, uint8_t value, size_t count) {
     if (count == 0) return 0;
-    if (memory_.Contains(ptr)) {
-        backend::DeviceMemory::Block block;
-        if (!memory_.Find(ptr, &block) ||
-            reinterpret_cast<uintptr_t>(ptr) + count > block.base + block.size) {
-            return kFakeBadAddress;
-        }
-    }
-    std::memset(memory_.Shadow(ptr), value, count);
+    if (!ValidSpan(ptr, count)) return kFakeBadAddress;
+    std::memset(HostAddress(ptr), value, count);
     return 0;
 }
 
