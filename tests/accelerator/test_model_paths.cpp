@@ -1,12 +1,14 @@
 // Models on an accelerator device (OPENACL_BACKEND=cuda): the host engine runs them on host
 // copies of the device buffers (src/model/staging.cpp). The outputs must be those of the CPU
 // backend, computed in the same process first.
+#include <pthread.h>
 #include <unistd.h>
 #include <algorithm>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -271,6 +273,52 @@ TEST_F(ModelPaths, SetDynamicBatchSizeWritesTheChoiceIntoDeviceMemory) {
         EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
     aclmdlDestroyDesc(desc);
     EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+}
+
+void Throw(void*) {
+    throw std::runtime_error("callback failure");
+}
+
+TEST_F(ModelPaths, AnExecutionSkippedAfterAFailureStillReturnsItsStagingAndModel) {
+    Start(true);
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetStreamFailureMode(stream, ACL_STOP_ON_FAILURE), ACL_SUCCESS);
+    aclrtContext context = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+    std::atomic<uint64_t> reporter_id{0};
+    std::atomic<bool> stop{false};
+    std::thread reporter([&] {
+        aclrtSetCurrentContext(context);
+        reporter_id.store(static_cast<uint64_t>(pthread_self()));
+        while (!stop.load())
+            aclrtProcessReport(10);
+    });
+    while (reporter_id.load() == 0)
+        std::this_thread::yield();
+    ASSERT_EQ(aclrtSubscribeReport(reporter_id.load(), stream), ACL_SUCCESS);
+    void* a = Device(kBytes);
+    void* b = Device(kBytes);
+    void* d = Device(kBytes);
+    void* r = Device(kBytes);
+    aclmdlDataset* inputs = Dataset({{a, kBytes}, {b, kBytes}});
+    aclmdlDataset* outputs = Dataset({{d, kBytes}, {r, kBytes}});
+    ASSERT_EQ(aclrtLaunchCallback(Throw, nullptr, ACL_CALLBACK_BLOCK, stream), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecuteAsync(id_, inputs, outputs, stream), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_FAILURE);
+    EXPECT_EQ(aclrtUnSubscribeReport(reporter_id.load(), stream), ACL_SUCCESS);
+    stop.store(true);
+    reporter.join();
+    Destroy(inputs);
+    Destroy(outputs);
+    for (void* p : {a, b, d, r})
+        EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlUnload(id_), ACL_SUCCESS);
+    EXPECT_EQ(Installed()->pinned_host_blocks(), 0)
+        << "the skipped execution kept its staging buffers (or its model)";
+    ASSERT_EQ(aclmdlLoadFromMem(model_.data(), model_.size(), &id_), ACL_SUCCESS);
 }
 
 }  // namespace
