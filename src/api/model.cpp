@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/error.h"
 #include "core/memory.h"
 #include "core/stream.h"
@@ -19,6 +20,23 @@ using openacl::Fail;
 namespace model = openacl::model;
 
 namespace {
+
+// Writes host bytes into device memory. On an accelerator (CUDA) the host cannot reach memory
+// from aclrtMalloc, so the accelerator copies them; on the CPU backend the host writes.
+aclError WriteDevice(void* dst, const void* src, size_t size) {
+    openacl::MemRegion region = openacl::ClassifyPointer(dst);
+    openacl::backend::Accelerator* accelerator =
+        region.device != nullptr ? region.device->accelerator() : nullptr;
+    if (accelerator == nullptr) {
+        std::memcpy(dst, src, size);
+        return ACL_SUCCESS;
+    }
+    if (int32_t status = accelerator->CopySync(dst, src, size); status != 0) {
+        return Fail(ACL_ERROR_RT_COPY_DATA, "writing %zu bytes to %p on %s failed: %s", size, dst,
+                    accelerator->name(), accelerator->StatusText(status).c_str());
+    }
+    return ACL_SUCCESS;
+}
 
 // Loads a model image into the current context. weight/work: caller-provided device memory,
 // or null for runtime-managed memory.
@@ -82,7 +100,11 @@ aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* 
         }
     }
     // The weight memory holds the graph, as on the device.
-    std::memcpy(weight, image.onnx.data(), image.onnx.size());
+    if ((rc = WriteDevice(weight, image.onnx.data(), image.onnx.size())) != ACL_SUCCESS) {
+        if (owns_weight) openacl::DeviceFree(weight, false);
+        if (owns_work) openacl::DeviceFree(work, false);
+        return rc;
+    }
     auto loaded = std::make_shared<model::Model>(model::NextModelId(), std::move(image), ctx,
                                                  weight, owns_weight, work, owns_work);
     rc = loaded->Start();
@@ -134,6 +156,7 @@ aclError CheckDatasets(const aclmdlDataset* input, const aclmdlDataset* output) 
 }
 
 aclError Execute(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* output) {
+    model::DrainDeferredReleases();
     aclError rc = CheckDatasets(input, output);
     if (rc != ACL_SUCCESS) return rc;
     auto found = Find(model_id);
@@ -142,7 +165,10 @@ aclError Execute(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* o
     rc = found->Prepare(input, output, false, &request);
     if (rc != ACL_SUCCESS) return rc;
     std::string error;
-    if (!found->Run(request, false, &error, &rc)) {
+    const bool ran = found->device()->accelerator() != nullptr
+                         ? found->RunStaged(request, &error, &rc)
+                         : found->Run(request, false, &error, &rc);
+    if (!ran) {
         return Fail(rc, "model %u execution failed: %s", model_id, error.c_str());
     }
     return ACL_SUCCESS;
@@ -150,6 +176,7 @@ aclError Execute(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* o
 
 aclError ExecuteAsync(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* output,
                       aclrtStream stream) {
+    model::DrainDeferredReleases();
     aclError rc = CheckDatasets(input, output);
     if (rc != ACL_SUCCESS) return rc;
     auto found = Find(model_id);
@@ -159,8 +186,7 @@ aclError ExecuteAsync(uint32_t model_id, const aclmdlDataset* input, aclmdlDatas
     model::ExecRequest request;
     rc = found->Prepare(input, output, true, &request);
     if (rc != ACL_SUCCESS) return rc;
-    model::SubmitExecution(std::move(found), std::move(request), resolved);
-    return ACL_SUCCESS;
+    return model::SubmitExecution(std::move(found), std::move(request), resolved);
 }
 
 }  // namespace
@@ -190,6 +216,7 @@ aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t*
 
 aclError aclmdlUnload(uint32_t modelId) {
     OPENACL_API();
+    model::DrainDeferredReleases();
     auto removed = model::RemoveModel(modelId);
     if (!removed) {
         return Fail(ACL_ERROR_INVALID_MODEL_ID,
@@ -276,7 +303,7 @@ void WriteDynamicTensor(aclmdlDataset* dataset, size_t index, const int64_t* val
     }
     openacl::MemRegion region = openacl::ClassifyPointer(buffer->data);
     if (region.domain != openacl::MemDomain::kDevice) return;
-    std::memcpy(buffer->data, values, count * sizeof(int64_t));
+    WriteDevice(buffer->data, values, count * sizeof(int64_t));
 }
 
 }  // namespace

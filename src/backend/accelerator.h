@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,6 +66,10 @@ class Lane {
     // task's code, or for an error of the device itself the lane's device_failure_code (see
     // Accelerator::CreateLane) with TakeDeviceError() saying what it was.
     virtual cpu::WaitStatus Wait(std::chrono::nanoseconds timeout) = 0;
+    // Waits for everything submitted so far like Wait, but leaves any failure to the next Wait
+    // (calls that must only wait for the lane, as for a pageable copy, report nothing of the
+    // work before them, as on the CPU backend). Ok or Timeout.
+    virtual cpu::WaitStatus Drain(std::chrono::nanoseconds timeout) = 0;
     virtual std::string TakeDeviceError() = 0;
     virtual bool Query() = 0;
     // Timeline: records a timing marker in stream order and returns its ticket (0 when the lane
@@ -82,7 +87,8 @@ class Lane {
 };
 
 // Completes a suspended host task of a lane (see Lane::SubmitHost): the lane's thread waits
-// for it. Tokens of lanes carry this marker in their queue field.
+// for it. Tokens of lanes carry a marker in their queue field (backend/host_task.h); lanes run
+// their host tasks through backend::HostTasks so that these work for every backend.
 bool CompleteHostTask(cpu::SuspendToken token, cpu::TaskStatus status);
 bool IsLaneToken(cpu::SuspendToken token);
 
@@ -126,6 +132,14 @@ class Accelerator {
     // An address the device owns: used by pointer classification for freed device memory.
     virtual bool IsDeviceAddress(const void* p) const = 0;
 };
+
+// Tests: while a factory is set, the accelerator backend (OPENACL_BACKEND=cuda) takes its
+// devices from it instead of from CUDA (one Device per accelerator returned, in order). Set it
+// before the runtime creates its devices; an empty function restores CUDA.
+using AcceleratorFactory = std::function<std::vector<std::unique_ptr<Accelerator>>()>;
+void SetAcceleratorFactoryForTesting(AcceleratorFactory factory);
+// The factory set for tests, or an empty function.
+const AcceleratorFactory& AcceleratorFactoryForTesting();
 
 // The accelerator behind backend `kind` for device `ordinal`, or nullptr with *why set (no
 // driver, no such device, backend not built).

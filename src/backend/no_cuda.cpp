@@ -19,12 +19,4 @@ bool IsCudaBinary(const void*, size_t) {
     return false;
 }
 
-bool IsLaneToken(cpu::SuspendToken) {
-    return false;
-}
-
-bool CompleteHostTask(cpu::SuspendToken, cpu::TaskStatus) {
-    return false;
-}
-
 }  // namespace openacl::backend

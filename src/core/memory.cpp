@@ -890,11 +890,9 @@ aclError LaneCopy(backend::Lane& lane, Stream* stream, void* dst, const void* sr
     }
     if (status != 0) return DeviceFailed(accelerator, status, "aclrtMemcpyAsync");
     // ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE lets the caller reuse its buffer at once: on an
-    // accelerator the copy is simply complete before the call returns.
-    if (pageable || kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-        cpu::WaitStatus waited = lane.Wait(cpu::kWaitForever);
-        if (!waited.ok()) return StreamWaitResult(stream, waited, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-    }
+    // accelerator the copy is simply complete before the call returns. Failures of earlier
+    // work stay for the stream's next synchronisation, as on the CPU backend.
+    if (pageable || kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) lane.Drain(cpu::kWaitForever);
     return ACL_SUCCESS;
 }
 
@@ -1001,12 +999,7 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
             status = lane->Copy2d(dst, dpitch, src, spitch, width, height);
         }
         if (status != 0) return DeviceFailed(accelerator, status, "aclrtMemcpy2dAsync");
-        if (pageable) {
-            cpu::WaitStatus waited = lane->Wait(cpu::kWaitForever);
-            if (!waited.ok()) {
-                return StreamWaitResult(stream, waited, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
-            }
-        }
+        if (pageable) lane->Drain(cpu::kWaitForever);
         return ACL_SUCCESS;
     }
     if (IsPageable(dst_region) || IsPageable(src_region)) {
@@ -1062,10 +1055,7 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
     if (backend::Lane* lane = stream->lane()) [[unlikely]] {
         if (IsPageable(region)) {
             if (aclError rc = DrainForPageable(stream, "devPtr", ptr)) return rc;
-            if (aclError rc = StreamWaitResult(stream, lane->Wait(cpu::kWaitForever),
-                                               ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)) {
-                return rc;
-            }
+            lane->Drain(cpu::kWaitForever);
             std::memset(ptr, value, count);
             return ACL_SUCCESS;
         }

@@ -92,12 +92,21 @@ void Runtime::EnsureCudaDevicesLocked() {
     std::vector<Device*> visible;
     if (cuda_devices_.empty()) {
         std::string why;
-        const int count = backend::CudaDeviceCount(&why);
-        for (int i = 0; i < count; ++i) {
-            auto accelerator = backend::OpenCudaDevice(i, &why);
-            if (accelerator == nullptr) break;
+        std::vector<std::unique_ptr<backend::Accelerator>> accelerators;
+        if (const auto& factory = backend::AcceleratorFactoryForTesting()) {
+            accelerators = factory();
+            if (accelerators.empty()) why = "the test accelerator factory made no device";
+        } else {
+            const int count = backend::CudaDeviceCount(&why);
+            for (int i = 0; i < count; ++i) {
+                auto accelerator = backend::OpenCudaDevice(i, &why);
+                if (accelerator == nullptr) break;
+                accelerators.push_back(std::move(accelerator));
+            }
+        }
+        for (size_t i = 0; i < accelerators.size(); ++i) {
             owned_devices_.push_back(std::make_unique<Device>(
-                static_cast<int32_t>(i), static_cast<uint32_t>(i), std::move(accelerator)));
+                static_cast<int32_t>(i), static_cast<uint32_t>(i), std::move(accelerators[i])));
             cuda_devices_.push_back(owned_devices_.back().get());
         }
         if (cuda_devices_.empty()) {

@@ -608,7 +608,13 @@ bool Model::Run(const ExecRequest& request, bool recheck_memory, std::string* er
         size_t count = view.bytes / std::max<size_t>(aclDataTypeSize(io.graph_type), 1);
         size_t needed = count * aclDataTypeSize(io.type);
         BufferRef ref = request.outputs[o];
-        if (ref.runtime_allocated && ref.data == nullptr) {
+        if (ref.runtime_allocated && ref.data == nullptr && request.staged_runtime_outputs) {
+            // Staged on the host: the caller copies it into device memory it allocates.
+            auto& staged = (*request.staged_runtime_outputs)[o];
+            staged.resize(std::max<size_t>(needed, 1));
+            ref.data = staged.data();
+            ref.size = needed;
+        } else if (ref.runtime_allocated && ref.data == nullptr) {
             if (DeviceMalloc(&ref.data, std::max<size_t>(needed, 1), ACL_MEM_MALLOC_HUGE_FIRST,
                              DeviceAllocKind::kMalloc, nullptr) != ACL_SUCCESS) {
                 *error = "cannot allocate output " + std::to_string(o) + " on the device";
@@ -755,9 +761,12 @@ void UnloadAllModels(const char* reason) {
     }
     check::ReportLeaks(reason, report);
     models.clear();  // queued executions keep their model until they have run
+    DrainDeferredReleases();
 }
 
-void SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stream* stream) {
+aclError SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stream* stream) {
+    if (stream->lane() != nullptr) [[unlikely]]
+        return Model::SubmitStaged(std::move(model), std::move(request), stream);
     // A model execution is milliseconds of work; one heap block per call is noise.
     struct Pending {
         std::shared_ptr<Model> model;
@@ -782,6 +791,7 @@ void SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stream* 
         },
         0, cpu::Task::kCallWhenCancelled);
     stream->Submit(task, {trace::Kind::kModel, pending->model->id()});
+    return ACL_SUCCESS;
 }
 
 }  // namespace openacl::model

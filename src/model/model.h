@@ -3,6 +3,7 @@
 // pool of engine instances so that several threads and streams may execute it at once.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -57,6 +58,9 @@ struct ExecRequest {
     std::vector<std::vector<int64_t>> input_dims;
     std::vector<BufferRef> outputs;
     aclmdlDataset* output_set = nullptr;
+    // A synchronous execution staged through host memory on an accelerator (model/staging.cpp):
+    // outputs the runtime allocates are produced here first, one buffer per output.
+    std::vector<std::vector<uint8_t>>* staged_runtime_outputs = nullptr;
 };
 
 class Model {
@@ -88,8 +92,21 @@ class Model {
     // Output dims of the latest execution (aclmdlGetCurOutputDims); empty before the first.
     std::vector<int64_t> CurrentOutputDims(size_t index);
 
+    // On an accelerator device (CUDA) the host engine cannot read the device buffers: these
+    // run it on host copies (model/staging.cpp). RunStaged: aclmdlExecute (the copies are
+    // synchronous); SubmitStaged: aclmdlExecuteAsync on a stream with a device lane.
+    bool RunStaged(const ExecRequest& request, std::string* error, aclError* code);
+    static aclError SubmitStaged(std::shared_ptr<Model> model, ExecRequest request, Stream* stream);
+
  private:
     struct Session;
+    struct Staging;
+    struct StagingDeleter {  // Staging is complete only in model/staging.cpp
+        void operator()(Staging* staging) const;
+    };
+    Staging* TakeStaging(const ExecRequest& request);
+    void ReturnStaging(Staging* staging);
+    void NoteStaged();
     std::unique_ptr<ModelEngine> CreateCompiledEngine();
     std::unique_ptr<Session> TakeSession(std::string* error);
     void ReturnSession(std::unique_ptr<Session> session);
@@ -110,6 +127,11 @@ class Model {
     std::vector<std::unique_ptr<Session>> idle_;
     std::mutex current_mutex_;
     std::vector<std::vector<int64_t>> current_output_dims_;
+    // Accelerator devices: host staging buffers (pinned), reused; freed with the model, which
+    // is never destroyed inside a host task (see DrainDeferredReleases).
+    std::mutex staging_mutex_;
+    std::vector<std::unique_ptr<Staging, StagingDeleter>> staging_;
+    std::atomic<bool> staged_logged_{false};
 };
 
 // The registry of loaded models. Ids start at 1 and are never reused within a process.
@@ -121,6 +143,12 @@ std::shared_ptr<Model> RemoveModel(uint32_t id);
 void UnloadAllModels(const char* reason);
 
 // aclmdlExecuteAsync: queues the execution on the stream; the task holds the model alive.
-void SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stream* stream);
+aclError SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stream* stream);
+
+// Executions queued on device lanes finish in host tasks, which must not call the
+// accelerator (CUDA forbids it in host functions): what they held (the model, whose
+// destructor frees memory) is handed back here and released by the next call of this, made
+// by aclmdlExecute*, aclmdlUnload and at aclFinalize.
+void DrainDeferredReleases();
 
 }  // namespace openacl::model

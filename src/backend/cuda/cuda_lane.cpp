@@ -7,23 +7,7 @@
 
 namespace openacl::cuda {
 
-// One host task on its way through a CUDA stream.
-struct HostSlot {
-    cpu::Task task;
-    CudaLane* lane = nullptr;
-    std::atomic<uint32_t> done{0};  // a suspended task's completion has arrived
-    cpu::TaskStatus completion;
-};
-
 namespace {
-
-// Suspend tokens of host tasks on lanes name this marker as their queue and the slot as their
-// sequence number (see backend::CompleteHostTask).
-alignas(64) char g_lane_marker;
-
-cpu::Queue* LaneMarker() {
-    return reinterpret_cast<cpu::Queue*>(&g_lane_marker);
-}
 
 // Waits for `done` with a time limit by polling: CUDA has no timed stream or event wait.
 template <class Ready>
@@ -71,66 +55,19 @@ CudaLane::~CudaLane() {
     cudaStreamDestroy(stream_);
     for (const Marker& marker : markers_)
         cudaEventDestroy(marker.event);
-    for (HostSlot* slot : all_slots_)
-        delete slot;
 }
 
 int CudaLane::ordinal() const {
     return device_.ordinal();
 }
 
-HostSlot* CudaLane::TakeSlot() {
-    std::lock_guard lock(mutex_);
-    if (!free_slots_.empty()) {
-        HostSlot* slot = free_slots_.back();
-        free_slots_.pop_back();
-        return slot;
-    }
-    auto* slot = new HostSlot;
-    slot->lane = this;
-    all_slots_.push_back(slot);
-    return slot;
-}
-
-void CudaLane::ReturnSlot(HostSlot* slot) {
-    std::lock_guard lock(mutex_);
-    free_slots_.push_back(slot);
-}
-
-void CudaLane::NoteHostFailure(int32_t code) {
-    int32_t none = 0;
-    host_failure_.compare_exchange_strong(none, code, std::memory_order_acq_rel);
-}
-
-void CudaLane::RunHost(void* p) {
-    auto* slot = static_cast<HostSlot*>(p);
-    CudaLane* lane = slot->lane;
-    const bool stopped = lane->stop_on_failure_.load(std::memory_order_relaxed) &&
-                         lane->host_failure_.load(std::memory_order_acquire) != 0;
-    const cpu::RunReason reason = stopped ? cpu::RunReason::kSkipped : cpu::RunReason::kRun;
-    cpu::TaskStatus status = cpu::TaskStatus::Done();
-    if (!stopped || (slot->task.flags & cpu::Task::kCallWhenCancelled) != 0) {
-        cpu::TaskContext ctx(LaneMarker(), reinterpret_cast<uint64_t>(slot), reason);
-        status = slot->task.fn(ctx, slot->task.payload);
-        if (status.suspended()) {
-            // A blocking callback: the stream holds here until the report thread has run it.
-            while (slot->done.load(std::memory_order_acquire) == 0)
-                cpu::ParkWhile(slot->done, 0, -1);
-            status = slot->completion;
-        }
-    }
-    if (status.failed()) lane->NoteHostFailure(status.code);
-    lane->ReturnSlot(slot);
-}
-
 int32_t CudaLane::SubmitHost(const cpu::Task& task) {
-    HostSlot* slot = TakeSlot();
-    slot->task = task;
-    slot->done.store(0, std::memory_order_relaxed);
-    slot->completion = cpu::TaskStatus::Done();
+    backend::HostSlot* slot = host_tasks_.Take(task);
     cudaError_t status = UseDevice(device_.ordinal());
-    if (status == cudaSuccess) status = cudaLaunchHostFunc(stream_, &CudaLane::RunHost, slot);
-    if (status != cudaSuccess) ReturnSlot(slot);
+    if (status == cudaSuccess) {
+        status = cudaLaunchHostFunc(stream_, &backend::HostTasks::Run, slot);
+    }
+    if (status != cudaSuccess) host_tasks_.Return(slot);
     return status;
 }
 
@@ -197,11 +134,21 @@ cpu::WaitStatus CudaLane::Wait(std::chrono::nanoseconds timeout) {
     if (device_status != cudaSuccess) {
         std::lock_guard lock(mutex_);
         device_error_ = ErrorText(device_status);
-        host_failure_.store(0, std::memory_order_release);
+        host_tasks_.ClearFailure();
         return cpu::WaitStatus::Failed(device_failure_code_);
     }
-    int32_t code = host_failure_.exchange(0, std::memory_order_acq_rel);
+    int32_t code = host_tasks_.TakeFailure();
     return code == 0 ? cpu::WaitStatus::Ok() : cpu::WaitStatus::Failed(code);
+}
+
+cpu::WaitStatus CudaLane::Drain(std::chrono::nanoseconds timeout) {
+    // A device fault is sticky in CUDA: the next Wait's synchronisation reports it again.
+    if (UseDevice(device_.ordinal()) != cudaSuccess) return cpu::WaitStatus::Ok();
+    if (timeout == cpu::kWaitForever) {
+        cudaStreamSynchronize(stream_);
+        return cpu::WaitStatus::Ok();
+    }
+    return PollUntil([&] { return cudaStreamQuery(stream_); }, timeout);
 }
 
 std::string CudaLane::TakeDeviceError() {
@@ -330,20 +277,3 @@ std::optional<float> CudaEvent::ElapsedMsSince(backend::DeviceEvent& start) {
 }
 
 }  // namespace openacl::cuda
-
-namespace openacl::backend {
-
-bool IsLaneToken(cpu::SuspendToken token) {
-    return token.queue == cuda::LaneMarker();
-}
-
-bool CompleteHostTask(cpu::SuspendToken token, cpu::TaskStatus status) {
-    if (!IsLaneToken(token)) return false;
-    auto* slot = reinterpret_cast<cuda::HostSlot*>(token.seq);
-    slot->completion = status;
-    slot->done.store(1, std::memory_order_release);
-    cpu::Unpark(slot->done, 1);
-    return true;
-}
-
-}  // namespace openacl::backend

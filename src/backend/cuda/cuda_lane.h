@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "backend/accelerator.h"
+#include "backend/host_task.h"
 
 namespace openacl::cuda {
 
 class CudaDevice;
-struct HostSlot;
 
 class CudaLane final : public backend::Lane {
  public:
@@ -37,31 +37,25 @@ class CudaLane final : public backend::Lane {
     int32_t Launch(const backend::DeviceKernel& kernel, uint32_t blocks, void* args,
                    size_t args_size) override;
     cpu::WaitStatus Wait(std::chrono::nanoseconds timeout) override;
+    cpu::WaitStatus Drain(std::chrono::nanoseconds timeout) override;
     std::string TakeDeviceError() override;
     bool Query() override;
     uint64_t MarkTime() override;
     std::optional<int64_t> MarkedTimeNs(uint64_t ticket, bool wait) override;
     void SetFailureMode(cpu::FailureMode mode) override {
-        stop_on_failure_ = mode == cpu::FailureMode::kStop;
+        host_tasks_.SetStopOnFailure(mode == cpu::FailureMode::kStop);
     }
-
-    // Host functions (cuda_lane.cpp).
-    static void RunHost(void* slot);
 
  private:
     CudaLane(CudaDevice& device, cudaStream_t stream, int32_t device_failure_code);
-    HostSlot* TakeSlot();
-    void ReturnSlot(HostSlot* slot);
-    void NoteHostFailure(int32_t code);
 
     CudaDevice& device_;
     cudaStream_t stream_;
     const int32_t device_failure_code_;
-    std::atomic<bool> stop_on_failure_{false};
-    std::atomic<int32_t> host_failure_{0};  // first unreported host-task failure
+    // Host tasks run as CUDA host functions through backend::HostTasks::Run; the destructor
+    // synchronises the stream before their slots go.
+    backend::HostTasks host_tasks_;
     std::mutex mutex_;
-    std::vector<HostSlot*> free_slots_;  // reused: a host task allocates only at a new high
-    std::vector<HostSlot*> all_slots_;
     std::string device_error_;
     // Timeline markers (tracing only): timing events, and the time each resolved to. Times
     // chain from marker to marker (cudaEventElapsedTime between neighbours is exact to the
