@@ -188,6 +188,28 @@ class FakeLane final : public backend::Lane {
         host_tasks_.SetStopOnFailure(mode == cpu::FailureMode::kStop);
     }
 
+    // Timeline markers: the host clock when the lane's worker reaches them.
+    uint64_t MarkTime() override {
+        uint64_t ticket = 0;
+        {
+            std::lock_guard lock(mutex_);
+            marks_.push_back(-1);
+            ticket = marks_.size();
+        }
+        Enqueue([this, ticket] {
+            std::lock_guard lock(mutex_);
+            marks_[ticket - 1] = cpu::NowNs();
+        });
+        return ticket;
+    }
+
+    std::optional<int64_t> MarkedTimeNs(uint64_t ticket, bool wait) override {
+        if (wait) DrainFor(cpu::kWaitForever);
+        std::lock_guard lock(mutex_);
+        if (ticket == 0 || ticket > marks_.size() || marks_[ticket - 1] < 0) return std::nullopt;
+        return marks_[ticket - 1];
+    }
+
  private:
     void Work() {
         std::unique_lock lock(mutex_);
@@ -217,8 +239,9 @@ class FakeLane final : public backend::Lane {
     bool stopping_ = false;
     int32_t device_status_ = 0;
     std::string device_error_;
-    std::string pending_error_;  // reported by the last failed Wait, for TakeDeviceError
-    std::thread worker_;         // last: starts once everything above exists
+    std::string pending_error_;   // reported by the last failed Wait, for TakeDeviceError
+    std::vector<int64_t> marks_;  // MarkTime tickets - 1 -> time reached (-1: not yet)
+    std::thread worker_;          // last: starts once everything above exists
 };
 
 // What an event's records have reached; shared with the lane operations that reach them.
