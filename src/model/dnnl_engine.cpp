@@ -222,6 +222,8 @@ dnnl::algorithm EltwiseAlgorithm(int64_t alg) {
             return dnnl::algorithm::eltwise_hardswish;
         case EltwiseAlg::kHardSigmoid:
             return dnnl::algorithm::eltwise_linear;  // then clip to [0, 1]
+        case EltwiseAlg::kPow:
+            return dnnl::algorithm::eltwise_pow;
     }
     return dnnl::algorithm::eltwise_relu;
 }

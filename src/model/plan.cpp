@@ -203,7 +203,7 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
             if (n_in != 1 || n_ints != 1 || layer.floats.size() != 2 || y != x) {
                 return bad("needs 1 input, an algorithm, alpha and beta, same shape out");
             }
-            if (layer.ints[0] < 0 || layer.ints[0] > 6) return bad("unknown eltwise algorithm");
+            if (layer.ints[0] < 0 || layer.ints[0] > 7) return bad("unknown eltwise algorithm");
             break;
         case LayerKind::kMatMul: {
             if ((n_in != 2 && n_in != 3) || n_ints != 0) return bad("needs 2 or 3 inputs");
@@ -363,7 +363,7 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
     }
     for (const PostOp& op : layer.post_ops) {
         if (op.kind == PostOp::kEltwise) {
-            if (op.alg < 0 || op.alg > 6) return bad("unknown post-op algorithm");
+            if (op.alg < 0 || op.alg > 7) return bad("unknown post-op algorithm");
         } else if (op.kind == PostOp::kSum) {
             if (op.tensor >= plan.tensors.size() || plan.tensors[op.tensor].dims != y) {
                 return bad("sum post-op tensor missing or of another shape");

@@ -50,6 +50,7 @@ enum class EltwiseAlg : int64_t {
     kTanh = 4,
     kHardSigmoid = 5,  // max(0, min(1, alpha * x + beta))
     kHardSwish = 6,    // x * hardsigmoid(x) with alpha 1/6, beta 1/2
+    kPow = 7,          // alpha * x^beta (LayerNormalization's InvStdDev)
 };
 enum class ResizeAlg : int64_t { kNearest = 0, kLinear = 1 };
 enum class PadMode : int64_t { kConstant = 0, kReflect = 1, kEdge = 2 };

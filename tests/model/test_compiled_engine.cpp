@@ -644,16 +644,29 @@ TEST(CompiledEngine, LayerNormalizationOverSeveralAxesBroadcastsTheScale) {
     ExpectClose(RunEngine(engine.get(), {x}, {in}), {LayerNormReference(in, 2, full, {}, 1e-5f)});
 }
 
-TEST(CompiledEngine, LayerNormalizationStatisticsOutputsAreRefusedWithTheReason) {
+TEST(CompiledEngine, LayerNormalizationStatisticsOutputsAreTheMeanAndInverseDeviation) {
+    const Dims x{3, 2, 4};
+    const std::vector<float> in = Random(Count(x), 47, 2.0f);
     Builder b(17);
-    b.Input("x", {2, 8}).Output("y", {2, 8}).Output("mean", {2, 1});
-    b.Weight("scale", {8}, Random(8, 46));
-    b.Node("LayerNormalization", {"x", "scale"}, {"y", "mean"});
-    CompileResult result;
-    EXPECT_FALSE(CompileOnnx(b.Bytes(), {}, &result));
-    EXPECT_NE(std::find(result.unsupported.begin(), result.unsupported.end(),
-                        "LayerNormalization (several outputs)"),
-              result.unsupported.end());
+    b.Input("x", x).Output("y", x).Output("mean", {3, 1, 1}).Output("inv", {3, 1, 1});
+    b.Weight("scale", {2, 4}, std::vector<float>(8, 1.0f));
+    b.Node("LayerNormalization", {"x", "scale"}, {"y", "mean", "inv"})
+        .IntAttribute("axis", 1)
+        .FloatAttribute("epsilon", 0.1f);
+    std::vector<float> mean(3), inv(3);
+    for (size_t o = 0; o < 3; ++o) {
+        double m = 0, v = 0;
+        for (size_t i = 0; i < 8; ++i)
+            m += in[o * 8 + i] / 8.0;
+        for (size_t i = 0; i < 8; ++i)
+            v += (in[o * 8 + i] - m) * (in[o * 8 + i] - m) / 8.0;
+        mean[o] = static_cast<float>(m);
+        inv[o] = static_cast<float>(1.0 / std::sqrt(v + 0.1));
+    }
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {x}, {in}),
+                {LayerNormReference(in, 3, std::vector<float>(8, 1.0f), {}, 0.1f), mean, inv});
 }
 
 // A graph of the three: the plan_fuzz seed for them, and the round trip of their layers.

@@ -118,6 +118,7 @@ class Importer {
     void ConvTranspose(const onnx::NodeProto& node);
     void Pad(const onnx::NodeProto& node);
     void LayerNormalization(const onnx::NodeProto& node);
+    void LayerNormStatistics(const onnx::NodeProto& node, int64_t axis, float epsilon);
     void Pool(const onnx::NodeProto& node, PoolAlg alg, bool global);
     void Binary(const onnx::NodeProto& node, BinaryAlg alg);
     void Eltwise(const onnx::NodeProto& node, EltwiseAlg alg, float alpha, float beta);
@@ -295,6 +296,39 @@ void Importer::Pad(const onnx::NodeProto& node) {
     Define(node, Layer(LayerKind::kPad, node, {Tensor(node.input(0))}, y, ints, {value}));
 }
 
+// LayerNormalization's optional outputs, Mean and InvStdDev (x's shape with the normalised dims
+// 1), computed apart from the normalisation (oneDNN's inference keeps its statistics inside):
+// mean(x) and (mean((x - mean(x))^2) + epsilon)^-1/2.
+void Importer::LayerNormStatistics(const onnx::NodeProto& node, int64_t axis, float epsilon) {
+    const bool mean_out = node.output_size() > 1 && !node.output(1).empty();
+    const bool inv_out = node.output_size() > 2 && !node.output(2).empty();
+    if (!mean_out && !inv_out) return;
+    const auto& x = Dims(node.input(0));
+    if (x.size() > 5) throw Unsupported{"LayerNormalization (statistics of rank above 5)"};
+    std::vector<int64_t> stat = x;
+    for (size_t i = static_cast<size_t>(axis); i < x.size(); ++i)
+        stat[i] = 1;
+    const std::string base = node.output(0);
+    const uint32_t xt = Tensor(node.input(0));
+    const uint32_t mean = Layer(LayerKind::kReduceMean, node, {xt}, stat, {}, {},
+                                mean_out ? node.output(1) : base + "/mean");
+    if (mean_out) tensors_[node.output(1)] = mean;
+    if (!inv_out) return;
+    const std::string& inv = node.output(2);
+    const uint32_t centred = Layer(LayerKind::kBinary, node, {xt, mean}, x,
+                                   {static_cast<int64_t>(BinaryAlg::kSub)}, {}, inv + "/centred");
+    const uint32_t squared = Layer(LayerKind::kBinary, node, {centred, centred}, x,
+                                   {static_cast<int64_t>(BinaryAlg::kMul)}, {}, inv + "/squared");
+    const uint32_t var =
+        Layer(LayerKind::kReduceMean, node, {squared}, stat, {}, {}, inv + "/variance");
+    const uint32_t eps =
+        ConstTensor(inv + "/epsilon", std::vector<int64_t>(x.size(), 1), {epsilon});
+    const uint32_t sum = Layer(LayerKind::kBinary, node, {var, eps}, stat,
+                               {static_cast<int64_t>(BinaryAlg::kAdd)}, {}, inv + "/plus_epsilon");
+    tensors_[inv] = Layer(LayerKind::kEltwise, node, {sum}, stat,
+                          {static_cast<int64_t>(EltwiseAlg::kPow)}, {1.0f, -0.5f}, inv);
+}
+
 // LayerNormalization over the dims from `axis` on: oneDNN normalises over the last dim, so
 // several trailing dims are viewed as one ([outer, inner]); scale and bias, broadcast to the
 // normalised shape, become one value per element of it.
@@ -344,6 +378,7 @@ void Importer::LayerNormalization(const onnx::NodeProto& node) {
     std::vector<uint32_t> in{0, parameter(1)};
     if (node.input_size() > 2 && !node.input(2).empty()) in.push_back(parameter(2));
     const float epsilon = AttrFloat(node, "epsilon", 1e-5f);
+    LayerNormStatistics(node, axis, epsilon);
     if (axis == rank - 1 && rank >= 2 && rank <= 5) {
         in[0] = Tensor(node.input(0));
         Define(node, Layer(LayerKind::kLayerNorm, node, in, y, {}, {epsilon}));
@@ -601,7 +636,8 @@ void Importer::Lower(const onnx::NodeProto& node) {
     if (!node.domain().empty() && node.domain() != "ai.onnx") throw Unsupported{op};
     if (node.input_size() < 1 || node.input(0).empty()) throw Unsupported{op + " (no input)"};
     for (int i = 1; i < node.output_size(); ++i) {
-        if (!node.output(i).empty() && op != "Dropout" && op != "Split") {
+        if (!node.output(i).empty() && op != "Dropout" && op != "Split" &&
+            op != "LayerNormalization") {
             throw Unsupported{op + " (several outputs)"};
         }
     }
