@@ -521,6 +521,21 @@ TEST(CompiledEngine, ConvTransposeOutputShapeSetsThePads) {
                                       .output_shape = true});
 }
 
+TEST(CompiledEngine, ConvTransposeWeightsGivenAtRunTimeAreReorderedEachRun) {
+    const Dims xd{1, 2, 3, 3}, wd{2, 2, 3, 3}, yd{1, 2, 7, 7};
+    Builder b;
+    b.Input("x", xd).Input("w", wd).Input("b", {2}).Output("y", yd);
+    b.Node("ConvTranspose", {"x", "w", "b"}, {"y"}).IntsAttribute("strides", {2, 2});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    for (uint32_t seed : {61u, 62u}) {
+        const std::vector<float> x = Random(Count(xd), seed), w = Random(Count(wd), seed + 10),
+                                 bias = Random(2, seed + 20);
+        ExpectClose(RunEngine(engine.get(), {xd, wd, {2}}, {x, w, bias}),
+                    {ConvTransposeReference(x, xd, w, wd, bias, 1, 2, 1, 0, yd)});
+    }
+}
+
 TEST(CompiledEngine, ConvTransposeMatchesOpenCv) {
     Builder b;
     b.Input("x", {1, 4, 6, 6}).Output("y", {1, 6, 12, 12});

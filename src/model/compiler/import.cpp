@@ -180,16 +180,15 @@ int64_t FloorDiv(int64_t a, int64_t b) {
 void Importer::ConvTranspose(const onnx::NodeProto& node) {
     const auto& x = Dims(node.input(0));
     const auto& y = Dims(node.output(0));
-    const ConstValue* w = Const(node, 1);
-    if (!w || w->dims.size() != x.size()) throw Unsupported{"ConvTranspose (weights not constant)"};
-    if (node.input_size() > 2 && !node.input(2).empty() && !Const(node, 2)) {
-        throw Unsupported{"ConvTranspose (bias not constant)"};
-    }
+    // Weights and bias need not be constant: the engine reorders weights given at run time
+    // into the deconvolution's format on every run.
+    const auto& wd = Dims(node.input(1));
+    if (wd.size() != x.size()) throw Unsupported{"ConvTranspose (weight rank)"};
     const size_t r = x.size() - 2;
     if (r < 1 || r > 3) throw Unsupported{"ConvTranspose (" + std::to_string(r) + "-D)"};
     const int64_t group = AttrInt(node, "group", 1);
-    if (group < 1 || x[1] != w->dims[0] || w->dims[0] % group != 0 || y.size() != x.size() ||
-        y[1] != w->dims[1] * group) {
+    if (group < 1 || x[1] != wd[0] || wd[0] % group != 0 || y.size() != x.size() ||
+        y[1] != wd[1] * group) {
         throw Unsupported{"ConvTranspose (weights do not match the channels)"};
     }
     std::vector<int64_t> strides = AttrInts(node, "strides"), dil = AttrInts(node, "dilations"),
@@ -206,7 +205,7 @@ void Importer::ConvTranspose(const onnx::NodeProto& node) {
     ints.insert(ints.end(), strides.begin(), strides.end());
     std::vector<int64_t> begin(r), end(r);
     for (size_t i = 0; i < r; ++i) {
-        const int64_t span = (w->dims[2 + i] - 1) * dil[i] + 1;
+        const int64_t span = (wd[2 + i] - 1) * dil[i] + 1;
         const int64_t full = strides[i] * (x[2 + i] - 1) + span;  // every contribution
         if (from_output) {
             // Pads from the output shape (output_shape, or auto_pad SAME_*: in * stride), split
