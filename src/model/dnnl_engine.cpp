@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -97,9 +98,13 @@ struct Storage {
 
 constexpr int kScratchpadSlot = -2;
 
+// Runs a step oneDNN has no primitive for (Pad) on the step's bound memories.
+using Kernel = std::function<void(const std::unordered_map<int, memory>& args)>;
+
 struct Step {
     dnnl::primitive primitive;
     std::vector<std::pair<int, int>> args;  // DNNL_ARG_* -> slot (or kScratchpadSlot)
+    Kernel kernel;                          // instead of the primitive when set
 };
 
 struct Compiled {
@@ -137,7 +142,7 @@ class Builder {
     void Reorder(int from, int to) {
         dnnl::reorder::primitive_desc pd(c_.engine, c_.slots[from].desc, c_.engine,
                                          c_.slots[to].desc);
-        c_.steps.push_back(Step{dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}});
+        c_.steps.push_back(Step{dnnl::reorder(pd), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}, {}});
     }
     // `slot`'s value in format `want`: itself, a constant reordered now, or a temporary the
     // layer being built reorders into.
@@ -175,12 +180,24 @@ class Builder {
              std::vector<std::pair<int, int>> args) {
         c_.scratchpad = std::max(c_.scratchpad, pd.scratchpad_desc().get_size());
         args.emplace_back(DNNL_ARG_SCRATCHPAD, kScratchpadSlot);
-        c_.steps.push_back(Step{std::move(p), std::move(args)});
+        c_.steps.push_back(Step{std::move(p), std::move(args), {}});
     }
     // Sum post-op: the output starts as the summed tensor (shared storage when it dies here).
     void PrepareSum(const PlanLayer& layer, int out);
 
+    // A view of constant or activation `tensor` as `desc` (the same bytes), in plain layout.
+    int PlainView(uint32_t tensor, const memory::desc& desc) {
+        int v = Need(static_cast<int>(tensor), Plain(plan_.tensors[tensor].dims));
+        Slot view = c_.slots[v];
+        view.desc = desc;
+        c_.slots.push_back(view);
+        return static_cast<int>(c_.slots.size() - 1);
+    }
+
     void Conv(const PlanLayer& layer);
+    void Deconv(const PlanLayer& layer);
+    void Pad(const PlanLayer& layer);
+    void LayerNorm(const PlanLayer& layer);
     void Layer(const PlanLayer& layer);
     void PlaceStorages();
 
@@ -205,6 +222,8 @@ dnnl::algorithm EltwiseAlgorithm(int64_t alg) {
             return dnnl::algorithm::eltwise_hardswish;
         case EltwiseAlg::kHardSigmoid:
             return dnnl::algorithm::eltwise_linear;  // then clip to [0, 1]
+        case EltwiseAlg::kPow:
+            return dnnl::algorithm::eltwise_pow;
     }
     return dnnl::algorithm::eltwise_relu;
 }
@@ -331,6 +350,150 @@ void Builder::Conv(const PlanLayer& layer) {
     Add(dnnl::convolution_forward(pd), pd, std::move(args));
 }
 
+void Builder::Deconv(const PlanLayer& layer) {
+    const auto& x = plan_.tensors[layer.inputs[0]].dims;
+    const auto& w = plan_.tensors[layer.inputs[1]].dims;
+    const auto& y = plan_.tensors[layer.output].dims;
+    const size_t r = x.size() - 2;
+    const int64_t group = layer.ints[0];
+    memory::dims strides, dil, pad_l, pad_r;
+    for (size_t i = 0; i < r; ++i) {
+        strides.push_back(layer.ints[1 + i]);
+        pad_l.push_back(layer.ints[1 + r + i]);
+        pad_r.push_back(layer.ints[1 + 2 * r + i]);
+        dil.push_back(layer.ints[1 + 3 * r + i] - 1);
+    }
+    // ONNX's [ic, oc/g, k...] read as oneDNN's [oc, ic, k...] ([g, oc/g, ic/g, k...] grouped)
+    // through strides: ic is the outer of the two.
+    const int64_t icg = w[0] / group, ocg = w[1];
+    const int64_t k = PlanElementCount(std::vector<int64_t>(w.begin() + 2, w.end()));
+    memory::dims wd{ocg, icg}, ws{k, ocg * k};
+    if (group > 1) {
+        wd = {group, ocg, icg};
+        ws = {icg * ocg * k, k, ocg * k};
+    }
+    std::vector<int64_t> kstrides(r, 1);
+    for (size_t i = r - 1; i-- > 0;)
+        kstrides[i] = kstrides[i + 1] * w[3 + i];
+    for (size_t i = 0; i < r; ++i) {
+        wd.push_back(w[2 + i]);
+        ws.push_back(kstrides[i]);
+    }
+    const bool has_bias = layer.inputs.size() == 3;
+    const memory::desc bias = has_bias ? Plain({y[1]}) : memory::desc();
+    const memory::desc src = Plain(x), dst = Plain(y), wei = memory::desc(wd, kF32, Tag::any);
+    const auto alg = dnnl::algorithm::deconvolution_direct;
+    const auto fwd = dnnl::prop_kind::forward_inference;
+    auto d = has_bias ? dnnl::deconvolution_forward::desc(fwd, alg, src, wei, bias, dst, strides,
+                                                          dil, pad_l, pad_r)
+                      : dnnl::deconvolution_forward::desc(fwd, alg, src, wei, dst, strides, dil,
+                                                          pad_l, pad_r);
+    dnnl::deconvolution_forward::primitive_desc pd(d, Attr(layer), c_.engine);
+    int xs = Need(static_cast<int>(layer.inputs[0]), pd.src_desc());
+    int wv = PlainView(layer.inputs[1], memory::desc(wd, kF32, ws));
+    std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, xs},
+                                          {DNNL_ARG_WEIGHTS, Need(wv, pd.weights_desc())}};
+    if (has_bias) args.emplace_back(DNNL_ARG_BIAS, PlainView(layer.inputs[2], bias));
+    int out = Define(layer.output, pd.dst_desc());
+    PrepareSum(layer, out);
+    args.emplace_back(DNNL_ARG_DST, out);
+    Add(dnnl::deconvolution_forward(pd), pd, std::move(args));
+}
+
+// Index `i` of a padded axis in an input axis of `n`; -1: outside (constant padding).
+int64_t PadSource(int64_t i, int64_t n, PadMode mode) {
+    if (i >= 0 && i < n) return i;
+    switch (mode) {
+        case PadMode::kConstant:
+            return -1;
+        case PadMode::kEdge:
+            return i < 0 ? 0 : n - 1;
+        case PadMode::kReflect: {
+            // numpy's reflect, repeated: the axis extended with period 2(n - 1).
+            if (n == 1) return 0;
+            const int64_t period = 2 * (n - 1);
+            i = ((i % period) + period) % period;
+            return i < n ? i : period - i;
+        }
+    }
+    return -1;
+}
+
+// Pad as a copy loop over rows of the (plain, row-major) output: each row's source row is found
+// once, then its elements are copied, mapped or filled.
+void PadRows(const float* src, float* dst, const std::vector<int64_t>& x,
+             const std::vector<int64_t>& y, const std::vector<int64_t>& begin, PadMode mode,
+             float value) {
+    if (x.empty()) {
+        dst[0] = src[0];
+        return;
+    }
+    const size_t rank = x.size();
+    std::vector<int64_t> xstride(rank, 1);
+    for (size_t i = rank - 1; i-- > 0;)
+        xstride[i] = xstride[i + 1] * x[i + 1];
+    const int64_t inner = y[rank - 1], n = x[rank - 1], b = begin[rank - 1];
+    const int64_t rows = PlanElementCount(y) / inner;
+    for (int64_t row = 0; row < rows; ++row) {
+        float* out = dst + row * inner;
+        int64_t rest = row, base = 0;
+        bool outside = false;
+        for (size_t d = rank - 1; d-- > 0;) {
+            const int64_t c = rest % y[d];
+            rest /= y[d];
+            const int64_t i = PadSource(c - begin[d], x[d], mode);
+            outside = outside || i < 0;
+            base += i * xstride[d];
+        }
+        if (outside) {
+            std::fill(out, out + inner, value);
+            continue;
+        }
+        const float* in = src + base;
+        for (int64_t j = 0; j < inner; ++j) {
+            const int64_t i = PadSource(j - b, n, mode);
+            out[j] = i < 0 ? value : in[i];
+        }
+    }
+}
+
+void Builder::Pad(const PlanLayer& layer) {
+    const auto& x = plan_.tensors[layer.inputs[0]].dims;
+    const auto& y = plan_.tensors[layer.output].dims;
+    const int xs = Need(static_cast<int>(layer.inputs[0]), Plain(x));
+    const int out = Define(layer.output, Plain(y));
+    const std::vector<int64_t> begin(layer.ints.begin() + 1, layer.ints.begin() + 1 + x.size());
+    const auto mode = static_cast<PadMode>(layer.ints[0]);
+    const float value = layer.floats[0];
+    Step step;
+    step.args = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}};
+    step.kernel = [x, y, begin, mode, value](const std::unordered_map<int, memory>& args) {
+        PadRows(static_cast<const float*>(args.at(DNNL_ARG_SRC).get_data_handle()),
+                static_cast<float*>(args.at(DNNL_ARG_DST).get_data_handle()), x, y, begin, mode,
+                value);
+    };
+    c_.steps.push_back(std::move(step));
+}
+
+void Builder::LayerNorm(const PlanLayer& layer) {
+    const auto& x = plan_.tensors[layer.inputs[0]].dims;
+    const bool has_shift = layer.inputs.size() == 3;
+    auto flags = dnnl::normalization_flags::use_scale;
+    if (has_shift) flags = flags | dnnl::normalization_flags::use_shift;
+    const int xs = Need(static_cast<int>(layer.inputs[0]), Plain(x));
+    dnnl::layer_normalization_forward::primitive_desc pd(
+        dnnl::layer_normalization_forward::desc(dnnl::prop_kind::forward_inference, Plain(x),
+                                                layer.floats[0], flags),
+        Attr(PlanLayer{}), c_.engine);
+    const memory::desc per_element = Plain({x.back()});
+    std::vector<std::pair<int, int>> args{
+        {DNNL_ARG_SRC, xs}, {DNNL_ARG_SCALE, PlainView(layer.inputs[1], per_element)}};
+    if (has_shift) args.emplace_back(DNNL_ARG_SHIFT, PlainView(layer.inputs[2], per_element));
+    const int out = Define(layer.output, pd.dst_desc());
+    args.emplace_back(DNNL_ARG_DST, out);
+    Add(dnnl::layer_normalization_forward(pd), pd, std::move(args));
+}
+
 void Builder::Layer(const PlanLayer& layer) {
     const auto& y = plan_.tensors[layer.output].dims;
     const int in0 = static_cast<int>(layer.inputs[0]);
@@ -339,6 +502,15 @@ void Builder::Layer(const PlanLayer& layer) {
     switch (layer.kind) {
         case LayerKind::kConv:
             Conv(layer);
+            return;
+        case LayerKind::kDeconv:
+            Deconv(layer);
+            return;
+        case LayerKind::kPad:
+            Pad(layer);
+            return;
+        case LayerKind::kLayerNorm:
+            LayerNorm(layer);
             return;
         case LayerKind::kPool: {
             const size_t r = x.size() - 2;
@@ -679,8 +851,15 @@ class DnnlInstance : public EngineInstance {
         ComputeGate::Get().Acquire(c_->threads, c_->capacity);
         omp_set_num_threads(c_->threads);
         try {
-            for (size_t i = 0; i < c_->steps.size(); ++i)
-                c_->steps[i].primitive.execute(stream_, args_[i]);
+            for (size_t i = 0; i < c_->steps.size(); ++i) {
+                const Step& step = c_->steps[i];
+                if (step.kernel) {
+                    stream_.wait();  // its inputs are written
+                    step.kernel(args_[i]);
+                } else {
+                    step.primitive.execute(stream_, args_[i]);
+                }
+            }
             stream_.wait();
         } catch (const dnnl::error& e) {
             ComputeGate::Get().Release(c_->threads);

@@ -203,7 +203,7 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
             if (n_in != 1 || n_ints != 1 || layer.floats.size() != 2 || y != x) {
                 return bad("needs 1 input, an algorithm, alpha and beta, same shape out");
             }
-            if (layer.ints[0] < 0 || layer.ints[0] > 6) return bad("unknown eltwise algorithm");
+            if (layer.ints[0] < 0 || layer.ints[0] > 7) return bad("unknown eltwise algorithm");
             break;
         case LayerKind::kMatMul: {
             if ((n_in != 2 && n_in != 3) || n_ints != 0) return bad("needs 2 or 3 inputs");
@@ -297,12 +297,73 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
                 }
             }
             break;
+        case LayerKind::kDeconv: {
+            if (n_in != 2 && n_in != 3) return bad("needs 2 or 3 inputs");
+            if (rank < 3 || rank > 5) return bad("input rank must be 3 to 5");
+            const size_t r = rank - 2;
+            if (n_ints != 1 + 4 * r) return bad("has the wrong number of attributes");
+            const auto& w = plan.tensors[layer.inputs[1]].dims;
+            if (w.size() != rank || y.size() != rank) return bad("weight/output rank mismatch");
+            const int64_t group = layer.ints[0];
+            if (group < 1 || w[0] % group != 0 || w[0] != x[1]) {
+                return bad("weights do not match the input channels and group");
+            }
+            if (y[0] != x[0] || y[1] != w[1] * group) return bad("output channels");
+            if (n_in == 3 && PlanElementCount(plan.tensors[layer.inputs[2]].dims) != y[1]) {
+                return bad("bias size is not the output channel count");
+            }
+            for (size_t i = 0; i < r; ++i) {
+                int64_t s = layer.ints[1 + i], pb = layer.ints[1 + r + i],
+                        pe = layer.ints[1 + 2 * r + i], d = layer.ints[1 + 3 * r + i];
+                if (s < 1 || d < 1 || s > 4096 || d > 4096 || pb < 0 || pb > 65536 || pe <= -s ||
+                    pe > 65536) {
+                    return bad("bad stride, pad or dilation");
+                }
+                int64_t span = (w[2 + i] - 1) * d + 1;
+                if ((x[2 + i] - 1) * s + span - pb - pe != y[2 + i]) {
+                    return bad("output spatial size does not match the attributes");
+                }
+            }
+            break;
+        }
+        case LayerKind::kPad: {
+            if (n_in != 1 || n_ints != 1 + 2 * rank || layer.floats.size() != 1 ||
+                y.size() != rank) {
+                return bad("needs 1 input, a mode, pads for each dim and a value");
+            }
+            const int64_t mode = layer.ints[0];
+            if (mode < 0 || mode > 2) return bad("unknown pad mode");
+            for (size_t i = 0; i < rank; ++i) {
+                int64_t pb = layer.ints[1 + i], pe = layer.ints[1 + rank + i];
+                if (pb < -kMaxElements || pb > kMaxElements || pe < -kMaxElements ||
+                    pe > kMaxElements || x[i] + pb + pe != y[i]) {
+                    return bad("output dims are not the input's plus the pads");
+                }
+                if (mode != static_cast<int64_t>(PadMode::kConstant) && (pb < 0 || pe < 0)) {
+                    return bad("only constant padding may crop");
+                }
+            }
+            break;
+        }
+        case LayerKind::kLayerNorm: {
+            if ((n_in != 2 && n_in != 3) || layer.floats.size() != 1 || rank < 2 || rank > 5 ||
+                y != x) {
+                return bad("needs x of rank 2 to 5, scale[, shift] and epsilon, same shape out");
+            }
+            for (size_t i = 1; i < n_in; ++i) {
+                if (PlanElementCount(plan.tensors[layer.inputs[i]].dims) != x[rank - 1]) {
+                    return bad("scale and shift must have one value per element of the last dim");
+                }
+            }
+            if (!(layer.floats[0] >= 0.0f)) return bad("epsilon must not be negative");
+            break;
+        }
         default:
             return bad("unknown layer kind");
     }
     for (const PostOp& op : layer.post_ops) {
         if (op.kind == PostOp::kEltwise) {
-            if (op.alg < 0 || op.alg > 6) return bad("unknown post-op algorithm");
+            if (op.alg < 0 || op.alg > 7) return bad("unknown post-op algorithm");
         } else if (op.kind == PostOp::kSum) {
             if (op.tensor >= plan.tensors.size() || plan.tensors[op.tensor].dims != y) {
                 return bad("sum post-op tensor missing or of another shape");
@@ -351,6 +412,12 @@ const char* LayerKindName(LayerKind kind) {
             return "reduce-mean";
         case LayerKind::kSlice:
             return "slice";
+        case LayerKind::kDeconv:
+            return "deconv";
+        case LayerKind::kPad:
+            return "pad";
+        case LayerKind::kLayerNorm:
+            return "layer-norm";
     }
     return "unknown";
 }
@@ -559,7 +626,7 @@ bool ParsePlan(const void* data, size_t size, Plan* out, std::string* error) {
             return Fail(error, truncated + " (layer)");
         }
         l.kind = static_cast<LayerKind>(kind);
-        if (kind < 1 || kind > static_cast<uint32_t>(LayerKind::kSlice)) {
+        if (kind < 1 || kind > static_cast<uint32_t>(LayerKind::kLayerNorm)) {
             return Fail(error, "layer '" + l.name + "' has unknown kind " + std::to_string(kind));
         }
         if (!r.Count(&n, 4)) return Fail(error, truncated + " (layer floats)");

@@ -30,6 +30,14 @@ enum class LayerKind : uint32_t {
     kBatchNorm = 11,   // in: x, scale, shift, mean, var; floats: epsilon
     kReduceMean = 12,  // in: x; output shape keeps reduced dims as 1
     kSlice = 13,       // in: x; ints: offsets[rank] (the output's dims are the extents)
+    kDeconv = 14,      // in: x, w[, b] (w in ONNX ConvTranspose order [ic, oc/group, k...]);
+                       // ints: group, strides[r], pads_begin[r], pads_end[r], dilations[r].
+                       // pads_end is ONNX's end pad less output_padding: negative (above
+                       // -stride) when the output reaches past the last input's contribution
+    kPad = 15,         // in: x; ints: PadMode, pads_begin[rank], pads_end[rank] (negative
+                       // crops, constant mode only); floats: value (constant mode)
+    kLayerNorm = 16,   // in: x, scale[, shift] (one value per element of x's last dim), rank
+                       // 2 to 5, normalised over the last dim; floats: epsilon
 };
 
 enum class PoolAlg : int64_t { kMax = 0, kAvgIncludePad = 1, kAvgExcludePad = 2 };
@@ -42,8 +50,10 @@ enum class EltwiseAlg : int64_t {
     kTanh = 4,
     kHardSigmoid = 5,  // max(0, min(1, alpha * x + beta))
     kHardSwish = 6,    // x * hardsigmoid(x) with alpha 1/6, beta 1/2
+    kPow = 7,          // alpha * x^beta (LayerNormalization's InvStdDev)
 };
 enum class ResizeAlg : int64_t { kNearest = 0, kLinear = 1 };
+enum class PadMode : int64_t { kConstant = 0, kReflect = 1, kEdge = 2 };
 
 // An operation fused into a layer, applied to its result in order.
 struct PostOp {
@@ -83,6 +93,9 @@ struct Plan {
     std::vector<uint32_t> outputs;  // graph outputs, in graph order
 };
 
+// Kinds 14 to 16 (deconv, pad, layer norm) were added without changing the encoding, so the
+// version stays 1: older plans read as before, and an older build refuses a plan that uses them
+// as having a layer of unknown kind.
 inline constexpr uint32_t kPlanFormatVersion = 1;
 
 // Element count of dims (1 for a scalar).

@@ -98,18 +98,26 @@ def conv2d(x, w, b=None, strides=(1, 1), pads=(0, 0, 0, 0), dilations=(1, 1), gr
     return out
 
 
-def conv_transpose2d(x, w, b, strides, pads):
-    """Group 1: every input pixel scatters its kernel-sized contribution, then pads are cut."""
+def conv_transpose2d(x, w, b, strides, pads, output_padding=(0, 0), group=1, dilations=(1, 1)):
+    """Every input pixel scatters its kernel-sized contribution (per group), then the begin and
+    end pads are cut; output_padding grows the end (where only the bias lands past the
+    contributions)."""
     n, c, h, wd = x.shape
-    _, m, kh, kw = w.shape
-    full = np.zeros((n, m, (h - 1) * strides[0] + kh, (wd - 1) * strides[1] + kw))
-    for i in range(kh):
-        for j in range(kw):
-            contribution = np.einsum("nchw,cm->nmhw", x, w[:, :, i, j])
-            full[:, :, i:i + strides[0] * (h - 1) + 1:strides[0],
-                 j:j + strides[1] * (wd - 1) + 1:strides[1]] += contribution
+    _, mg, kh, kw = w.shape
+    cg = c // group
+    size = [(h - 1) * strides[0] + (kh - 1) * dilations[0] + 1 + output_padding[0],
+            (wd - 1) * strides[1] + (kw - 1) * dilations[1] + 1 + output_padding[1]]
+    full = np.zeros((n, mg * group, size[0], size[1]))
+    for g in range(group):
+        for i in range(kh):
+            for j in range(kw):
+                contribution = np.einsum("nchw,cm->nmhw", x[:, g * cg:(g + 1) * cg],
+                                         w[g * cg:(g + 1) * cg, :, i, j])
+                r0, c0 = i * dilations[0], j * dilations[1]
+                full[:, g * mg:(g + 1) * mg, r0:r0 + strides[0] * (h - 1) + 1:strides[0],
+                     c0:c0 + strides[1] * (wd - 1) + 1:strides[1]] += contribution
     out = full[:, :, pads[0]:full.shape[2] - pads[2], pads[1]:full.shape[3] - pads[3]]
-    return out + b.reshape(1, -1, 1, 1)
+    return out if b is None else out + b.reshape(1, -1, 1, 1)
 
 
 def pool2d(x, kernel, strides, pads, reduce, count_include_pad=False):
@@ -190,11 +198,13 @@ BN_PARAMS = (rand(4, seed=3), rand(4, seed=4), rand(4, seed=5),
              rand(4, low=0.5, high=2.0, seed=6))
 WT = rand(4, 3, 3, 3, low=-0.5, high=0.5, seed=7)  # ConvTranspose weights (C_in, C_out, kH, kW)
 BT = rand(3, seed=8)
+WT_GROUPED = rand(4, 3, 2, 3, low=-0.5, high=0.5, seed=15)  # 2 groups of 2 in, 3 out each
 GEMM_B = rand(6, 5, low=-1, high=1, seed=9)
 GEMM_C = rand(6, seed=10)
 MATMUL_B = rand(5, 3, seed=11)
 HX = rand(1, 4, 9, 9, low=-5.0, high=5.0, seed=12)  # covers the flat parts of Hard*
 LN_SCALE, LN_BIAS = rand(8, seed=13), rand(8, seed=14)
+LN_SCALE_9 = rand(9, seed=16)  # broadcast over [4, 9, 9] from axis 1
 X3 = rand(2, 3, 8)
 
 CASES = [
@@ -214,6 +224,20 @@ CASES = [
                       consts={"w": WT, "b": BT},
                       attrs=dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
                       tol=SUMS), id="conv_transpose_strided"),
+    pytest.param(Case("ConvTranspose", {"x": X4},
+                      lambda x: conv_transpose2d(x, WT_GROUPED.astype(np.float64), None, (2, 2),
+                                                 (0, 0, 0, 0), output_padding=(1, 1), group=2,
+                                                 dilations=(1, 2)),
+                      consts={"w": WT_GROUPED},
+                      attrs=dict(kernel_shape=[2, 3], strides=[2, 2], output_padding=[1, 1],
+                                 group=2, dilations=[1, 2]),
+                      tol=SUMS), id="conv_transpose_grouped_dilated_output_padding"),
+    pytest.param(Case("ConvTranspose", {"x": X4},
+                      lambda x: conv_transpose2d(x, WT.astype(np.float64), BT.astype(np.float64),
+                                                 (2, 2), (1, 1, 0, 0)),
+                      consts={"w": WT, "b": BT},
+                      attrs=dict(kernel_shape=[3, 3], strides=[2, 2], output_shape=[18, 18]),
+                      tol=SUMS), id="conv_transpose_output_shape_pads_the_start"),
     pytest.param(Case("BatchNormalization", {"x": X4}, bn_reference,
                       consts=dict(zip(("scale", "bias", "mean", "var"), BN_PARAMS)),
                       attrs=dict(epsilon=1e-5), tol=SUMS), id="batch_normalization"),
@@ -306,6 +330,14 @@ CASES = [
                       lambda x: np.pad(x, ((0, 0), (0, 0), (1, 1), (2, 2)), mode="reflect"),
                       consts={"pads": np.array([0, 0, 1, 2, 0, 0, 1, 2], np.int64)},
                       attrs=dict(mode="reflect")), id="pad_reflect"),
+    pytest.param(Case("Pad", {"x": X4},
+                      lambda x: np.pad(x, ((0, 0), (1, 0), (0, 3), (2, 2)), mode="edge"),
+                      consts={"pads": np.array([0, 1, 0, 2, 0, 0, 3, 2], np.int64)},
+                      attrs=dict(mode="edge")), id="pad_edge"),
+    pytest.param(Case("Pad", {"x": X3},
+                      lambda x: np.pad(x, ((1, 0), (0, 0), (0, 0)))[:, :, 2:],
+                      consts={"pads": np.array([1, 0, -2, 0, 0, 0], np.int64)}),
+                 id="pad_constant_negative_crops"),
     pytest.param(Case("Resize", {"x": X4}, lambda x: x.repeat(2, axis=2).repeat(2, axis=3),
                       consts={"roi": np.zeros(0, np.float32),
                               "scales": np.array([1, 1, 2, 2], np.float32)},
@@ -330,7 +362,12 @@ CASES = [
                       / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * LN_SCALE + LN_BIAS,
                       consts={"scale": LN_SCALE, "bias": LN_BIAS},
                       attrs=dict(axis=-1, epsilon=1e-5), opset=17, tol=SUMS),
-                 id="layer_normalization", marks=LOAD_FAILS),
+                 id="layer_normalization"),
+    pytest.param(Case("LayerNormalization", {"x": X4},
+                      lambda x: (x - x.mean((1, 2, 3), keepdims=True))
+                      / np.sqrt(x.var((1, 2, 3), keepdims=True) + 1e-3) * LN_SCALE_9,
+                      consts={"scale": LN_SCALE_9}, attrs=dict(axis=1, epsilon=1e-3), opset=17,
+                      tol=SUMS), id="layer_normalization_from_axis_1_broadcast_scale"),
 ]
 
 

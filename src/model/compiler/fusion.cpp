@@ -108,8 +108,8 @@ void FusePostOps(Plan* plan) {
     for (size_t i = 0; i < plan->layers.size(); ++i) {
         for (;;) {
             PlanLayer& p = plan->layers[i];
-            if (p.kind != LayerKind::kConv && p.kind != LayerKind::kMatMul &&
-                p.kind != LayerKind::kBinary) {
+            if (p.kind != LayerKind::kConv && p.kind != LayerKind::kDeconv &&
+                p.kind != LayerKind::kMatMul && p.kind != LayerKind::kBinary) {
                 break;
             }
             int c = SoleConsumer(*plan, p.output);

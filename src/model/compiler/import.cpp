@@ -115,6 +115,10 @@ class Importer {
 
     void Lower(const onnx::NodeProto& node);
     void Conv(const onnx::NodeProto& node);
+    void ConvTranspose(const onnx::NodeProto& node);
+    void Pad(const onnx::NodeProto& node);
+    void LayerNormalization(const onnx::NodeProto& node);
+    void LayerNormStatistics(const onnx::NodeProto& node, int64_t axis, float epsilon);
     void Pool(const onnx::NodeProto& node, PoolAlg alg, bool global);
     void Binary(const onnx::NodeProto& node, BinaryAlg alg);
     void Eltwise(const onnx::NodeProto& node, EltwiseAlg alg, float alpha, float beta);
@@ -166,6 +170,225 @@ void Importer::Conv(const onnx::NodeProto& node) {
     std::vector<uint32_t> in{Tensor(node.input(0)), Tensor(node.input(1))};
     if (node.input_size() > 2 && !node.input(2).empty()) in.push_back(Tensor(node.input(2)));
     Define(node, Layer(LayerKind::kConv, node, in, Dims(node.output(0)), ints));
+}
+
+// Floor division (ONNX's output_shape padding rule is written with Python's //).
+int64_t FloorDiv(int64_t a, int64_t b) {
+    return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+void Importer::ConvTranspose(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    const auto& y = Dims(node.output(0));
+    // Weights and bias need not be constant: the engine reorders weights given at run time
+    // into the deconvolution's format on every run.
+    const auto& wd = Dims(node.input(1));
+    if (wd.size() != x.size()) throw Unsupported{"ConvTranspose (weight rank)"};
+    const size_t r = x.size() - 2;
+    if (r < 1 || r > 3) throw Unsupported{"ConvTranspose (" + std::to_string(r) + "-D)"};
+    const int64_t group = AttrInt(node, "group", 1);
+    if (group < 1 || x[1] != wd[0] || wd[0] % group != 0 || y.size() != x.size() ||
+        y[1] != wd[1] * group) {
+        throw Unsupported{"ConvTranspose (weights do not match the channels)"};
+    }
+    std::vector<int64_t> strides = AttrInts(node, "strides"), dil = AttrInts(node, "dilations"),
+                         pads = AttrInts(node, "pads"), extra = AttrInts(node, "output_padding");
+    strides.resize(r, 1);
+    dil.resize(r, 1);
+    extra.resize(r, 0);
+    if (pads.size() != 2 * r) pads.assign(2 * r, 0);
+    const std::string auto_pad = AttrString(node, "auto_pad", "NOTSET");
+    const bool from_output = Attr(node, "output_shape") != nullptr || auto_pad == "SAME_UPPER" ||
+                             auto_pad == "SAME_LOWER";
+    if (auto_pad == "VALID") pads.assign(2 * r, 0);
+    std::vector<int64_t> ints{group};
+    ints.insert(ints.end(), strides.begin(), strides.end());
+    std::vector<int64_t> begin(r), end(r);
+    for (size_t i = 0; i < r; ++i) {
+        const int64_t span = (wd[2 + i] - 1) * dil[i] + 1;
+        const int64_t full = strides[i] * (x[2 + i] - 1) + span;  // every contribution
+        if (from_output) {
+            // Pads from the output shape (output_shape, or auto_pad SAME_*: in * stride), split
+            // as ONNX says; a negative total grows the output past the contributions.
+            const int64_t total = full + extra[i] - y[2 + i];
+            const int64_t half = FloorDiv(total, 2);
+            begin[i] = auto_pad == "SAME_UPPER" ? half : total - half;
+            end[i] = total - begin[i] - extra[i];
+        } else {
+            begin[i] = pads[i];
+            end[i] = pads[r + i] - extra[i];
+        }
+        // oneDNN takes an end pad down to 1 - stride (an output past the contributions); a
+        // begin pad must not be negative.
+        if (begin[i] < 0 || end[i] <= -strides[i] || full - begin[i] - end[i] != y[2 + i]) {
+            throw Unsupported{"ConvTranspose (output_shape or output_padding beyond a stride)"};
+        }
+    }
+    ints.insert(ints.end(), begin.begin(), begin.end());
+    ints.insert(ints.end(), end.begin(), end.end());
+    ints.insert(ints.end(), dil.begin(), dil.end());
+    std::vector<uint32_t> in{Tensor(node.input(0)), Tensor(node.input(1))};
+    if (node.input_size() > 2 && !node.input(2).empty()) in.push_back(Tensor(node.input(2)));
+    Define(node, Layer(LayerKind::kDeconv, node, in, y, ints));
+}
+
+// Pad (pads as an attribute before opset 11, as a constant input after; constant, reflect and
+// edge modes): a copy loop in the engine.
+void Importer::Pad(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    const auto& y = Dims(node.output(0));
+    const int64_t rank = static_cast<int64_t>(x.size());
+    const std::string mode_name = AttrString(node, "mode", "constant");
+    PadMode mode;
+    if (mode_name == "constant") {
+        mode = PadMode::kConstant;
+    } else if (mode_name == "reflect") {
+        mode = PadMode::kReflect;
+    } else if (mode_name == "edge") {
+        mode = PadMode::kEdge;
+    } else {
+        throw Unsupported{"Pad (mode " + mode_name + ")"};
+    }
+    std::vector<int64_t> pads, axes;
+    float value = 0.0f;
+    if (opset_ < 11) {
+        pads = AttrInts(node, "pads");
+        value = AttrFloat(node, "value", 0.0f);
+    } else {
+        for (int i = 1; i < node.input_size(); ++i) {
+            if (!node.input(i).empty() && !Const(node, i)) {
+                throw Unsupported{"Pad (pads, value or axes not constant)"};
+            }
+        }
+        const ConstValue* p = Const(node, 1);
+        if (!p || !p->integer) throw Unsupported{"Pad (no integer pads)"};
+        pads = p->ints;
+        if (const ConstValue* v = Const(node, 2)) {
+            if (v->size() != 1) throw Unsupported{"Pad (constant_value not a scalar)"};
+            value = static_cast<float>(v->at(0));
+        }
+        if (const ConstValue* a = Const(node, 3)) axes = a->ints;
+    }
+    if (axes.empty()) {
+        for (int64_t i = 0; i < rank; ++i)
+            axes.push_back(i);
+    }
+    if (pads.size() != 2 * axes.size() || rank < 1 || rank > 8) {
+        throw Unsupported{"Pad (pads do not match the rank)"};
+    }
+    std::vector<int64_t> begin(x.size(), 0), end(x.size(), 0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+        const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+        if (a < 0 || a >= rank) throw Unsupported{"Pad (axis)"};
+        begin[a] = pads[i];
+        end[a] = pads[axes.size() + i];
+    }
+    for (int64_t i = 0; i < rank; ++i) {
+        if (x[i] + begin[i] + end[i] != y[i]) throw Unsupported{"Pad (output shape)"};
+        if (mode != PadMode::kConstant && (begin[i] < 0 || end[i] < 0)) {
+            throw Unsupported{"Pad (negative pads in mode " + mode_name + ")"};
+        }
+    }
+    std::vector<int64_t> ints{static_cast<int64_t>(mode)};
+    ints.insert(ints.end(), begin.begin(), begin.end());
+    ints.insert(ints.end(), end.begin(), end.end());
+    Define(node, Layer(LayerKind::kPad, node, {Tensor(node.input(0))}, y, ints, {value}));
+}
+
+// LayerNormalization's optional outputs, Mean and InvStdDev (x's shape with the normalised dims
+// 1), computed apart from the normalisation (oneDNN's inference keeps its statistics inside):
+// mean(x) and (mean((x - mean(x))^2) + epsilon)^-1/2.
+void Importer::LayerNormStatistics(const onnx::NodeProto& node, int64_t axis, float epsilon) {
+    const bool mean_out = node.output_size() > 1 && !node.output(1).empty();
+    const bool inv_out = node.output_size() > 2 && !node.output(2).empty();
+    if (!mean_out && !inv_out) return;
+    const auto& x = Dims(node.input(0));
+    if (x.size() > 5) throw Unsupported{"LayerNormalization (statistics of rank above 5)"};
+    std::vector<int64_t> stat = x;
+    for (size_t i = static_cast<size_t>(axis); i < x.size(); ++i)
+        stat[i] = 1;
+    const std::string base = node.output(0);
+    const uint32_t xt = Tensor(node.input(0));
+    const uint32_t mean = Layer(LayerKind::kReduceMean, node, {xt}, stat, {}, {},
+                                mean_out ? node.output(1) : base + "/mean");
+    if (mean_out) tensors_[node.output(1)] = mean;
+    if (!inv_out) return;
+    const std::string& inv = node.output(2);
+    const uint32_t centred = Layer(LayerKind::kBinary, node, {xt, mean}, x,
+                                   {static_cast<int64_t>(BinaryAlg::kSub)}, {}, inv + "/centred");
+    const uint32_t squared = Layer(LayerKind::kBinary, node, {centred, centred}, x,
+                                   {static_cast<int64_t>(BinaryAlg::kMul)}, {}, inv + "/squared");
+    const uint32_t var =
+        Layer(LayerKind::kReduceMean, node, {squared}, stat, {}, {}, inv + "/variance");
+    const uint32_t eps =
+        ConstTensor(inv + "/epsilon", std::vector<int64_t>(x.size(), 1), {epsilon});
+    const uint32_t sum = Layer(LayerKind::kBinary, node, {var, eps}, stat,
+                               {static_cast<int64_t>(BinaryAlg::kAdd)}, {}, inv + "/plus_epsilon");
+    tensors_[inv] = Layer(LayerKind::kEltwise, node, {sum}, stat,
+                          {static_cast<int64_t>(EltwiseAlg::kPow)}, {1.0f, -0.5f}, inv);
+}
+
+// LayerNormalization over the dims from `axis` on: oneDNN normalises over the last dim, so
+// several trailing dims are viewed as one ([outer, inner]); scale and bias, broadcast to the
+// normalised shape, become one value per element of it.
+void Importer::LayerNormalization(const onnx::NodeProto& node) {
+    const auto& x = Dims(node.input(0));
+    const auto& y = Dims(node.output(0));
+    const int64_t rank = static_cast<int64_t>(x.size());
+    int64_t axis = AttrInt(node, "axis", -1);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank || y != x) throw Unsupported{"LayerNormalization (axis)"};
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < rank; ++i)
+        (i < axis ? outer : inner) *= x[i];
+    const std::vector<int64_t> normalised(x.begin() + axis, x.end());
+    // The parameter as [inner]: a constant broadcast here, an activation only at full size.
+    auto parameter = [&](int index) -> uint32_t {
+        const std::string& name = node.input(index);
+        const ConstValue* c = Const(node, index);
+        const auto& d = Dims(name);
+        if (!c) {
+            if (PlanElementCount(d) != inner) {
+                throw Unsupported{"LayerNormalization (broadcast scale or bias not constant)"};
+            }
+            return Layer(LayerKind::kView, node, {Tensor(name)}, {inner}, {}, {}, name + "/flat");
+        }
+        if (d.size() > normalised.size()) throw Unsupported{"LayerNormalization (scale rank)"};
+        const std::vector<float> v = Floats(*c);
+        const size_t lead = normalised.size() - d.size();
+        std::vector<float> full(static_cast<size_t>(inner));
+        for (int64_t e = 0; e < inner; ++e) {
+            int64_t rest = e, src = 0, stride = 1;
+            for (size_t k = normalised.size(); k-- > 0;) {
+                const int64_t coord = rest % normalised[k];
+                rest /= normalised[k];
+                if (k < lead) continue;
+                const int64_t n = d[k - lead];
+                if (n != 1 && n != normalised[k]) {
+                    throw Unsupported{"LayerNormalization (scale does not broadcast)"};
+                }
+                src += (n == 1 ? 0 : coord) * stride;
+                stride *= n;
+            }
+            full[static_cast<size_t>(e)] = v[static_cast<size_t>(src)];
+        }
+        return ConstTensor(name + "/full", {inner}, std::move(full));
+    };
+    std::vector<uint32_t> in{0, parameter(1)};
+    if (node.input_size() > 2 && !node.input(2).empty()) in.push_back(parameter(2));
+    const float epsilon = AttrFloat(node, "epsilon", 1e-5f);
+    LayerNormStatistics(node, axis, epsilon);
+    if (axis == rank - 1 && rank >= 2 && rank <= 5) {
+        in[0] = Tensor(node.input(0));
+        Define(node, Layer(LayerKind::kLayerNorm, node, in, y, {}, {epsilon}));
+        return;
+    }
+    const std::vector<int64_t> flat{outer, inner};
+    in[0] = Layer(LayerKind::kView, node, {Tensor(node.input(0))}, flat, {}, {},
+                  node.output(0) + "/2d");
+    uint32_t n =
+        Layer(LayerKind::kLayerNorm, node, in, flat, {}, {epsilon}, node.output(0) + "/normalised");
+    Define(node, Layer(LayerKind::kView, node, {n}, y));
 }
 
 void Importer::Pool(const onnx::NodeProto& node, PoolAlg alg, bool global) {
@@ -412,7 +635,8 @@ void Importer::Lower(const onnx::NodeProto& node) {
     if (!node.domain().empty() && node.domain() != "ai.onnx") throw Unsupported{op};
     if (node.input_size() < 1 || node.input(0).empty()) throw Unsupported{op + " (no input)"};
     for (int i = 1; i < node.output_size(); ++i) {
-        if (!node.output(i).empty() && op != "Dropout" && op != "Split") {
+        if (!node.output(i).empty() && op != "Dropout" && op != "Split" &&
+            op != "LayerNormalization") {
             throw Unsupported{op + " (several outputs)"};
         }
     }
@@ -424,6 +648,12 @@ void Importer::Lower(const onnx::NodeProto& node) {
     const auto& y = Dims(node.output(0));
     if (op == "Conv") {
         Conv(node);
+    } else if (op == "ConvTranspose") {
+        ConvTranspose(node);
+    } else if (op == "Pad") {
+        Pad(node);
+    } else if (op == "LayerNormalization") {
+        LayerNormalization(node);
     } else if (op == "BatchNormalization") {
         for (int i = 1; i < 5; ++i) {
             if (!Const(node, i)) throw Unsupported{"BatchNormalization (statistics not constant)"};
