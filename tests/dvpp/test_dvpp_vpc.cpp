@@ -210,6 +210,13 @@ TEST_F(DvppVpc, CropResizeMatchesOpenCvOnTheBox) {
     Compare(Luma(got, ow, oh, ow), want_y, &max_diff, &mean_diff);
     EXPECT_LE(max_diff, 4.0);
     EXPECT_LT(mean_diff, 1.0);
+    // The chroma of the box starts at half its luma offset.
+    cv::Mat want_uv;
+    cv::resize(Chroma(src, w, h, w, h)(cv::Rect(16, 8, 64, 64)), want_uv, cv::Size(ow / 2, oh / 2),
+               0, 0, cv::INTER_LINEAR);
+    Compare(Chroma(got, ow, oh, ow, oh), want_uv, &max_diff, &mean_diff);
+    EXPECT_LE(max_diff, 4.0);
+    EXPECT_LT(mean_diff, 1.0);
     acldvppDestroyRoiConfig(crop);
     acldvppDestroyResizeConfig(config);
 }
