@@ -3,8 +3,9 @@
 //     libavcodec's decoder with the same settings, alone and with the NV12 write VDEC does;
 //   - JPEG decode: a 1080p 4:2:0 JPEG through acldvppJpegDecodeAsync (NV12) against
 //     libjpeg-turbo's tjDecompressToYUVPlanes and OpenCV's cv::imdecode (BGR);
-//   - VPC resize: 1080p NV12 to 640x360 bilinear through acldvppVpcResizeAsync against
-//     cv::resize of both planes and libyuv's NV12Scale.
+//   - VPC resize: 1080p NV12 to 640x360, 960x540 and 1280x720 bilinear through
+//     acldvppVpcResizeAsync against cv::resize of both planes and libyuv's NV12Scale, and the
+//     stream hand-off (NV12Scale as a host function on the VPC's stream; an empty one).
 // Each benchmark reports a rate counter (fps or megapixels/s); docs/PERFORMANCE.md ("DVPP") has
 // the method and the results. Target: overhead <= 5% over the library beneath.
 #include <benchmark/benchmark.h>
@@ -361,32 +362,35 @@ void BM_JpegDecode1080p_OpenCvImdecode(benchmark::State& state) {
 }
 
 // ---- VPC resize ----
+// 1080p NV12 to the size in the benchmark's arguments (width, height), bilinear.
 
-constexpr int kOw = 640;
-constexpr int kOh = 360;
+int OutW(const benchmark::State& state) {
+    return static_cast<int>(state.range(0));
+}
+int OutH(const benchmark::State& state) {
+    return static_cast<int>(state.range(1));
+}
 
-void BM_Resize1080pTo360p_Vpc(benchmark::State& state) {
+acldvppPicDesc* Nv12Desc(void* data, int w, int h) {
+    acldvppPicDesc* desc = acldvppCreatePicDesc();
+    acldvppSetPicDescData(desc, data);
+    acldvppSetPicDescSize(desc, static_cast<uint32_t>(w * h * 3 / 2));
+    acldvppSetPicDescFormat(desc, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+    acldvppSetPicDescWidth(desc, static_cast<uint32_t>(w));
+    acldvppSetPicDescHeight(desc, static_cast<uint32_t>(h));
+    acldvppSetPicDescWidthStride(desc, static_cast<uint32_t>(w));
+    acldvppSetPicDescHeightStride(desc, static_cast<uint32_t>(h));
+    return desc;
+}
+
+void BM_Resize1080p_Vpc(benchmark::State& state) {
     Device& dev = Dev();
+    const int ow = OutW(state), oh = OutH(state);
     void* in = MediaCopy(Frame(0));
     void* out = nullptr;
-    const uint32_t out_size = kOw * kOh * 3 / 2;
-    CHECK_ACL(acldvppMalloc(&out, out_size));
-    acldvppPicDesc* src = acldvppCreatePicDesc();
-    acldvppSetPicDescData(src, in);
-    acldvppSetPicDescSize(src, kW * kH * 3 / 2);
-    acldvppSetPicDescFormat(src, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
-    acldvppSetPicDescWidth(src, kW);
-    acldvppSetPicDescHeight(src, kH);
-    acldvppSetPicDescWidthStride(src, kW);
-    acldvppSetPicDescHeightStride(src, kH);
-    acldvppPicDesc* dst = acldvppCreatePicDesc();
-    acldvppSetPicDescData(dst, out);
-    acldvppSetPicDescSize(dst, out_size);
-    acldvppSetPicDescFormat(dst, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
-    acldvppSetPicDescWidth(dst, kOw);
-    acldvppSetPicDescHeight(dst, kOh);
-    acldvppSetPicDescWidthStride(dst, kOw);
-    acldvppSetPicDescHeightStride(dst, kOh);
+    CHECK_ACL(acldvppMalloc(&out, static_cast<uint32_t>(ow * oh * 3 / 2)));
+    acldvppPicDesc* src = Nv12Desc(in, kW, kH);
+    acldvppPicDesc* dst = Nv12Desc(out, ow, oh);
     acldvppResizeConfig* config = acldvppCreateResizeConfig();
     acldvppSetResizeConfigInterpolation(config, 1);  // bilinear
     CpuPerItem cpu;
@@ -405,27 +409,76 @@ void BM_Resize1080pTo360p_Vpc(benchmark::State& state) {
     acldvppFree(out);
 }
 
-void BM_Resize1080pTo360p_Libyuv(benchmark::State& state) {
-    const auto nv12 = Frame(0);
-    std::vector<uint8_t> out(kOw * kOh * 3 / 2);
+// The stream hand-off alone: an empty host function and a synchronize on the stream the VPC
+// benchmark uses, the part of a VPC call that is not image work.
+void EmptyHostFunc(void*) {}
+void BM_StreamHandOff(benchmark::State& state) {
+    Device& dev = Dev();
     CpuPerItem cpu;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
-        libyuv::NV12Scale(nv12.data(), kW, nv12.data() + kW * kH, kW, kW, kH, out.data(), kOw,
-                          out.data() + kOw * kOh, kOw, kOw, kOh, libyuv::kFilterBilinear);
+        CHECK_ACL(aclrtLaunchHostFunc(dev.stream, EmptyHostFunc, nullptr));
+        CHECK_ACL(aclrtSynchronizeStream(dev.stream));
+        state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
+    }
+    cpu.Report(state, 1);
+}
+
+// NV12Scale run as a host function on the VPC benchmark's stream: the library beneath with the
+// same hand-off as the VPC call, so the difference to BM_Resize1080p_Libyuv is the hand-off in
+// context (the worker wakes for each job) and the difference to BM_Resize1080p_Vpc is VPC's
+// own cost (argument checks and its image work against NV12Scale's).
+struct Nv12ScaleJob {
+    const uint8_t* in;
+    uint8_t* out;
+    int ow, oh;
+};
+void RunNv12Scale(void* arg) {
+    const auto* job = static_cast<const Nv12ScaleJob*>(arg);
+    libyuv::NV12Scale(job->in, kW, job->in + kW * kH, kW, kW, kH, job->out, job->ow,
+                      job->out + job->ow * job->oh, job->ow, job->ow, job->oh,
+                      libyuv::kFilterBilinear);
+}
+void BM_Resize1080p_LibyuvOnStream(benchmark::State& state) {
+    Device& dev = Dev();
+    const int ow = OutW(state), oh = OutH(state);
+    const auto nv12 = Frame(0);
+    std::vector<uint8_t> out(static_cast<size_t>(ow) * oh * 3 / 2);
+    Nv12ScaleJob job{nv12.data(), out.data(), ow, oh};
+    CpuPerItem cpu;
+    for (auto _ : state) {
+        const int64_t t0 = NowNs();
+        CHECK_ACL(aclrtLaunchHostFunc(dev.stream, RunNv12Scale, &job));
+        CHECK_ACL(aclrtSynchronizeStream(dev.stream));
         state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
     }
     SetMegapixels(state);
     cpu.Report(state, 1);
 }
 
-void BM_Resize1080pTo360p_OpenCv(benchmark::State& state) {
+void BM_Resize1080p_Libyuv(benchmark::State& state) {
+    const int ow = OutW(state), oh = OutH(state);
     const auto nv12 = Frame(0);
-    std::vector<uint8_t> out(kOw * kOh * 3 / 2);
+    std::vector<uint8_t> out(static_cast<size_t>(ow) * oh * 3 / 2);
+    CpuPerItem cpu;
+    for (auto _ : state) {
+        const int64_t t0 = NowNs();
+        libyuv::NV12Scale(nv12.data(), kW, nv12.data() + kW * kH, kW, kW, kH, out.data(), ow,
+                          out.data() + ow * oh, ow, ow, oh, libyuv::kFilterBilinear);
+        state.SetIterationTime(static_cast<double>(NowNs() - t0) * 1e-9);
+    }
+    SetMegapixels(state);
+    cpu.Report(state, 1);
+}
+
+void BM_Resize1080p_OpenCv(benchmark::State& state) {
+    const int ow = OutW(state), oh = OutH(state);
+    const auto nv12 = Frame(0);
+    std::vector<uint8_t> out(static_cast<size_t>(ow) * oh * 3 / 2);
     cv::Mat sy(kH, kW, CV_8UC1, const_cast<uint8_t*>(nv12.data()));
     cv::Mat suv(kH / 2, kW / 2, CV_8UC2, const_cast<uint8_t*>(nv12.data()) + kW * kH);
-    cv::Mat dy(kOh, kOw, CV_8UC1, out.data());
-    cv::Mat duv(kOh / 2, kOw / 2, CV_8UC2, out.data() + kOw * kOh);
+    cv::Mat dy(oh, ow, CV_8UC1, out.data());
+    cv::Mat duv(oh / 2, ow / 2, CV_8UC2, out.data() + ow * oh);
     CpuPerItem cpu;
     for (auto _ : state) {
         const int64_t t0 = NowNs();
@@ -452,8 +505,14 @@ OPENACL_DVPP_BENCH(BM_H264Decode1080p_Libavcodec);
 OPENACL_DVPP_BENCH(BM_JpegDecode1080p_Dvpp);
 OPENACL_DVPP_BENCH(BM_JpegDecode1080p_TurboJpeg);
 OPENACL_DVPP_BENCH(BM_JpegDecode1080p_OpenCvImdecode);
-OPENACL_DVPP_BENCH(BM_Resize1080pTo360p_Vpc);
-OPENACL_DVPP_BENCH(BM_Resize1080pTo360p_Libyuv);
-OPENACL_DVPP_BENCH(BM_Resize1080pTo360p_OpenCv);
+// 640x360 and 960x540: integer factors (1/3, 1/2), where VPC scales the interleaved chroma as
+// NV12Scale does; 1280x720 (2/3): the planar chroma path.
+#define OPENACL_RESIZE_SIZES(b) \
+    OPENACL_DVPP_BENCH(b)->Args({640, 360})->Args({960, 540})->Args({1280, 720})
+OPENACL_RESIZE_SIZES(BM_Resize1080p_Vpc);
+OPENACL_RESIZE_SIZES(BM_Resize1080p_Libyuv);
+OPENACL_RESIZE_SIZES(BM_Resize1080p_LibyuvOnStream);
+OPENACL_RESIZE_SIZES(BM_Resize1080p_OpenCv);
+OPENACL_DVPP_BENCH(BM_StreamHandOff);
 
 BENCHMARK_MAIN();

@@ -4,6 +4,7 @@
 #include <memory>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
+#include <utility>
 
 #include "dvpp_test_support.h"
 
@@ -34,6 +35,36 @@ class DvppVpc : public DvppTest {
         acldvppSetResizeConfigInterpolation(config, 1);
         return config;
     }
+    // Bilinear resize of a tightly packed NV12 picture to ow x oh (tightly packed).
+    std::vector<uint8_t> ResizeBilinear(const std::vector<uint8_t>& src, uint32_t w, uint32_t h,
+                                        uint32_t ow, uint32_t oh) {
+        MediaBuffer in(src);
+        MediaBuffer out(ow * oh * 3 / 2);
+        PicDesc input(in.get(), in.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h);
+        PicDesc output(out.get(), out.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, ow, oh, ow, oh);
+        acldvppResizeConfig* config = Bilinear();
+        EXPECT_EQ(acldvppVpcResizeAsync(channel_, input, output, config, stream_), ACL_SUCCESS);
+        EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+        acldvppDestroyResizeConfig(config);
+        return out.Read();
+    }
+    // Both planes of a bilinear resize against OpenCV's INTER_LINEAR of the same planes.
+    void ExpectBilinearLikeOpenCv(uint32_t w, uint32_t h, uint32_t ow, uint32_t oh,
+                                  double max_allowed, double mean_allowed) {
+        std::vector<uint8_t> src = MakeTexturedNv12(w, h, w, h);
+        std::vector<uint8_t> got = ResizeBilinear(src, w, h, ow, oh);
+        cv::Mat want_y, want_uv;
+        cv::resize(Luma(src, w, h, w), want_y, cv::Size(ow, oh), 0, 0, cv::INTER_LINEAR);
+        cv::resize(Chroma(src, w, h, w, h), want_uv, cv::Size(ow / 2, oh / 2), 0, 0,
+                   cv::INTER_LINEAR);
+        double max_diff = 0, mean_diff = 0;
+        Compare(Luma(got, ow, oh, ow), want_y, &max_diff, &mean_diff);
+        EXPECT_LE(max_diff, max_allowed) << "luma";
+        EXPECT_LT(mean_diff, mean_allowed) << "luma";
+        Compare(Chroma(got, ow, oh, ow, oh), want_uv, &max_diff, &mean_diff);
+        EXPECT_LE(max_diff, max_allowed) << "chroma";
+        EXPECT_LT(mean_diff, mean_allowed) << "chroma";
+    }
 };
 
 // Bilinear resize matches OpenCV's INTER_LINEAR on the same planes: mean difference under 1,
@@ -62,6 +93,39 @@ TEST_F(DvppVpc, ResizeMatchesOpenCvBilinearWithinTolerance) {
     EXPECT_LE(max_diff, 4.0);
     EXPECT_LT(mean_diff, 1.0);
     acldvppDestroyResizeConfig(config);
+}
+
+// At a third of the size, bilinear samples fall on pixel centres (3i + 1): the same bytes as
+// OpenCV's INTER_LINEAR, luma and interleaved chroma alike.
+TEST_F(DvppVpc, BilinearResizeToAThirdEqualsOpenCv) {
+    ExpectBilinearLikeOpenCv(960, 540, 320, 180, 0.0, 1e-9);
+}
+
+// At half the size, bilinear samples fall midway between pixels: OpenCV's INTER_LINEAR up to
+// the rounding of the 2x2 average (no sample more than 1 apart, mean difference under 0.5).
+TEST_F(DvppVpc, BilinearResizeToHalfMatchesOpenCvWithinRounding) {
+    ExpectBilinearLikeOpenCv(640, 480, 320, 240, 1.0, 0.5);
+}
+
+// A flat picture stays flat at every scale, integer or not, down or up: no path of the
+// resize biases the chroma (libyuv's interleaved bilinear downscale turns a flat 100 into 99).
+TEST_F(DvppVpc, BilinearResizeKeepsAFlatPictureFlat) {
+    const uint32_t w = 480, h = 360;
+    std::vector<uint8_t> src(w * h * 3 / 2, 100);
+    for (size_t i = w * h; i < src.size(); i += 2)
+        src[i + 1] = 160;  // V
+    const std::pair<uint32_t, uint32_t> sizes[] = {{160, 120}, {240, 180}, {320, 240},
+                                                   {224, 224}, {416, 312}, {960, 720}};
+    for (auto [ow, oh] : sizes) {
+        std::vector<uint8_t> got = ResizeBilinear(src, w, h, ow, oh);
+        for (size_t i = 0; i < size_t(ow) * oh; ++i) {
+            ASSERT_EQ(got[i], 100) << ow << "x" << oh << " luma sample " << i;
+        }
+        for (size_t i = size_t(ow) * oh; i < got.size(); i += 2) {
+            ASSERT_EQ(got[i], 100) << ow << "x" << oh << " U sample " << i;
+            ASSERT_EQ(got[i + 1], 160) << ow << "x" << oh << " V sample " << i;
+        }
+    }
 }
 
 // Nearest-neighbour resize (interpolation 2) is OpenCV-like: it equals INTER_NEAREST, and is
@@ -144,6 +208,13 @@ TEST_F(DvppVpc, CropResizeMatchesOpenCvOnTheBox) {
                cv::INTER_LINEAR);
     double max_diff = 0, mean_diff = 0;
     Compare(Luma(got, ow, oh, ow), want_y, &max_diff, &mean_diff);
+    EXPECT_LE(max_diff, 4.0);
+    EXPECT_LT(mean_diff, 1.0);
+    // The chroma of the box starts at half its luma offset.
+    cv::Mat want_uv;
+    cv::resize(Chroma(src, w, h, w, h)(cv::Rect(16, 8, 64, 64)), want_uv, cv::Size(ow / 2, oh / 2),
+               0, 0, cv::INTER_LINEAR);
+    Compare(Chroma(got, ow, oh, ow, oh), want_uv, &max_diff, &mean_diff);
     EXPECT_LE(max_diff, 4.0);
     EXPECT_LT(mean_diff, 1.0);
     acldvppDestroyRoiConfig(crop);
