@@ -52,6 +52,12 @@ cpu::Event* Event::Acquire() {
 int32_t Event::Record(Stream* stream) {
     if (on_device_) [[unlikely]] {
         if (stream->lane() == nullptr) return -1;
+        LaneTraceScope traced(stream, {trace::Kind::kEventRecord, static_cast<uint64_t>(id_)});
+        if (traced.seq() != 0) {
+            // Later waits point their flow arrow at this record.
+            std::lock_guard guard(lock_);
+            traced_record_ = {stream->queue(), traced.seq()};
+        }
         return DeviceEvent()->Record(*stream->lane());
     }
     // Holding the lock keeps Reset from swapping impl_ out meanwhile, so no reference of our
@@ -71,6 +77,13 @@ int32_t Event::Record(Stream* stream) {
 int32_t Event::EnqueueWait(Stream* stream) {
     if (on_device_) [[unlikely]] {
         if (stream->lane() == nullptr) return -1;
+        trace::Label label;
+        if (trace::On()) {
+            std::lock_guard guard(lock_);
+            label = {trace::Kind::kEventWait, static_cast<uint64_t>(id_), traced_record_.seq,
+                     traced_record_.queue};
+        }
+        LaneTraceScope traced(stream, label);
         return DeviceEvent()->EnqueueWait(*stream->lane());
     }
     cpu::Event* impl = Acquire();

@@ -67,6 +67,11 @@ class Event {
     cpu::Event* impl_;
     std::unique_ptr<backend::DeviceEvent> device_event_;
     bool on_device_ = false;
+    // The last traced record on an accelerator lane: its stream's queue and track sequence.
+    struct {
+        const void* queue = nullptr;
+        uint64_t seq = 0;
+    } traced_record_;
     bool device_event_timing_ = false;
     // Replaced by Reset while records or waits may still refer to them on the device: kept
     // until the event is destroyed (resets of one event are rare).

@@ -113,6 +113,8 @@ class LaneTraceScope {
     }
     LaneTraceScope(const LaneTraceScope&) = delete;
     LaneTraceScope& operator=(const LaneTraceScope&) = delete;
+    // The traced work's sequence number on its stream's track (0 when not traced).
+    uint64_t seq() const { return seq_; }
 
  private:
     Stream* stream_ = nullptr;

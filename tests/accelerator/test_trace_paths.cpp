@@ -42,7 +42,16 @@ TEST(TracePaths, DeviceWorkIsOnItsStreamsTrackInStreamOrder) {
               ACL_SUCCESS);
     ASSERT_EQ(aclrtMemsetAsync(device, kBytes, 0, kBytes, stream), ACL_SUCCESS);
     ASSERT_EQ(aclrtLaunchHostFunc(stream, &Nothing, nullptr), ACL_SUCCESS);
+    aclrtEvent event = nullptr;
+    aclrtStream other = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(event, stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(other, event), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
     ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
     ASSERT_EQ(aclrtFree(device), ACL_SUCCESS);
     ASSERT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
@@ -56,9 +65,12 @@ TEST(TracePaths, DeviceWorkIsOnItsStreamsTrackInStreamOrder) {
     for (const json& e : trace["traceEvents"]) {
         if (e["ph"] == "X") slices[e["name"].get<std::string>()].push_back(e);
     }
-    for (const char* name : {"memcpy H2D 1 MiB", "memset 1 MiB", "host func"}) {
+    for (const char* name :
+         {"memcpy H2D 1 MiB", "memset 1 MiB", "host func", "event record", "event wait"}) {
         ASSERT_EQ(slices[name].size(), 1u) << name;
     }
+    EXPECT_EQ(slices["event record"][0]["tid"], slices["host func"][0]["tid"]);
+    EXPECT_NE(slices["event wait"][0]["tid"], slices["host func"][0]["tid"]);
     const json& copy = slices["memcpy H2D 1 MiB"][0];
     const json& fill = slices["memset 1 MiB"][0];
     const json& func = slices["host func"][0];
