@@ -86,13 +86,15 @@ TEST_P(EachFormat, ReadsEachKernelsParameterBytes) {
 }
 
 TEST_P(EachFormat, LaunchBoundsGiveTheThreadsPerBlock) {
-    const KernelInfo* kernel = Find(Read(bytes_), "bounded_copy");
+    const std::vector<KernelInfo> kernels = Read(bytes_);
+    const KernelInfo* kernel = Find(kernels, "bounded_copy");
     ASSERT_NE(kernel, nullptr);
     EXPECT_EQ(kernel->block_threads, 128u);
 }
 
 TEST_P(EachFormat, WithoutLaunchBoundsTheThreadsPerBlockAreUnknown) {
-    const KernelInfo* kernel = Find(Read(bytes_), "unbounded_axpy");
+    const std::vector<KernelInfo> kernels = Read(bytes_);
+    const KernelInfo* kernel = Find(kernels, "unbounded_axpy");
     ASSERT_NE(kernel, nullptr);
     EXPECT_EQ(kernel->block_threads, 0u);
 }
@@ -112,14 +114,16 @@ TEST_P(EachFormat, TruncatedBinaryIsRejectedWithAReason) {
 INSTANTIATE_TEST_SUITE_P(CudaBinary, EachFormat, ::testing::ValuesIn(kFixtures), FormatOf);
 
 TEST(CudaBinary, ReqntidGivesTheThreadsPerBlockInPtx) {
-    const KernelInfo* kernel = Find(Read(ReadFile(OPENACL_CUDA_REQNTID_PTX)), "fixed_block");
+    const std::vector<KernelInfo> kernels = Read(ReadFile(OPENACL_CUDA_REQNTID_PTX));
+    const KernelInfo* kernel = Find(kernels, "fixed_block");
     ASSERT_NE(kernel, nullptr);
     EXPECT_EQ(kernel->block_threads, 64u * 2);
     EXPECT_EQ(kernel->param_bytes, 8u + 24);  // a .b8 array of 24 bytes, 8-byte aligned
 }
 
 TEST(CudaBinary, ReqntidGivesTheThreadsPerBlockInACubin) {
-    const KernelInfo* kernel = Find(Read(ReadFile(OPENACL_CUDA_REQNTID_CUBIN)), "fixed_block");
+    const std::vector<KernelInfo> kernels = Read(ReadFile(OPENACL_CUDA_REQNTID_CUBIN));
+    const KernelInfo* kernel = Find(kernels, "fixed_block");
     ASSERT_NE(kernel, nullptr);
     EXPECT_EQ(kernel->block_threads, 64u * 2);
     EXPECT_EQ(kernel->param_bytes, 8u + 24);
