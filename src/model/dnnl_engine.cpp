@@ -28,6 +28,22 @@ using Tag = memory::format_tag;
 constexpr auto kF32 = memory::data_type::f32;
 constexpr size_t kAlign = 64;
 
+// A convolution's or deconvolution's window as the plan stores it after the group (ints[0]):
+// r strides, r begin pads, r end pads, r dilations (ONNX's, 1 = none; oneDNN counts from 0).
+struct Window {
+    memory::dims strides, dil, pad_l, pad_r;
+};
+Window ReadWindow(const PlanLayer& layer, size_t r) {
+    Window w;
+    for (size_t i = 0; i < r; ++i) {
+        w.strides.push_back(layer.ints[1 + i]);
+        w.pad_l.push_back(layer.ints[1 + r + i]);
+        w.pad_r.push_back(layer.ints[1 + 2 * r + i]);
+        w.dil.push_back(layer.ints[1 + 3 * r + i] - 1);
+    }
+    return w;
+}
+
 memory::dims Dims(const std::vector<int64_t>& d) {
     return d.empty() ? memory::dims{1} : memory::dims(d.begin(), d.end());
 }
@@ -276,13 +292,7 @@ void Builder::Conv(const PlanLayer& layer) {
     const int64_t group = layer.ints[0];
     const int64_t flags = layer.ints.back();
     const bool blocked = (flags & 1) != 0;
-    memory::dims strides, dil, pad_l, pad_r;
-    for (size_t i = 0; i < r; ++i) {
-        strides.push_back(layer.ints[1 + i]);
-        pad_l.push_back(layer.ints[1 + r + i]);
-        pad_r.push_back(layer.ints[1 + 2 * r + i]);
-        dil.push_back(layer.ints[1 + 3 * r + i] - 1);
-    }
+    const auto [strides, dil, pad_l, pad_r] = ReadWindow(layer, r);
     std::vector<int64_t> wd = w;
     if (group > 1) {
         wd = {group, w[0] / group};
@@ -356,13 +366,7 @@ void Builder::Deconv(const PlanLayer& layer) {
     const auto& y = plan_.tensors[layer.output].dims;
     const size_t r = x.size() - 2;
     const int64_t group = layer.ints[0];
-    memory::dims strides, dil, pad_l, pad_r;
-    for (size_t i = 0; i < r; ++i) {
-        strides.push_back(layer.ints[1 + i]);
-        pad_l.push_back(layer.ints[1 + r + i]);
-        pad_r.push_back(layer.ints[1 + 2 * r + i]);
-        dil.push_back(layer.ints[1 + 3 * r + i] - 1);
-    }
+    const auto [strides, dil, pad_l, pad_r] = ReadWindow(layer, r);
     // ONNX's [ic, oc/g, k...] read as oneDNN's [oc, ic, k...] ([g, oc/g, ic/g, k...] grouped)
     // through strides: ic is the outer of the two.
     const int64_t icg = w[0] / group, ocg = w[1];
