@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace openacl::backend {
@@ -28,6 +29,18 @@ class DeviceMemory {
         uint64_t size = 0;  // bytes reserved for it
         Tag tag;
     };
+
+    // Live blocks by base address, for implementations that keep them so: the block holding
+    // `address`, if any (copied to *out when out is not null).
+    using BlockMap = std::map<uintptr_t, Block>;
+    static bool FindIn(const BlockMap& live, uintptr_t address, Block* out) {
+        auto it = live.upper_bound(address);
+        if (it == live.begin()) return false;
+        --it;
+        if (address >= it->first + it->second.size) return false;
+        if (out != nullptr) *out = it->second;
+        return true;
+    }
 
     virtual ~DeviceMemory() = default;
 

@@ -396,14 +396,8 @@ bool FakeMemory::Contains(const void* p) const {
 }
 
 bool FakeMemory::Find(const void* p, Block* out) const {
-    auto address = reinterpret_cast<uintptr_t>(p);
     std::lock_guard lock(mutex_);
-    auto it = live_.upper_bound(address);
-    if (it == live_.begin()) return false;
-    --it;
-    if (address >= it->first + it->second.size) return false;
-    if (out != nullptr) *out = it->second;
-    return true;
+    return FindIn(live_, reinterpret_cast<uintptr_t>(p), out);
 }
 
 std::vector<backend::DeviceMemory::Block> FakeMemory::LiveBlocks() const {

@@ -61,7 +61,7 @@ class FakeMemory final : public backend::DeviceMemory {
     mutable std::mutex mutex_;
     uint64_t next_ = 0;  // bump allocation; ReleaseAll starts over
     uint64_t used_ = 0;
-    std::map<uintptr_t, Block> live_;
+    BlockMap live_;
 };
 
 class FakeAccelerator final : public backend::Accelerator {

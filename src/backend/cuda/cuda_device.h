@@ -60,7 +60,7 @@ class DeviceMemoryPool final : public backend::DeviceMemory {
     uint64_t capacity_ = 0;
     mutable std::mutex mutex_;
     uint64_t used_ = 0;
-    std::map<uintptr_t, Block> live_;
+    BlockMap live_;
     std::vector<cudaStream_t> streams_;
     // Every address range ever handed out lies inside [low_, high_): a cheap first test before
     // asking the driver whether a pointer that is not live is freed device memory.
