@@ -101,10 +101,6 @@ class Accelerator {
     // Page-locked host memory the device can reach (aclrtMallocHost); nullptr on failure.
     virtual void* AllocateHost(size_t size) = 0;
     virtual void FreeHost(void* p) = 0;
-    // Device-accessible host memory for host-side device work (DVPP, host-engine models):
-    // both the host and the device read and write it.
-    virtual void* AllocateShared(size_t size) = 0;
-    virtual void FreeShared(void* p) = 0;
     virtual int32_t MemInfo(size_t* free_bytes, size_t* total_bytes) = 0;
 
     // priority: AscendCL's (0 highest); mapped onto the device's range. device_failure_code:

@@ -455,17 +455,6 @@ void FakeAccelerator::FreeHost(void* p) {
     std::free(p);
 }
 
-void* FakeAccelerator::AllocateShared(size_t size) {
-    void* p = std::aligned_alloc(64, RoundUp(size == 0 ? 1 : size, 64));
-    if (p != nullptr) shared_.fetch_add(1);
-    return p;
-}
-
-void FakeAccelerator::FreeShared(void* p) {
-    shared_.fetch_sub(1);
-    std::free(p);
-}
-
 int32_t FakeAccelerator::MemInfo(size_t* free_bytes, size_t* total_bytes) {
     *total_bytes = memory_.capacity();
     *free_bytes = memory_.capacity() - memory_.used();

@@ -78,7 +78,6 @@ class FakeAccelerator final : public backend::Accelerator {
 
     // What the tests check.
     int pinned_host_blocks() const { return pinned_.load(); }
-    int shared_host_blocks() const { return shared_.load(); }
     uint64_t sync_copies() const { return sync_copies_.load(); }
     uint64_t lane_copies() const { return lane_copies_.load(); }
     uint64_t launches() const { return launches_.load(); }
@@ -88,8 +87,6 @@ class FakeAccelerator final : public backend::Accelerator {
     backend::DeviceMemory& memory() override { return memory_; }
     void* AllocateHost(size_t size) override;
     void FreeHost(void* p) override;
-    void* AllocateShared(size_t size) override;
-    void FreeShared(void* p) override;
     int32_t MemInfo(size_t* free_bytes, size_t* total_bytes) override;
     std::unique_ptr<backend::Lane> CreateLane(uint32_t priority, int32_t device_failure_code,
                                               int32_t* status) override;
@@ -118,7 +115,6 @@ class FakeAccelerator final : public backend::Accelerator {
  private:
     FakeMemory memory_;
     std::atomic<int> pinned_{0};
-    std::atomic<int> shared_{0};
     std::atomic<uint64_t> sync_copies_{0};
     std::atomic<uint64_t> lane_copies_{0};
     std::atomic<uint64_t> launches_{0};

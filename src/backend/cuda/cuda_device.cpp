@@ -205,14 +205,6 @@ void CudaDevice::FreeHost(void* p) {
     cudaFreeHost(p);
 }
 
-void* CudaDevice::AllocateShared(size_t size) {
-    return AllocateHost(size);
-}
-
-void CudaDevice::FreeShared(void* p) {
-    FreeHost(p);
-}
-
 int32_t CudaDevice::MemInfo(size_t* free_bytes, size_t* total_bytes) {
     cudaError_t status = UseDevice(ordinal_);
     if (status == cudaSuccess) status = cudaMemGetInfo(free_bytes, total_bytes);

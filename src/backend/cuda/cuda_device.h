@@ -86,8 +86,6 @@ class CudaDevice final : public backend::Accelerator {
 
     void* AllocateHost(size_t size) override;
     void FreeHost(void* p) override;
-    void* AllocateShared(size_t size) override;
-    void FreeShared(void* p) override;
     int32_t MemInfo(size_t* free_bytes, size_t* total_bytes) override;
     std::unique_ptr<backend::Lane> CreateLane(uint32_t priority, int32_t device_failure_code,
                                               int32_t* status) override;
