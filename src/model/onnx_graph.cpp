@@ -4,6 +4,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <climits>
 #include <exception>
 #include <map>
@@ -82,6 +83,61 @@ bool CheckAttributes(const onnx::GraphProto& graph, std::string* error, int dept
                          (must_be_positive ? "positive" : "non-negative");
                 return false;
             }
+        }
+    }
+    return true;
+}
+
+// ONNX's checker passes nodes of the experimental operators old exporters still write (Scale,
+// ImageScaler, Crop...) with a warning and no check at all: ONNX no longer has their schemas.
+// OpenCV's importer, which runs several of them, trusts their input and output counts and
+// crashes on a wrong one (model_loader_fuzz: a Scale node without inputs, another with three
+// outputs), so their signatures, as ONNX 1.4 defined them, are checked here.
+bool CheckExperimentalNodes(const onnx::GraphProto& graph, std::string* error, int depth) {
+    struct Signature {
+        int min_inputs, max_inputs;
+    };
+    static const std::map<std::string, Signature> signatures = {
+        {"Affine", {1, 1}},      {"ConstantFill", {0, 1}},
+        {"Crop", {1, 1}},        {"DynamicSlice", {3, 4}},
+        {"GRUUnit", {4, 4}},     {"GivenTensorFill", {0, 1}},
+        {"ImageScaler", {1, 1}}, {"ParametricSoftplus", {1, 1}},
+        {"Scale", {1, 1}},       {"ScaledTanh", {1, 1}},
+    };
+    if (depth > 16) {
+        *error = "the ONNX graph nests subgraphs more than 16 deep";
+        return false;
+    }
+    for (const auto& node : graph.node()) {
+        for (const auto& attr : node.attribute()) {
+            if (attr.has_g() && !CheckExperimentalNodes(attr.g(), error, depth + 1)) return false;
+            for (const auto& g : attr.graphs()) {
+                if (!CheckExperimentalNodes(g, error, depth + 1)) return false;
+            }
+        }
+        if (!node.domain().empty() && node.domain() != "ai.onnx") continue;
+        if (node.op_type() == "ATen") {
+            *error = "node \"" + node.name() +
+                     "\" is an ATen operator, which only PyTorch runs: export the model "
+                     "without operator_export_type=ONNX_ATEN";
+            return false;
+        }
+        auto it = signatures.find(node.op_type());
+        if (it == signatures.end()) continue;
+        const Signature& sig = it->second;
+        int required_given = 0;
+        for (int i = 0; i < std::min(node.input_size(), sig.min_inputs); ++i)
+            required_given += node.input(i).empty() ? 0 : 1;
+        if (node.input_size() > sig.max_inputs || required_given < sig.min_inputs ||
+            node.output_size() != 1 || node.output(0).empty()) {
+            *error = "the ONNX model is invalid: node \"" + node.name() + "\" (" + node.op_type() +
+                     ", an experimental operator) has " + std::to_string(node.input_size()) +
+                     " inputs and " + std::to_string(node.output_size()) + " outputs, but takes " +
+                     (sig.min_inputs == sig.max_inputs ? std::to_string(sig.min_inputs)
+                                                       : std::to_string(sig.min_inputs) + " to " +
+                                                             std::to_string(sig.max_inputs)) +
+                     " inputs and makes one output";
+            return false;
         }
     }
     return true;
@@ -236,6 +292,7 @@ bool ReadOnnxGraph(const void* data, size_t size, GraphInfo* out, std::string* e
     // The ONNX checker refuses graphs that break the operator schemas (wrong input counts,
     // attribute types, dangling names) before an engine, less careful with hostile input,
     // sees them.
+    if (!CheckExperimentalNodes(model.graph(), error, 0)) return false;
     try {
         onnx::checker::check_model(model);
     } catch (const std::exception& e) {

@@ -489,38 +489,6 @@ bool IsUnsupportedOp(const std::string& op) {
            op.rfind("ai.onnx.preview.training.", 0) == 0;
 }
 
-// The most outputs an operator of the default domain has (-1: any number). OpenCV's importer
-// trusts a node's output count and crashes on a node with more than its layer makes (found by
-// model_loader_fuzz: a Scale node with three outputs), so such graphs are refused first.
-int MaxOutputs(const std::string& op) {
-    static const std::map<std::string, int> counts = {
-        {"Attention", 4},    {"BatchNormalization", 5},
-        {"Dropout", 2},      {"DynamicQuantizeLinear", 3},
-        {"GRU", 2},          {"If", -1},
-        {"LSTM", 3},         {"LayerNormalization", 3},
-        {"Loop", -1},        {"MaxPool", 2},
-        {"RNN", 2},          {"Scan", -1},
-        {"SequenceMap", -1}, {"SoftmaxCrossEntropyLoss", 2},
-        {"Split", -1},       {"TopK", 2},
-        {"Unique", 4}};
-    auto it = counts.find(op);
-    return it == counts.end() ? 1 : it->second;
-}
-
-bool CheckOutputCounts(const onnx::GraphProto& graph, std::string* error) {
-    for (const onnx::NodeProto& node : graph.node()) {
-        if (!node.domain().empty() && node.domain() != "ai.onnx") continue;
-        const int most = MaxOutputs(node.op_type());
-        if (most >= 0 && node.output_size() > most) {
-            *error = "node '" + node.name() + "' (" + node.op_type() + ") has " +
-                     std::to_string(node.output_size()) +
-                     " outputs, but the operator has at most " + std::to_string(most);
-            return false;
-        }
-    }
-    return true;
-}
-
 // The elements of a constant tensor as doubles; false for a type or storage it cannot read.
 bool ConstantValues(const onnx::TensorProto& t, std::vector<double>* values) {
     int64_t count = 1;
@@ -1436,7 +1404,6 @@ bool Prepare(Shared* shared, std::string* error) {
         *error = "the model is not a readable ONNX graph";
         return false;
     }
-    if (!CheckOutputCounts(shared->model.graph(), error)) return false;
     const GraphInfo& info = shared->graph;
     onnx::GraphProto* graph = shared->model.mutable_graph();
     shared->shapes = InferShapes(shared->model);

@@ -199,6 +199,48 @@ TEST_F(ModelTest, LoadOfAGraphWithUnsupportedOperatorsNamesThem) {
     EXPECT_THAT_MESSAGE_CONTAINS("Frobnicate");
 }
 
+// Old exporters still write ONNX's retired experimental operators; ONNX's checker lets them
+// through unchecked, so openacl checks their signatures itself.
+TEST_F(ModelTest, LoadOfAnExperimentalOperatorWithoutItsInputReportsParseModel) {
+    std::string bytes = test_onnx::Builder(8)
+                            .Input("x", {1, 2})
+                            .Output("y", {1, 2})
+                            .Node("Scale", {}, {"y"})
+                            .Bytes();
+    uint32_t id = 0;
+    EXPECT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &id), ACL_ERROR_PARSE_MODEL);
+    EXPECT_THAT_MESSAGE_CONTAINS("Scale, an experimental operator) has 0 inputs");
+}
+
+TEST_F(ModelTest, LoadOfAnExperimentalOperatorWithExtraOutputsReportsParseModel) {
+    std::string bytes = test_onnx::Builder(8)
+                            .Input("x", {1, 2})
+                            .Output("y", {1, 2})
+                            .Node("Scale", {"x"}, {"y", "z", "w"})
+                            .Bytes();
+    uint32_t id = 0;
+    EXPECT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &id), ACL_ERROR_PARSE_MODEL);
+    EXPECT_THAT_MESSAGE_CONTAINS("3 outputs");
+}
+
+TEST_F(ModelTest, ExecuteRunsAWellFormedExperimentalOperator) {
+    // ImageScaler: y = scale * x + bias[channel], as the tiny-YOLOv2 exports of opset 8 use it.
+    std::string bytes = test_onnx::Builder(8)
+                            .Input("x", {1, 2, 1, 2})
+                            .Output("y", {1, 2, 1, 2})
+                            .Node("ImageScaler", {"x"}, {"y"})
+                            .FloatAttribute("scale", 2.0f)
+                            .FloatsAttribute("bias", {1.0f, -1.0f})
+                            .Bytes();
+    uint32_t id = LoadBytes(bytes);
+    DeviceBuffer in(4 * sizeof(float)), out(4 * sizeof(float));
+    in.Upload(std::vector<float>{1, 2, 3, 4});
+    Dataset inputs{&in}, outputs{&out};
+    ASSERT_EQ(aclmdlExecute(id, inputs.get(), outputs.get()), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(out.Download<float>(4), (std::vector<float>{3, 5, 5, 7}));
+    aclmdlUnload(id);
+}
+
 TEST_F(ModelTest, UnloadOfAnUnknownIdReportsInvalidModelId) {
     EXPECT_EQ(aclmdlUnload(424242), ACL_ERROR_INVALID_MODEL_ID);
     EXPECT_THAT_MESSAGE_CONTAINS("424242");

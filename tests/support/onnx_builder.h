@@ -78,6 +78,14 @@ class Builder {
         attr->set_f(value);
         return *this;
     }
+    Builder& FloatsAttribute(const std::string& name, const std::vector<float>& values) {
+        auto* attr = LastNode()->add_attribute();
+        attr->set_name(name);
+        attr->set_type(onnx::AttributeProto::FLOATS);
+        for (float v : values)
+            attr->add_floats(v);
+        return *this;
+    }
     Builder& StringAttribute(const std::string& name, const std::string& value) {
         auto* attr = LastNode()->add_attribute();
         attr->set_name(name);
