@@ -623,6 +623,8 @@ void Importer::Split(const onnx::NodeProto& node) {
         const std::string& name = node.output(k);
         if (name.empty() || !dims_.count(name)) throw Unsupported{"Split (output shape unknown)"};
         const auto& y = Dims(name);
+        // Declared output shapes are the file's word, not inference's: check before indexing.
+        if (y.size() != x.size()) throw Unsupported{"Split (output rank differs from input)"};
         std::vector<int64_t> offsets(x.size(), 0);
         offsets[axis] = offset;
         offset += y[axis];
