@@ -31,7 +31,7 @@ struct Channel {
         aclrtCallback fn;
         void* user_data;
         cpu::SuspendToken token;  // valid for blocking callbacks
-        Stream* stream;           // valid for blocking callbacks (the stream waits for them)
+        Stream* stream;           // blocking callbacks: valid while the token is held
         bool block;
     };
     std::mutex mutex;
@@ -217,11 +217,14 @@ aclError ProcessReport(int32_t timeout_ms) {
             if (item.block) Release(item.token);
             continue;
         }
-        if (item.block) {
+        // The stream may have been destroyed with ...Force while its callback waited here, and
+        // its memory reclaimed before this call began: it is touched only while its task
+        // still holds it (a device lane cannot drop a host task, so its stream waits).
+        if (item.block && (backend::IsLaneToken(item.token) || cpu::Executor::IsHeld(item.token))) {
             item.stream->NoteFailure("callback %p threw %s", reinterpret_cast<void*>(item.fn),
                                      thrown.c_str());
-            Release(item.token, cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE));
         }
+        if (item.block) Release(item.token, cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE));
         if (failure.empty()) {
             char name[32];
             std::snprintf(name, sizeof name, "%p", reinterpret_cast<void*>(item.fn));

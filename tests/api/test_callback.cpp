@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -302,6 +303,31 @@ TEST_F(CallbackWithoutReporter, ProcessReportRunsPendingCallbacksOnTheCallingThr
     EXPECT_EQ(calls.count.load(), 1);
     EXPECT_EQ(calls.on_other_thread.load(), 0);
     EXPECT_EQ(aclrtUnSubscribeReport(ThreadId(pthread_self()), stream), ACL_SUCCESS);
+}
+
+TEST_F(CallbackWithoutReporter,
+       ABlockingCallbackOutlivingItsForceDestroyedStreamFailsOnlyItsReport) {
+    // The callback is handed to the subscribed thread, then its stream is destroyed with
+    // ...Force (which does not wait for it) and reclaimed; when the thread finally runs it and
+    // it throws, the report says so and the destroyed stream is not touched.
+    ScopedStream kept;  // keeps this thread subscribed once the other stream is gone
+    aclrtStream doomed = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&doomed), ACL_SUCCESS);
+    const uint64_t self = ThreadId(pthread_self());
+    ASSERT_EQ(aclrtSubscribeReport(self, kept), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSubscribeReport(self, doomed), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchCallback([](void*) { throw std::runtime_error("late"); }, nullptr,
+                                  ACL_CALLBACK_BLOCK, doomed),
+              ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(doomed, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+        << "the blocking callback holds its stream until it has run";
+    ASSERT_EQ(aclrtDestroyStreamForce(doomed), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(kept), ACL_SUCCESS);  // later calls let the reclaimer free it
+
+    EXPECT_EQ(aclrtProcessReport(1000), ACL_ERROR_RT_FAILURE);
+    EXPECT_THAT_MESSAGE_CONTAINS("threw an exception: late");
+    ASSERT_EQ(aclrtSynchronizeStream(kept), ACL_SUCCESS);
+    EXPECT_EQ(aclrtUnSubscribeReport(self, kept), ACL_SUCCESS);
 }
 
 TEST_F(CallbackWithoutReporter, ProcessReportTimeoutMustBeMinusOneOrPositive) {

@@ -214,6 +214,14 @@ bool Executor::Complete(SuspendToken token, TaskStatus status) {
     return Wake(token, static_cast<uint8_t>(Queue::Wake::kComplete), status);
 }
 
+bool Executor::IsHeld(SuspendToken token) {
+    Queue* q = token.queue;
+    if (q == nullptr || token.seq == 0) return false;
+    std::lock_guard<SpinLock> g(q->lock);
+    return (q->state == Queue::State::kSuspended && q->suspended_seq == token.seq) ||
+           q->running_seq == token.seq;
+}
+
 bool Executor::Wake(SuspendToken token, uint8_t how, TaskStatus status) {
     Queue* q = token.queue;
     if (q == nullptr || token.seq == 0) return false;

@@ -130,6 +130,9 @@ class Executor {
     // task, e.g. it was already woken or discarded.
     static bool Resume(SuspendToken token);
     static bool Complete(SuspendToken token, TaskStatus status = TaskStatus::Done());
+    // True while the task `token` names is still held by its queue (suspended, or running
+    // towards suspension), and so its queue, and the stream owning it, still alive.
+    static bool IsHeld(SuspendToken token);
 
     // ---- Completion --------------------------------------------------------------------
     // Blocks until every task submitted to q before the call has finished. Reports (and
