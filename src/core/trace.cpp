@@ -31,7 +31,7 @@ std::atomic<bool> g_on{false};
 
 namespace {
 
-enum class RecType : uint8_t { kEnqueue, kRun, kApi, kUser };
+enum class RecType : uint8_t { kEnqueue, kRun, kApi, kUser, kSlice };
 
 // One record; enqueue, run and API records share the layout so they share the buffers.
 struct Rec {
@@ -340,8 +340,10 @@ class Writer {
 
     Session& s_;
     int64_t stop_;
-    std::vector<const Rec*> enq_, runs_, api_, user_;
-    std::vector<Joined> joined_;  // parallel to enq_
+    std::vector<const Rec*> enq_, runs_, api_, user_, slices_;
+    std::vector<Joined> joined_;       // parallel to enq_
+    std::vector<int64_t> run_task_;    // parallel to runs_: its index in joined_, or -1
+    std::vector<int64_t> slice_task_;  // parallel to slices_: the same
     uint64_t unmatched_ = 0;
 };
 
@@ -365,6 +367,9 @@ void Writer::Collect() {
                 case RecType::kUser:
                     user_.push_back(&r);
                     break;
+                case RecType::kSlice:
+                    slices_.push_back(&r);
+                    break;
             }
         }
     }
@@ -382,7 +387,9 @@ void Writer::Join() {
     joined_.resize(enq_.size());
     for (size_t i = 0; i < enq_.size(); ++i)
         joined_[i].enq = enq_[i];
-    for (const Rec* run : runs_) {
+    run_task_.assign(runs_.size(), -1);
+    for (size_t r = 0; r < runs_.size(); ++r) {
+        const Rec* run = runs_[r];
         // First enqueue not before (queue, seq, run start); the one before it is the match.
         auto it = std::upper_bound(enq_.begin(), enq_.end(), run, key_less);
         if (it == enq_.begin() || (*(it - 1))->queue != run->queue ||
@@ -390,7 +397,8 @@ void Writer::Join() {
             ++unmatched_;
             continue;
         }
-        Joined& j = joined_[static_cast<size_t>(it - 1 - enq_.begin())];
+        run_task_[r] = it - 1 - enq_.begin();
+        Joined& j = joined_[static_cast<size_t>(run_task_[r])];
         j.start = std::min(j.start, run->t0);
         j.end = std::max(j.end, run->t1);
         j.busy += run->t1 - run->t0;
@@ -553,6 +561,7 @@ bool Writer::Write(std::string* why, std::string* summary) {
         kUser,       // a mark, or a range opened and closed on one thread
         kUserBegin,  // a range that may span threads: its two ends
         kUserEnd,
+        kSlice,  // a slice inside a task (a model layer); index into slices_
     };
     struct Out {
         int64_t ts;
@@ -604,6 +613,33 @@ bool Writer::Write(std::string* why, std::string* summary) {
             events.push_back({u.t0, 0, Ev::kUserBegin, i});
             events.push_back({u.t1, 0, Ev::kUserEnd, i});
         }
+    }
+    // Slices go inside the run of the same thread that contains them: runs by thread and
+    // start. A slice outside any run was made by a thread running no task (its own track).
+    std::map<uint32_t, std::vector<uint32_t>> runs_by_thread;
+    for (uint32_t r = 0; r < runs_.size(); ++r)
+        runs_by_thread[runs_[r]->thread].push_back(r);
+    for (auto& [tid, list] : runs_by_thread) {
+        std::sort(list.begin(), list.end(),
+                  [&](uint32_t x, uint32_t y) { return runs_[x]->t0 < runs_[y]->t0; });
+    }
+    slice_task_.assign(slices_.size(), -1);
+    for (uint32_t i = 0; i < slices_.size(); ++i) {
+        const Rec& sl = *slices_[i];
+        auto list = runs_by_thread.find(sl.thread);
+        if (list != runs_by_thread.end()) {
+            auto it = std::upper_bound(list->second.begin(), list->second.end(), sl.t0,
+                                       [&](int64_t t, uint32_t r) { return t < runs_[r]->t0; });
+            if (it != list->second.begin() && runs_[*(it - 1)]->t1 >= sl.t1) {
+                slice_task_[i] = run_task_[*(it - 1)];
+            }
+        }
+        if (slice_task_[i] >= 0) {
+            if (!Wanted(joined_[slice_task_[i]].enq->device)) continue;
+        } else {
+            host_threads.insert(sl.thread);
+        }
+        events.push_back({sl.t0, sl.t1 - sl.t0, Ev::kSlice, i});
     }
     std::stable_sort(events.begin(), events.end(), [](const Out& x, const Out& y) {
         return x.ts != y.ts ? x.ts < y.ts : x.dur > y.dur;
@@ -719,6 +755,17 @@ bool Writer::Write(std::string* why, std::string* summary) {
                        ",\"tid\":" + std::to_string(u.thread) + ",\"ts\":" + Ts(ev.ts) +
                        (u.status != 0 ? "" : ",\"dur\":" + Dur(ev.dur)) +
                        (u.api != nullptr ? std::string(",\"args\":") + u.api : "") + "}";
+                break;
+            }
+            case Ev::kSlice: {
+                const Rec& sl = *slices_[ev.index];
+                const int64_t task = slice_task_[ev.index];
+                const Rec* e = task >= 0 ? joined_[task].enq : nullptr;
+                text = "{\"ph\":\"X\",\"cat\":\"layer\",\"name\":\"" + Escape(sl.name) +
+                       "\",\"pid\":" + std::to_string(e ? DevicePid(e->device) : kHostPid) +
+                       ",\"tid\":" +
+                       std::to_string(e ? static_cast<uint32_t>(StreamTid(e->stream)) : sl.thread) +
+                       ",\"ts\":" + Ts(ev.ts) + ",\"dur\":" + Dur(ev.dur) + "}";
                 break;
             }
             case Ev::kUserBegin:
@@ -855,6 +902,20 @@ void NoteUser(const UserNote& note) {
     r->type = RecType::kUser;
     r->kind = Kind::kNone;
     r->status = note.instant ? 1 : 0;
+    CommitRecord(self);
+}
+
+void NoteSlice(const char* name, int64_t start, int64_t end) {
+    ThreadState* self = Self();
+    Rec* r = BeginRecord(self);
+    if (r == nullptr) return;
+    *r = Rec{};
+    r->t0 = start;
+    r->t1 = end;
+    r->name = name;
+    r->thread = self->tid;
+    r->type = RecType::kSlice;
+    r->kind = Kind::kNone;
     CommitRecord(self);
 }
 

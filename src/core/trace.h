@@ -80,6 +80,12 @@ void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label);
 int64_t ApiBegin();
 void ApiEnd(const char* name, int64_t start);
 
+// A slice inside the task the calling thread is running (a model's layers): drawn on the
+// track of that task's stream, nested in the task, or on the calling thread's own track when
+// it runs no task (a synchronous aclmdlExecute). `name` must live for the whole process
+// (Intern it); times are cpu::NowNs(). Call only when On().
+void NoteSlice(const char* name, int64_t start, int64_t end);
+
 // The executor's hook; installed on every device's executor (tasks with tag 0 never reach it).
 cpu::Tracer* ExecutorTracer();
 

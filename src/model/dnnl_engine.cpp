@@ -17,6 +17,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "backend/cpu/sync.h"
+#include "core/trace.h"
 #include "model/model_engine.h"
 #include "model/plan.h"
 
@@ -121,6 +123,7 @@ struct Step {
     dnnl::primitive primitive;
     std::vector<std::pair<int, int>> args;  // DNNL_ARG_* -> slot (or kScratchpadSlot)
     Kernel kernel;                          // instead of the primitive when set
+    int layer = -1;                         // the plan layer it belongs to; -1: output reorders
 };
 
 struct Compiled {
@@ -779,7 +782,10 @@ void Builder::Build() {
         c_.slots[plan_.inputs[i]].input = static_cast<int>(i);
     for (size_t i = 0; i < plan_.layers.size(); ++i) {
         layer_ = static_cast<int>(i);
+        const size_t first_step = c_.steps.size();
         Layer(plan_.layers[i]);
+        for (size_t k = first_step; k < c_.steps.size(); ++k)
+            c_.steps[k].layer = layer_;
     }
     layer_ = static_cast<int>(plan_.layers.size());
     for (uint32_t id : plan_.outputs) {
@@ -854,6 +860,11 @@ class DnnlInstance : public EngineInstance {
         }
         ComputeGate::Get().Acquire(c_->threads, c_->capacity);
         omp_set_num_threads(c_->threads);
+        // Traced: each layer (with the reorders feeding it) becomes a slice inside the model's
+        // task. oneDNN's CPU stream runs each primitive before execute() returns.
+        const bool traced = trace::On();
+        if (traced && slice_names_.empty()) NameSlices();
+        int64_t slice_start = traced ? cpu::NowNs() : 0;
         try {
             for (size_t i = 0; i < c_->steps.size(); ++i) {
                 const Step& step = c_->steps[i];
@@ -862,6 +873,11 @@ class DnnlInstance : public EngineInstance {
                     step.kernel(args_[i]);
                 } else {
                     step.primitive.execute(stream_, args_[i]);
+                }
+                if (traced && (i + 1 == c_->steps.size() || c_->steps[i + 1].layer != step.layer)) {
+                    const int64_t now = cpu::NowNs();
+                    trace::NoteSlice(slice_names_[step.layer + 1], slice_start, now);
+                    slice_start = now;
                 }
             }
             stream_.wait();
@@ -894,6 +910,19 @@ class DnnlInstance : public EngineInstance {
     memory scratchpad_;
     std::vector<memory> memories_;
     std::vector<std::unordered_map<int, memory>> args_;
+    // "<kind> <ONNX node or #index>" per layer, after "outputs" (index 0, for layer -1): interned,
+    // so traces written after the model is unloaded can still name them.
+    std::vector<const char*> slice_names_;
+
+    void NameSlices() {
+        slice_names_.push_back(trace::Intern("outputs"));
+        for (size_t i = 0; i < c_->plan->layers.size(); ++i) {
+            const PlanLayer& layer = c_->plan->layers[i];
+            const std::string name = std::string(LayerKindName(layer.kind)) + " " +
+                                     (layer.name.empty() ? "#" + std::to_string(i) : layer.name);
+            slice_names_.push_back(trace::Intern(name.c_str()));
+        }
+    }
 };
 
 class DnnlEngine : public ModelEngine {

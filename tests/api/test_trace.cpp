@@ -19,6 +19,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "onnx_builder.h"
 #include "test_support.h"
 
 namespace {
@@ -156,6 +157,11 @@ std::map<std::string, std::vector<json>> CheckTrace(const json& trace, bool may_
                 EXPECT_EQ(threads[track].rfind("stream ", 0), 0u) << threads[track];
                 EXPECT_NE(threads[track].find("context 0x"), std::string::npos) << threads[track];
                 tasks[e["name"]].push_back(e);
+            } else if (e["cat"] == "layer") {
+                // A model's layer: inside its task on a stream's track, or on the host thread
+                // that ran a synchronous aclmdlExecute.
+                EXPECT_TRUE(threads.count(track)) << "layer on an unnamed track: " << e.dump();
+                tasks["layer"].push_back(e);
             } else {
                 EXPECT_EQ(track.pid, host_pid) << e.dump();
                 EXPECT_TRUE(threads.count(track)) << "host slice on an unnamed track";
@@ -389,6 +395,81 @@ TEST_F(Prof, StartAndStopWriteATraceIntoTheResultDirectory) {
     EXPECT_TRUE(fs::exists(dir_.path() + "/openacl_trace_" + std::to_string(getpid()) + "_2.json"));
     ASSERT_EQ(aclprofDestroyConfig(config), ACL_SUCCESS);
     ASSERT_EQ(aclprofFinalize(), ACL_SUCCESS);
+}
+
+// The end of an "X" slice, and whether `inner` lies within `outer` (timestamps are printed to
+// the nanosecond, in microseconds).
+double End(const json& e) {
+    return e["ts"].get<double>() + e["dur"].get<double>();
+}
+bool Within(const json& inner, const json& outer) {
+    return inner["pid"] == outer["pid"] && inner["tid"] == outer["tid"] &&
+           inner["ts"].get<double>() >= outer["ts"].get<double>() - 0.0015 &&
+           End(inner) <= End(outer) + 0.0015;
+}
+
+TEST_F(Prof, ModelLayersAreSlicesInsideTheirModelsRun) {
+    const std::string bytes = test_onnx::Builder()
+                                  .Input("x", {1, 64})
+                                  .Output("y", {1, 64})
+                                  .Node("Relu", {"x"}, {"h"})
+                                  .Node("Sigmoid", {"h"}, {"y"})
+                                  .Bytes();
+    uint32_t id = 0;
+    ASSERT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &id), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    void *x = nullptr, *y = nullptr;
+    ASSERT_EQ(aclrtMalloc(&x, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&y, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclmdlDataset* in = aclmdlCreateDataset();
+    aclmdlDataset* out = aclmdlCreateDataset();
+    ASSERT_EQ(aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(x, 256)), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(y, 256)), ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+
+    ASSERT_EQ(aclprofInit(dir_.path().c_str(), dir_.path().size()), ACL_SUCCESS);
+    uint32_t devices[] = {0};
+    aclprofConfig* config = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr,
+                                                ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+    ASSERT_EQ(aclprofStart(config), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecuteAsync(id, in, out, stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecute(id, in, out), ACL_SUCCESS);
+    ASSERT_EQ(aclprofStop(config), ACL_SUCCESS);
+
+    const json trace =
+        ReadJson(dir_.path() + "/openacl_trace_" + std::to_string(getpid()) + ".json");
+    auto slices = CheckTrace(trace);
+    ASSERT_EQ(slices["model " + std::to_string(id)].size(), 1u) << "the asynchronous run";
+    const json& task = slices["model " + std::to_string(id)][0];
+    json api;  // the synchronous run's API slice
+    for (const json& e : trace["traceEvents"]) {
+        if (e["ph"] == "X" && e["name"] == "aclmdlExecute") api = e;
+    }
+    ASSERT_FALSE(api.is_null()) << "no aclmdlExecute slice";
+    int in_task = 0, in_api = 0;
+    for (const json& layer : slices["layer"]) {
+        const std::string name = layer["name"];
+        EXPECT_TRUE(name.rfind("eltwise ", 0) == 0 || name == "outputs") << name;
+        if (Within(layer, task)) ++in_task;
+        if (Within(layer, api)) ++in_api;
+    }
+    EXPECT_GE(in_task, 1) << "no layer slice inside the model's task on its stream";
+    EXPECT_GE(in_api, 1) << "no layer slice inside aclmdlExecute on the calling thread";
+    EXPECT_EQ(in_task + in_api, static_cast<int>(slices["layer"].size()));
+    EXPECT_EQ(in_task, in_api) << "both runs show the same layers";
+
+    ASSERT_EQ(aclprofDestroyConfig(config), ACL_SUCCESS);
+    ASSERT_EQ(aclprofFinalize(), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    for (aclmdlDataset* set : {in, out}) {
+        aclDestroyDataBuffer(aclmdlGetDatasetBuffer(set, 0));
+        aclmdlDestroyDataset(set);
+    }
+    aclrtFree(x);
+    aclrtFree(y);
+    ASSERT_EQ(aclmdlUnload(id), ACL_SUCCESS);
 }
 
 TEST_F(Prof, LifecycleErrorsUseTheDocumentedCodes) {
