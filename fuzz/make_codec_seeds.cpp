@@ -1,8 +1,12 @@
-// Writes the seed corpora of jpeg_decode_fuzz and vdec_fuzz (fuzz/corpus/jpeg, fuzz/corpus/vdec):
+// Writes the seed corpora of jpeg_decode_fuzz, png_decode_fuzz and vdec_fuzz (fuzz/corpus/jpeg,
+// fuzz/corpus/png, fuzz/corpus/vdec):
 // small pictures and clips made here, so the seeds are reproducible and nothing is downloaded.
 //   make_codec_seeds <corpus directory>
 // Built on request (cmake --build build --target make_codec_seeds); the output is committed.
 #include <turbojpeg.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include <cstdio>
 #include <fstream>
@@ -40,6 +44,27 @@ std::vector<uint8_t> Jpeg(int w, int h, int subsamp) {
     tjFree(out);
     tjDestroy(tj);
     return jpeg;
+}
+
+// A w x h gradient PNG of `type` (CV_8UC1, CV_8UC3, CV_8UC4, CV_16UC3): grey, colour, colour
+// with alpha, 16 bits per sample.
+std::vector<uint8_t> Png(int w, int h, int type) {
+    cv::Mat picture(h, w, type);
+    const int channels = picture.channels();
+    const int depth_max = CV_MAT_DEPTH(type) == CV_16U ? 65535 : 255;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            for (int c = 0; c < channels; ++c) {
+                const int v = depth_max * ((x * (c + 1) + y * (3 - c)) % (w + h)) / (w + h);
+                if (CV_MAT_DEPTH(type) == CV_16U) {
+                    picture.ptr<uint16_t>(y)[x * channels + c] = static_cast<uint16_t>(v);
+                } else {
+                    picture.ptr<uint8_t>(y)[x * channels + c] = static_cast<uint8_t>(v);
+                }
+            }
+    std::vector<uint8_t> png;
+    cv::imencode(".png", picture, png);
+    return png;
 }
 
 // One byte for vdec_fuzz's codec choice, then a 128x128 clip of `frames` frames.
@@ -102,6 +127,10 @@ int main(int argc, char** argv) {
     Write(dir + "/jpeg/gradient_420.jpg", Jpeg(48, 40, TJSAMP_420));
     Write(dir + "/jpeg/gradient_444.jpg", Jpeg(33, 35, TJSAMP_444));
     Write(dir + "/jpeg/gradient_grey.jpg", Jpeg(40, 32, TJSAMP_GRAY));
+    Write(dir + "/png/gradient_grey.png", Png(40, 32, CV_8UC1));
+    Write(dir + "/png/gradient_rgb.png", Png(33, 35, CV_8UC3));
+    Write(dir + "/png/gradient_rgba.png", Png(32, 32, CV_8UC4));
+    Write(dir + "/png/gradient_rgb16.png", Png(32, 40, CV_16UC3));
     Write(dir + "/vdec/h264_128x128_3.bin", Clip(false, 3));
     Write(dir + "/vdec/h265_128x128_2.bin", Clip(true, 2));
     return 0;
