@@ -364,6 +364,20 @@ bool Model::CheckDeviceBuffer(const BufferRef& buffer, size_t needed, const char
                       "device memory of device %d (aclrtMalloc), filled with aclrtMemcpy",
                       what, index, name.c_str(), buffer.data, where, device_->id());
         *error = text;
+        // Strict checks name the allocation: which one was freed where, or whose it is.
+        if (check::On()) {
+            check::Freed freed;
+            std::string known;
+            if ((region.domain == MemDomain::kDeviceFreed &&
+                 check::FindFreed(check::Resource::kDeviceMemory, buffer.data, &freed)) ||
+                (region.domain == MemDomain::kHost &&
+                 check::FindFreed(check::Resource::kHostMemory, buffer.data, &freed))) {
+                known = check::DescribeFreed(freed);
+            } else {
+                known = DescribeAllocation(buffer.data);
+            }
+            if (!known.empty()) *error += " (" + known + ")";
+        }
         return false;
     }
     uint64_t offset = reinterpret_cast<uintptr_t>(buffer.data) - region.base;

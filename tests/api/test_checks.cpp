@@ -324,6 +324,32 @@ TEST_F(StrictChecks, UseAfterFreeNamesTheFreedAllocationAndWhereItWasFreed) {
     EXPECT_NE(message.find("test_checks.cpp:"), std::string::npos) << message;
 }
 
+TEST_F(StrictChecks, ModelInputInFreedDeviceMemoryNamesTheFreedAllocation) {
+    uint32_t id = 0;
+    ASSERT_EQ(aclmdlLoadFromFile(TestModel("node/test_relu").c_str(), &id), ACL_SUCCESS);
+    const size_t bytes = 60 * sizeof(float);
+    void* input = Malloc(bytes);
+    void* output = Malloc(bytes);
+    ASSERT_EQ(aclrtFree(input), ACL_SUCCESS);  // freed, but still in the dataset
+    aclmdlDataset* inputs = aclmdlCreateDataset();
+    aclmdlDataset* outputs = aclmdlCreateDataset();
+    ASSERT_EQ(aclmdlAddDatasetBuffer(inputs, aclCreateDataBuffer(input, bytes)), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlAddDatasetBuffer(outputs, aclCreateDataBuffer(output, bytes)), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlExecute(id, inputs, outputs), ACL_ERROR_INVALID_PARAM);
+    std::string message = TakeMessage();
+    EXPECT_NE(message.find("input 0"), std::string::npos) << message;
+    EXPECT_NE(message.find("a 240-byte aclrtMalloc allocation at " + Hex(input)), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("freed by aclrtFree at"), std::string::npos) << message;
+    EXPECT_NE(message.find("test_checks.cpp:"), std::string::npos) << message;
+    for (aclmdlDataset* set : {inputs, outputs}) {
+        aclDestroyDataBuffer(aclmdlGetDatasetBuffer(set, 0));
+        aclmdlDestroyDataset(set);
+    }
+    ASSERT_EQ(aclrtFree(output), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlUnload(id), ACL_SUCCESS);
+}
+
 TEST_F(StrictChecks, DoubleFreeOfDeviceMemoryNamesTheAllocation) {
     void* device = Malloc(300);
     ASSERT_EQ(aclrtFree(device), ACL_SUCCESS);
