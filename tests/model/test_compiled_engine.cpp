@@ -168,6 +168,36 @@ TEST(CompiledEngine, BatchNormAndReluFoldIntoTheConvolution) {
     ExpectLikeOpenCv(ConvBnRelu(), {{1, 8, 6, 6}});
 }
 
+// Conv + BatchNormalization + SiLU written as x * Sigmoid(x), the block of YOLO-style
+// detectors: the batch norm folds into the convolution and the SiLU becomes one swish layer,
+// not a post-op (oneDNN 2.6 would run the convolution on its reference kernel).
+std::string ConvBnSilu() {
+    Builder b;
+    b.Input("x", {1, 8, 6, 6}).Output("y", {1, 8, 6, 6});
+    b.Weight("w", {8, 8, 3, 3}, Random(8 * 8 * 9, 3, 0.3f));
+    b.Weight("scale", {8}, Random(8, 4)).Weight("shift", {8}, Random(8, 5));
+    std::vector<float> var = Random(8, 6);
+    for (float& v : var)
+        v = std::fabs(v) + 0.5f;
+    b.Weight("mean", {8}, Random(8, 7)).Weight("var", {8}, var);
+    b.Node("Conv", {"x", "w"}, {"c"}).IntsAttribute("pads", {1, 1, 1, 1});
+    b.Node("BatchNormalization", {"c", "scale", "shift", "mean", "var"}, {"n"});
+    b.Node("Sigmoid", {"n"}, {"g"});
+    b.Node("Mul", {"n", "g"}, {"y"});
+    return b.Bytes();
+}
+
+TEST(CompiledEngine, BatchNormFoldsAndSiluBecomesOneSwishLayer) {
+    Plan plan;
+    auto engine = Compiled(ConvBnSilu(), {}, &plan);
+    ASSERT_EQ(plan.layers.size(), 2u);
+    EXPECT_EQ(plan.layers[0].kind, LayerKind::kConv);
+    EXPECT_TRUE(plan.layers[0].post_ops.empty());
+    EXPECT_EQ(plan.layers[1].kind, LayerKind::kEltwise);
+    EXPECT_EQ(plan.layers[1].ints[0], static_cast<int64_t>(EltwiseAlg::kSwish));
+    ExpectLikeOpenCv(ConvBnSilu(), {{1, 8, 6, 6}});
+}
+
 // A small residual network with SiLU, pooling and a classifier: what the passes rewrite most.
 std::string SmallNet() {
     Builder b;
