@@ -122,7 +122,7 @@ void Event::Reset() {
         old = impl_;
         impl_ = fresh;
     }
-    old->Release();  // pending records keep their own reference
+    old->Drop();  // pending records keep their own reference
 }
 
 bool Event::Query() {

@@ -24,7 +24,7 @@ class Event {
           plain_(plain),
           id_(id),
           impl_(cpu::Event::Create()) {}
-    ~Event() { impl_->Release(); }
+    ~Event() { impl_->Drop(); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
 

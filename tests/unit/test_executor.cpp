@@ -132,6 +132,45 @@ TEST(Executor, SeveralThreadsSubmittingToOneQueueKeepEachThreadsOrder) {
     EXPECT_EQ(out_of_order, 0u);
 }
 
+// A queue's ring has a fixed capacity between growths: tasks submitted while it is full wait
+// in an overflow list, and the worker moves them into a larger ring once it has emptied the
+// old one. Order must survive that hand-over, also with submitters still pushing meanwhile.
+TEST(Executor, TasksSubmittedWhileTheRingIsFullKeepTheirOrder) {
+    Executor ex(Workers(2));
+    Queue* q = ex.CreateQueue();
+    struct State {
+        uint64_t next = 0;
+        uint64_t out_of_order = 0;
+    } s;
+    auto task = [&s](uint64_t i) {
+        return MakeTask([s = &s, i] {
+            if (s->next != i) ++s->out_of_order;
+            s->next = i + 1;
+        });
+    };
+    Gate gate;
+    ex.Submit(q, gate.Block());
+    ASSERT_TRUE(gate.WaitEntered());
+    constexpr uint64_t kParked = 5000, kTotal = 60000;
+    uint64_t i = 0;
+    for (; i < kParked; ++i)  // far beyond the initial capacity: most go to the overflow
+        ex.Submit(q, task(i));
+    gate.Open();
+    for (; i < kTotal; ++i)  // while the worker drains, refills and grows
+        ex.Submit(q, task(i));
+    ASSERT_TRUE(ex.WaitFor(q, kTestLimit).ok());
+    EXPECT_EQ(s.next, kTotal);
+    EXPECT_EQ(s.out_of_order, 0u);
+    EXPECT_EQ(Executor::Completed(q), kTotal + 1);
+    // The grown ring serves the next round as well.
+    for (; i < kTotal + 1000; ++i)
+        ex.Submit(q, task(i));
+    ASSERT_TRUE(ex.WaitFor(q, kTestLimit).ok());
+    EXPECT_EQ(s.next, kTotal + 1000);
+    EXPECT_EQ(s.out_of_order, 0u);
+    ex.DestroyQueue(q);
+}
+
 TEST(Executor, DifferentQueuesRunConcurrently) {
     Executor ex(Workers(2));
     Queue* a = ex.CreateQueue();
@@ -235,7 +274,7 @@ TEST(Event, WaitHoldsAnotherQueueUntilTheRecordedPointCompletes) {
     ASSERT_TRUE(ex.WaitFor(consumer, kTestLimit).ok());
     EXPECT_TRUE(consumed.load());
     EXPECT_TRUE(ev->Query());
-    ev->Release();
+    ev->Drop();
 }
 
 TEST(Event, WaitingQueueDoesNotHoldAWorker) {
@@ -265,7 +304,7 @@ TEST(Event, WaitingQueueDoesNotHoldAWorker) {
 
     EXPECT_TRUE(Executor::Complete(*token.load()));
     EXPECT_TRUE(ex.WaitFor(waiter, kTestLimit).ok());
-    ev->Release();
+    ev->Drop();
 }
 
 TEST(Event, WaitRefersToTheLatestRecordAtTheTimeItWasEnqueued) {
@@ -291,7 +330,7 @@ TEST(Event, WaitRefersToTheLatestRecordAtTheTimeItWasEnqueued) {
 
     gate.Open();
     EXPECT_TRUE(ex.WaitFor(early_waiter, kTestLimit).ok());
-    ev->Release();
+    ev->Drop();
 }
 
 TEST(Event, RecordStoresTheCompletionTimeOfTheLatestRecord) {
@@ -316,7 +355,7 @@ TEST(Event, RecordStoresTheCompletionTimeOfTheLatestRecord) {
     gate.Open();
     ASSERT_TRUE(ev->Synchronize(kTestLimit).ok());
     EXPECT_GE(*ev->TimestampNs(), after);
-    ev->Release();
+    ev->Drop();
 }
 
 TEST(Event, NeverRecordedEventIsCompleteAndImposesNoWait) {
@@ -327,7 +366,7 @@ TEST(Event, NeverRecordedEventIsCompleteAndImposesNoWait) {
     EXPECT_TRUE(ev->Synchronize(0ns).ok());
     ev->EnqueueWait(q);
     EXPECT_TRUE(ex.WaitFor(q, kTestLimit).ok());
-    ev->Release();
+    ev->Drop();
 }
 
 TEST(Event, MayBeReleasedWhileARecordIsPending) {
@@ -337,7 +376,7 @@ TEST(Event, MayBeReleasedWhileARecordIsPending) {
     ex.Submit(q, gate.Block());
     Event* ev = Event::Create();
     ev->Record(q);
-    ev->Release();  // the pending record keeps it alive
+    ev->Drop();  // the pending record keeps it alive
     gate.Open();
     EXPECT_TRUE(ex.WaitFor(q, kTestLimit).ok());
 }
@@ -554,7 +593,7 @@ TEST(Destroy, PointsOnADestroyedQueueStayReachedAfterItsSlotIsReused) {
     EXPECT_TRUE(ex.Query(again));
     ex.Submit(again, MakeTask([] {}));
     EXPECT_TRUE(ex.WaitFor(again, kTestLimit).ok());
-    ev->Release();
+    ev->Drop();
 }
 
 TEST(Destroy, ExecutorDestructorDiscardsWhatIsLeft) {

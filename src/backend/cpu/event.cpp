@@ -18,9 +18,24 @@ void Event::Release() noexcept {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }
 
+void Event::Drop() noexcept {
+    uint64_t unused = 0;
+    {
+        std::lock_guard<SpinLock> g(lock_);
+        unused = credits_;
+        credits_ = 0;
+    }
+    if (refs_.fetch_sub(unused + 1, std::memory_order_acq_rel) == unused + 1) delete this;
+}
+
 uint64_t Event::Record(Queue* q, uint32_t tag) {
-    Retain();  // held by the record task; released when it runs or is cancelled
+    constexpr uint64_t kCredits = 1024;
     std::lock_guard<SpinLock> g(lock_);
+    if (credits_ == 0) [[unlikely]] {
+        refs_.fetch_add(kCredits, std::memory_order_relaxed);
+        credits_ = kCredits;
+    }
+    --credits_;  // now held by the record task; released when it runs or is cancelled
     const uint64_t generation = ++generation_;
     // The task only stamps the time: "reached" is the queue's own completion count.
     Task t = MakeTask(
@@ -29,15 +44,14 @@ uint64_t Event::Record(Queue* q, uint32_t tag) {
             event->Release();
         },
         tag, Task::kCallWhenCancelled);
-    // Submitted under our lock so point_ and generation_ always describe the same record. The
-    // record task takes this lock too, but from a worker holding no queue lock: no cycle.
+    // Submitted under our lock so point_ and generation_ always describe the same record.
     const uint64_t seq = q->exec->Submit(q, t);
     point_ = {q, seq};
     return seq;
 }
 
 void Event::MarkReached(uint64_t generation, int64_t now_ns) {
-    std::lock_guard<SpinLock> g(lock_);
+    std::lock_guard<SpinLock> g(reached_lock_);
     // Records on different queues may complete out of order; keep the newest.
     if (generation > reached_gen_) {
         reached_gen_ = generation;
@@ -72,6 +86,7 @@ WaitStatus Event::Synchronize(std::chrono::nanoseconds timeout) const {
 
 std::optional<int64_t> Event::TimestampNs() const {
     std::lock_guard<SpinLock> g(lock_);
+    std::lock_guard<SpinLock> r(reached_lock_);  // always after lock_
     if (generation_ == 0 || reached_gen_ != generation_) return std::nullopt;
     return reached_ns_;
 }

@@ -24,10 +24,12 @@ class Event {
     };
 
     // Reference counted, because a pending record task may outlive the owner's handle: the
-    // creator holds one reference, every pending record another.
+    // creator holds one reference (given up with Drop), every pending record another, and
+    // Retain/Release add short-lived ones.
     static Event* Create();
     void Retain() noexcept;
     void Release() noexcept;
+    void Drop() noexcept;
 
     // Enqueues a record on q (which names its executor). Returns the new point's seq. The
     // tag is the record task's (see Task::tag).
@@ -50,12 +52,21 @@ class Event {
     ~Event() = default;
     void MarkReached(uint64_t generation, int64_t now_ns);
 
+    // Recording threads' side.
     mutable SpinLock lock_;
-    Point point_;               // newest record
-    uint64_t generation_ = 0;   // records so far; the newest is number generation_
+    Point point_;              // newest record
+    uint64_t generation_ = 0;  // records so far; the newest is number generation_
+    // References the creator has taken in advance for records to come: a record takes one of
+    // these instead of incrementing refs_, so that recording does not pull refs_'s cache line
+    // away from the worker that releases the previous record's reference.
+    uint64_t credits_ = 0;
+
+    // The workers' side, on its own cache line: a host thread recording the event again
+    // while the previous record runs does not touch it.
+    alignas(64) mutable SpinLock reached_lock_;
     uint64_t reached_gen_ = 0;  // newest record that has run
     int64_t reached_ns_ = 0;    // and when
-    std::atomic<uint32_t> refs_{1};
+    std::atomic<uint64_t> refs_{1};
 };
 
 }  // namespace openacl::cpu

@@ -124,11 +124,11 @@ Queue* Executor::CreateQueue(const QueueOptions& options) {
 
 void Executor::SetFailureMode(Queue* q, FailureMode mode) {
     std::lock_guard<SpinLock> g(q->lock);
-    q->stop_on_failure = mode == FailureMode::kStop;
+    q->stop_on_failure.store(mode == FailureMode::kStop, std::memory_order_relaxed);
 }
 
 void Executor::DestroyQueue(Queue* q) {
-    WaitPoint(q, q->submitted.load(std::memory_order_acquire), kWaitForever);
+    WaitPoint(q, q->ring.Pushed(), kWaitForever);
     Retire(q);
 }
 
@@ -141,7 +141,7 @@ void Executor::DiscardQueue(Queue* q) {
     bool reschedule = false;
     {
         std::lock_guard<SpinLock> g(q->lock);
-        q->discarding = true;  // the worker cancels whatever it pops from now on
+        q->discarding.store(true);  // the worker cancels whatever it pops from now on
         if (q->state == Queue::State::kSuspended) {
             q->state = Queue::State::kScheduled;
             q->suspended_seq = 0;
@@ -155,13 +155,16 @@ void Executor::DiscardQueue(Queue* q) {
 
 void Executor::Retire(Queue* q) {
     // All work is done, but the worker that finished the last task may still hold the queue
-    // for a moment before marking it idle. Wait for that so the slot is truly free.
+    // for a moment (or linger on it) before marking it idle. Wait for that so the slot is
+    // truly free.
+    q->retiring.store(true, std::memory_order_relaxed);
     for (;;) {
         {
             std::lock_guard<SpinLock> g(q->lock);
             if (q->state == Queue::State::kIdle) {
-                q->discarding = false;
-                q->stop_on_failure = false;
+                q->retiring.store(false, std::memory_order_relaxed);
+                q->discarding.store(false, std::memory_order_relaxed);
+                q->stop_on_failure.store(false, std::memory_order_relaxed);
                 q->early_seq = 0;
                 q->error.store(0, std::memory_order_relaxed);
                 break;
@@ -183,9 +186,7 @@ uint64_t Executor::Submit(Queue* q, const Task& t) {
     bool wake;
     {
         std::lock_guard<SpinLock> g(q->lock);
-        q->ring.Push(t);
-        seq = q->submitted.load(std::memory_order_relaxed) + 1;
-        q->submitted.store(seq, std::memory_order_release);
+        seq = q->ring.Push(t);
         wake = q->state == Queue::State::kIdle;
         if (wake) q->state = Queue::State::kScheduled;
     }
@@ -219,7 +220,7 @@ bool Executor::IsHeld(SuspendToken token) {
     if (q == nullptr || token.seq == 0) return false;
     std::lock_guard<SpinLock> g(q->lock);
     return (q->state == Queue::State::kSuspended && q->suspended_seq == token.seq) ||
-           q->running_seq == token.seq;
+           q->running_seq.load(std::memory_order_relaxed) == token.seq;
 }
 
 bool Executor::Wake(SuspendToken token, uint8_t how, TaskStatus status) {
@@ -233,7 +234,7 @@ bool Executor::Wake(SuspendToken token, uint8_t how, TaskStatus status) {
             q->has_wake = true;
             q->wake = static_cast<Queue::Wake>(how);
             q->wake_status = status;
-        } else if (q->running_seq == token.seq) {
+        } else if (q->running_seq.load(std::memory_order_relaxed) == token.seq) {
             // Still running (about to return Suspended): leave a note for its worker.
             q->early_seq = token.seq;
             q->early_wake = static_cast<Queue::Wake>(how);
@@ -254,7 +255,7 @@ bool Executor::Reached(const Queue* q, uint64_t seq) {
 }
 
 uint64_t Executor::Submitted(const Queue* q) {
-    return q->submitted.load(std::memory_order_acquire);
+    return q->ring.Pushed();
 }
 
 uint64_t Executor::Completed(const Queue* q) {

@@ -223,7 +223,8 @@ class Executor {
     void WakeOne();
     void Schedule(Queue* q);
     void NotifyWorker();
-    void RunQueue(Queue& q, bool& spinning);
+    bool RunQueue(Queue& q, bool& spinning);
+    bool Linger(Queue& q, uint64_t next_seq, bool& spinning);
     TaskStatus Execute(Queue& q, Task& t, uint64_t seq, RunReason reason);
     static void Finish(Queue& q, uint64_t seq, TaskStatus status);
     static bool Wake(SuspendToken token, uint8_t how, TaskStatus status);

@@ -21,12 +21,13 @@ constexpr unsigned kTurnBudget = 64;
 void Executor::WorkerMain(Parker& me) {
     self_ = {this, static_cast<unsigned>(&me - parkers_.get()), false};
     bool spinning = false;  // this worker holds the spinner role (see RunQueue)
+    bool spun_out = false;  // the last RunQueue spun its budget waiting for more work
     for (;;) {
         // Ready queues first: a ParallelFor always has its own worker, a queue has none.
         Queue* q = ready_.TryPop();
         if (q != nullptr) {
             if (spinning) StopSpinning(spinning, true);
-            RunQueue(*q, spinning);
+            spun_out = RunQueue(*q, spinning);
             continue;
         }
         if (JobsOpen() && HelpJobs(spinning)) continue;
@@ -34,9 +35,11 @@ void Executor::WorkerMain(Parker& me) {
             if (spinning) StopSpinning(spinning, false);
             return;
         }
-        q = SpinForWork(spinning);
+        // A queue that lingered for the whole spin budget already was this worker's spin.
+        q = spun_out ? nullptr : SpinForWork(spinning);
+        spun_out = false;
         if (q != nullptr) {
-            RunQueue(*q, spinning);
+            spun_out = RunQueue(*q, spinning);
         } else if (!JobsOpen()) {
             Park(me);
         }
@@ -150,43 +153,49 @@ void Executor::Schedule(Queue* q) {
 // role *before* publishing the completion. A host thread waiting for that completion often
 // submits again at once; it then sees a spinner and skips the kernel wake-up of a sleeping
 // worker, which would cost it microseconds. Taking the role only after the task has run keeps
-// a long task from hiding newly ready queues from the sleepers.
-void Executor::RunQueue(Queue& q, bool& spinning) {
+// a long task from hiding newly ready queues from the sleepers. The spinner then lingers on
+// the queue it ran dry (see Linger). Returns true when the queue went idle after lingering
+// for the whole spin budget: the worker has done its spinning.
+bool Executor::RunQueue(Queue& q, bool& spinning) {
     Task t;
     for (unsigned turn = 0; turn < kTurnBudget; ++turn) {
         // Only the worker holding the queue advances `completed`, so the head's number is
         // known without the lock.
         const uint64_t seq = q.completed.load(std::memory_order_relaxed) + 1;
+        const bool spun_out = spinning && !Linger(q, seq, spinning);
         RunReason reason = RunReason::kRun;
         bool forced = false;
         bool last = false;
         TaskStatus status;
-        {
+        // has_wake is written by others only while the queue is suspended (nobody runs it);
+        // the ready ring then orders their write before this read.
+        if (q.has_wake) [[unlikely]] {
             std::lock_guard<SpinLock> g(q.lock);
-            if (q.has_wake) {
-                q.has_wake = false;
-                t = q.parked;
-                if (q.wake == Queue::Wake::kComplete) {
-                    forced = true;
-                    status = q.wake_status;
-                } else if (q.wake == Queue::Wake::kDiscard) {
-                    reason = RunReason::kDiscarded;
-                }
-            } else if (q.ring.empty()) {
-                q.state = Queue::State::kIdle;
-                q.running_seq = 0;
-                return;
-            } else {
-                q.ring.Pop(&t);
-            }
-            last = q.ring.empty();
-            q.running_seq = seq;
-            if (q.discarding) {
+            q.has_wake = false;
+            t = q.parked;
+            if (q.wake == Queue::Wake::kComplete) {
+                forced = true;
+                status = q.wake_status;
+            } else if (q.wake == Queue::Wake::kDiscard) {
                 reason = RunReason::kDiscarded;
-            } else if (reason == RunReason::kRun && q.stop_on_failure &&
-                       q.error.load(std::memory_order_relaxed) != 0) {
-                reason = RunReason::kSkipped;
             }
+        } else if (!q.ring.TryPop(&t)) {
+            // Looks dry. Under the lock, the ring and its overflow hold all that was submitted:
+            // take what came in meanwhile, or go idle so the next Submit schedules the queue.
+            std::lock_guard<SpinLock> g(q.lock);
+            if (!q.ring.TryPop(&t) && !(q.ring.Refill() && q.ring.TryPop(&t))) {
+                q.state = Queue::State::kIdle;
+                q.running_seq.store(0, std::memory_order_relaxed);
+                return spun_out;
+            }
+        }
+        last = q.ring.LooksEmpty();
+        q.running_seq.store(seq, std::memory_order_relaxed);
+        if (q.discarding.load(std::memory_order_relaxed)) {
+            reason = RunReason::kDiscarded;
+        } else if (reason == RunReason::kRun && q.stop_on_failure.load(std::memory_order_relaxed) &&
+                   q.error.load(std::memory_order_relaxed) != 0) {
+            reason = RunReason::kSkipped;
         }
         if (spinning) StopSpinning(spinning, true);  // more work came in after all
         if (!forced || reason == RunReason::kDiscarded) {
@@ -207,7 +216,7 @@ void Executor::RunQueue(Queue& q, bool& spinning) {
                 q.wake_status = q.early_status;
                 continue;
             }
-            if (q.discarding) {
+            if (q.discarding.load(std::memory_order_relaxed)) {
                 q.has_wake = true;
                 q.wake = Queue::Wake::kDiscard;
                 continue;
@@ -215,13 +224,36 @@ void Executor::RunQueue(Queue& q, bool& spinning) {
             // Park the queue; the worker moves on. Wake() reschedules it.
             q.state = Queue::State::kSuspended;
             q.suspended_seq = seq;
-            q.running_seq = 0;
-            return;
+            q.running_seq.store(0, std::memory_order_relaxed);
+            return false;
         }
         if (last && !spinning) spinning = TryStartSpinning();
+        q.running_seq.store(0, std::memory_order_relaxed);  // no longer held (see IsHeld)
         Finish(q, seq, status);
     }
     Schedule(&q);  // turn used up: back of the line
+    return false;
+}
+
+// The worker has run q dry and holds the spinner role: rather than mark q idle (so that the
+// next submission must push it through the ready ring and maybe wake a worker), it keeps q
+// scheduled and watches its submission counter. A host thread enqueueing back to back then
+// only takes q's lock. Gives up, releasing the role, after the spin budget; early (keeping
+// the role) when other queues become ready, a ParallelFor opens, the queue is being retired,
+// or the executor stops. Returns false when it spun the whole budget in vain.
+bool Executor::Linger(Queue& q, uint64_t next_seq, bool& spinning) {
+    const int64_t start = NowNs();
+    for (unsigned i = 1;; ++i) {
+        if (q.ring.Pushed() >= next_seq) return true;
+        if (ready_.LooksNonEmpty() || JobsOpen() || q.retiring.load(std::memory_order_relaxed) ||
+            stopping_.load(std::memory_order_relaxed)) {
+            return true;
+        }
+        CpuRelax();
+        if (i % 64 == 0 && NowNs() - start >= spin_ns_) break;
+    }
+    StopSpinning(spinning, false);
+    return false;
 }
 
 TaskStatus Executor::Execute(Queue& q, Task& t, uint64_t seq, RunReason reason) {

@@ -2,10 +2,13 @@
 // failures. Internal to the executor; users hold Queue* as an opaque handle.
 //
 // Who touches what:
-//  - `lock` guards the fields after it up to `submitted`: submitting threads, the one worker
-//    currently running the queue, resumers and waiters registering themselves.
-//  - `completed` and `error` are written only by the worker running the queue (one at a time)
-//    and read by anyone, lock-free.
+//  - `lock` guards the fields after it up to `watchers`: submitting threads, the one worker
+//    currently running the queue, resumers and waiters registering themselves. The exceptions
+//    are atomic: the worker pops the ring (see TaskRing) and reads `discarding` and
+//    `stop_on_failure` and writes `running_seq` without the lock, so that running a task
+//    that is already queued takes no lock.
+//  - `completed`, `running_seq` and `error` are written only by the worker running the queue
+//    (one at a time) and read by anyone, lock-free.
 #pragma once
 
 #include <atomic>
@@ -47,10 +50,9 @@ class Queue {
     alignas(64) SpinLock lock;
     TaskRing ring;
     State state = State::kIdle;
-    bool stop_on_failure = false;
-    bool discarding = false;     // DestroyQueueForce in progress: cancel everything left
-    uint64_t running_seq = 0;    // task a worker is executing right now (0: none)
-    uint64_t suspended_seq = 0;  // head task parked in `parked` (state == kSuspended)
+    std::atomic<bool> stop_on_failure{false};
+    std::atomic<bool> discarding{false};  // DestroyQueueForce in progress: cancel all that is left
+    uint64_t suspended_seq = 0;           // head task parked in `parked` (state == kSuspended)
     // A woken suspended task the worker must handle before popping the ring.
     bool has_wake = false;
     Wake wake = Wake::kRerun;
@@ -62,11 +64,15 @@ class Queue {
     TaskStatus early_status;
     Task parked;
     std::vector<Watcher> watchers;
-    std::atomic<uint64_t> submitted{0};  // written under lock, read anywhere
+    // The number of tasks submitted so far is ring.Pushed(): written under lock, read anywhere.
+    // Set while DestroyQueue retires the queue: a worker lingering on it (see
+    // Executor::Linger) lets go at once.
+    std::atomic<bool> retiring{false};
 
     // Written by the running worker; own cache line so waiters polling it do not slow
     // submitters.
     alignas(64) std::atomic<uint64_t> completed{0};
+    std::atomic<uint64_t> running_seq{0};  // task a worker is executing right now (0: none)
     std::atomic<bool> has_watchers{false};
     // First unreported failure: (1 << 32) | code, 0 when none. The next wait takes it.
     std::atomic<uint64_t> error{0};
