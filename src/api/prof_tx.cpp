@@ -123,7 +123,7 @@ aclError PopFrom(std::vector<Open>& stack, const char* opener) {
     Open open = stack.back();
     stack.pop_back();
     if (trace::UserNotesOn()) {
-        trace::NoteUser({open.message, open.args_json, open.start, openacl::cpu::NowNs(),
+        trace::NoteUser({open.message, open.args_json, open.start, openacl::cpu::Ticks(),
                          open.thread, 0, false});
     }
     return ACL_SUCCESS;
@@ -182,7 +182,7 @@ aclError aclprofMark(void* stamp) {
     if (s == nullptr) return rc;
     if (trace::Running() == trace::Owner::kNone) return NoSession();
     if (trace::UserNotesOn()) {
-        trace::NoteUser({s->message, nullptr, openacl::cpu::NowNs(), 0, 0, 0, true});
+        trace::NoteUser({s->message, nullptr, openacl::cpu::Ticks(), 0, 0, 0, true});
     }
     return ACL_SUCCESS;
 }
@@ -193,7 +193,7 @@ aclError aclprofPush(void* stamp) {
     Stamp* s = FindStamp(stamp, &rc);
     if (s == nullptr) return rc;
     if (trace::Running() == trace::Owner::kNone) return NoSession();
-    t_pushed.push_back({s->message, nullptr, openacl::cpu::NowNs(), trace::ThreadId()});
+    t_pushed.push_back({s->message, nullptr, openacl::cpu::Ticks(), trace::ThreadId()});
     return ACL_SUCCESS;
 }
 
@@ -209,7 +209,7 @@ aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
     Stamp* s = FindStamp(stamp, &rc);
     if (s == nullptr) return rc;
     if (trace::Running() == trace::Owner::kNone) return NoSession();
-    const Open open{s->message, nullptr, openacl::cpu::NowNs(), trace::ThreadId()};
+    const Open open{s->message, nullptr, openacl::cpu::Ticks(), trace::ThreadId()};
     std::lock_guard lock(g_mutex);
     uint32_t id = g_next_range++;
     if (id == 0) id = g_next_range++;  // 0 is never an id
@@ -234,7 +234,7 @@ aclError aclprofRangeStop(uint32_t rangeId) {
         Ranges().erase(it);
     }
     if (trace::UserNotesOn()) {
-        trace::NoteUser({open.message, nullptr, open.start, openacl::cpu::NowNs(), open.thread,
+        trace::NoteUser({open.message, nullptr, open.start, openacl::cpu::Ticks(), open.thread,
                          rangeId, false});
     }
     return ACL_SUCCESS;
@@ -256,7 +256,7 @@ aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
     // The host side of the mark, then a task that marks the stream when its turn comes; the
     // trace joins the two with the enqueue arrow.
     if (trace::UserNotesOn()) {
-        trace::NoteUser({message, nullptr, openacl::cpu::NowNs(), 0, 0, 0, true});
+        trace::NoteUser({message, nullptr, openacl::cpu::Ticks(), 0, 0, 0, true});
     }
     resolved->SubmitMark({trace::Kind::kMark, 0, 0, nullptr, message});
     return ACL_SUCCESS;
@@ -304,7 +304,7 @@ aclError aclprofRangePushEx(aclprofEventAttributes* attr) {
     const char* name = "tensor info";
     const char* args = nullptr;
     if (trace::UserNotesOn()) DescribeTensorInfo(*info, &name, &args);
-    t_pushed_ex.push_back({name, args, openacl::cpu::NowNs(), trace::ThreadId()});
+    t_pushed_ex.push_back({name, args, openacl::cpu::Ticks(), trace::ThreadId()});
     return ACL_SUCCESS;
 }
 

@@ -86,8 +86,8 @@ void Stream::FlushLaneTrace() {
         auto start = lane_->MarkedTimeNs(slice.start_marker, true);
         auto end = lane_->MarkedTimeNs(slice.end_marker, true);
         if (!start || !end) continue;
-        trace::ExecutorTracer()->OnTask(
-            {queue_, slice.seq, slice.tag, *start, *end, cpu::TaskStatus::Done()});
+        trace::ExecutorTracer()->OnTask({queue_, slice.seq, slice.tag, trace::TicksFromNs(*start),
+                                         trace::TicksFromNs(*end), cpu::TaskStatus::Done()});
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -95,7 +96,8 @@ struct Pool {
 
 struct Session {
     SessionOptions options;
-    int64_t origin = 0;
+    int64_t origin = 0;        // NowNs() at the start
+    int64_t origin_ticks = 0;  // and cpu::Ticks(): records are stamped in ticks (see ToNs)
     uint64_t epoch = 0;
     Pool chunks;
     uint32_t chunk_count = 0;
@@ -198,8 +200,8 @@ class RecorderTracer final : public cpu::Tracer {
         ThreadState* self = Self();
         Rec* r = BeginRecord(self);
         if (r == nullptr) return;
-        r->t0 = record.start_ns;
-        r->t1 = record.end_ns;
+        r->t0 = record.start;
+        r->t1 = record.end;
         r->queue = record.queue;
         r->seq = record.seq;
         r->a = static_cast<uint64_t>(record.status.code);
@@ -820,7 +822,7 @@ bool Writer::Write(std::string* why, std::string* summary) {
 
 void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
     ThreadState* self = Self();
-    const int64_t t = self->api_start != 0 ? self->api_start : cpu::NowNs();
+    const int64_t t = self->api_start != 0 ? self->api_start : cpu::Ticks();
     Rec* r = BeginRecord(self);
     if (r == nullptr) return;
     r->t0 = t;
@@ -849,7 +851,7 @@ void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
 int64_t ApiBegin() {
     if (!On()) return 0;
     ThreadState* self = Self();
-    self->api_start = cpu::NowNs();
+    self->api_start = cpu::Ticks();
     return self->api_start;
 }
 
@@ -857,7 +859,7 @@ void ApiEnd(const char* name, int64_t start) {
     if (start == 0) return;
     ThreadState* self = Self();
     self->api_start = 0;
-    const int64_t end = cpu::NowNs();
+    const int64_t end = cpu::Ticks();
     if (Rec* open = self->open; open != nullptr) {
         self->open = nullptr;
         open->t1 = end;
@@ -919,6 +921,17 @@ void NoteSlice(const char* name, int64_t start, int64_t end) {
     CommitRecord(self);
 }
 
+int64_t TicksFromNs(int64_t ns) {
+    Session* s = g_session.load();
+    if (s == nullptr) return ns;
+    const int64_t now_ns = cpu::NowNs();
+    const int64_t now_ticks = cpu::Ticks();
+    if (now_ns <= s->origin) return now_ticks;
+    const long double per_ns = static_cast<long double>(now_ticks - s->origin_ticks) /
+                               static_cast<long double>(now_ns - s->origin);
+    return s->origin_ticks + std::llround(static_cast<long double>(ns - s->origin) * per_ns);
+}
+
 cpu::Tracer* ExecutorTracer() {
     static auto* tracer = new RecorderTracer;
     return tracer;
@@ -948,6 +961,7 @@ bool Start(const SessionOptions& options, std::string* why) {
         return false;
     }
     s->origin = cpu::NowNs();
+    s->origin_ticks = cpu::Ticks();
     g_session.store(s);
     detail::g_on.store(true, std::memory_order_relaxed);
     static std::once_flag at_exit;
@@ -972,6 +986,26 @@ Owner Running() {
 
 namespace {
 std::mutex g_flush_mutex;
+
+// Records carry cpu::Ticks() stamps (cheap to take); the writer works in NowNs() nanoseconds.
+// Both clocks were read at the session's start and stop: the stamps map linearly between.
+void StampsToNs(Session& s, int64_t stop_ns, int64_t stop_ticks) {
+    const long double per_tick = stop_ticks > s.origin_ticks
+                                     ? static_cast<long double>(stop_ns - s.origin) /
+                                           static_cast<long double>(stop_ticks - s.origin_ticks)
+                                     : 1.0L;
+    auto ns = [&](int64_t ticks) {
+        return s.origin + std::llround(static_cast<long double>(ticks - s.origin_ticks) * per_tick);
+    };
+    const uint32_t chunks = std::min(s.next_chunk.load(), s.chunk_count);
+    for (uint32_t c = 0; c < chunks; ++c) {
+        Chunk& chunk = s.chunks.chunks[c];
+        for (uint32_t i = 0; i < chunk.used; ++i) {
+            chunk.recs[i].t0 = ns(chunk.recs[i].t0);
+            chunk.recs[i].t1 = ns(chunk.recs[i].t1);
+        }
+    }
+}
 std::vector<void (*)()>& FlushHooks() {
     static auto* hooks = new std::vector<void (*)()>;
     return *hooks;
@@ -991,6 +1025,7 @@ bool Stop(std::string* why) {
     }
     std::unique_ptr<Session> s;
     int64_t stop = 0;
+    int64_t stop_ticks = 0;
     {
         std::lock_guard control(g_control);
         s.reset(g_session.load());
@@ -999,6 +1034,7 @@ bool Stop(std::string* why) {
             return false;
         }
         stop = cpu::NowNs();
+        stop_ticks = cpu::Ticks();
         detail::g_on.store(false, std::memory_order_relaxed);
         g_session.store(nullptr);
         // Wait for records being written now (see BeginRecord); new ones see no session.
@@ -1010,6 +1046,7 @@ bool Stop(std::string* why) {
         }
         g_last_dropped = s->dropped;
     }
+    StampsToNs(*s, stop, stop_ticks);
     std::string summary;
     Writer writer(*s, stop);
     if (!writer.Write(why, &summary)) return false;

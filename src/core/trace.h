@@ -70,6 +70,11 @@ inline bool On() {
     return detail::g_on.load(std::memory_order_relaxed);
 }
 
+// Times given to the recorder are cpu::Ticks() stamps, converted to nanoseconds when the trace
+// is written. A time taken from NowNs() (a device's clock mapped onto it) is converted with
+// TicksFromNs while the session runs.
+int64_t TicksFromNs(int64_t ns);
+
 // Records that the calling thread submitted `seq` to `stream`. Call only when On(). The time
 // is the start of the API call that submits it (reading the clock costs as much as the rest
 // of an enqueue); outside an API call, now.
@@ -83,7 +88,7 @@ void ApiEnd(const char* name, int64_t start);
 // A slice inside the task the calling thread is running (a model's layers): drawn on the
 // track of that task's stream, nested in the task, or on the calling thread's own track when
 // it runs no task (a synchronous aclmdlExecute). `name` must live for the whole process
-// (Intern it); times are cpu::NowNs(). Call only when On().
+// (Intern it); times are cpu::Ticks(). Call only when On().
 void NoteSlice(const char* name, int64_t start, int64_t end);
 
 // The executor's hook; installed on every device's executor (tasks with tag 0 never reach it).
@@ -116,7 +121,7 @@ void StartConfigured(const std::string& path, bool again);
 
 // User annotations (msproftx: aclprofMark, aclprofPush/Pop, aclprofRangeStart/Stop,
 // aclprofRangePushEx/RangePop) on host-thread tracks. `message` and `args_json` (a JSON
-// object, or null) must live for the whole process (Intern them).
+// object, or null) must live for the whole process (Intern them); times are cpu::Ticks().
 struct UserNote {
     const char* message = nullptr;
     const char* args_json = nullptr;

@@ -864,7 +864,7 @@ class DnnlInstance : public EngineInstance {
         // task. oneDNN's CPU stream runs each primitive before execute() returns.
         const bool traced = trace::On();
         if (traced && slice_names_.empty()) NameSlices();
-        int64_t slice_start = traced ? cpu::NowNs() : 0;
+        int64_t slice_start = traced ? cpu::Ticks() : 0;
         try {
             for (size_t i = 0; i < c_->steps.size(); ++i) {
                 const Step& step = c_->steps[i];
@@ -875,7 +875,7 @@ class DnnlInstance : public EngineInstance {
                     step.primitive.execute(stream_, args_[i]);
                 }
                 if (traced && (i + 1 == c_->steps.size() || c_->steps[i + 1].layer != step.layer)) {
-                    const int64_t now = cpu::NowNs();
+                    const int64_t now = cpu::Ticks();
                     trace::NoteSlice(slice_names_[step.layer + 1], slice_start, now);
                     slice_start = now;
                 }

@@ -262,6 +262,47 @@ TEST(Trace, EnvironmentVariableWritesTheTimelineAtFinalize) {
     EXPECT_NE(summary.find("streams overlapped for"), std::string::npos) << summary;
 }
 
+void Sleep20Ms(void*) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+// Slices are stamped with the CPU's time-stamp counter and converted when the trace is
+// written: what they show must still be microseconds of real time.
+TEST(Trace, SlicesMeasureRealTime) {
+    TempDir dir;
+    const std::string path = dir.path() + "/time.json";
+    ScopedEnv env("OPENACL_TRACE", path.c_str());
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    const auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(aclrtLaunchHostFunc(stream, Sleep20Ms, nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    const double elapsed_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count();
+    ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+
+    const json trace = ReadJson(path);
+    auto tasks = CheckTrace(trace);
+    ASSERT_EQ(tasks["host func"].size(), 1u);
+    const double task_us = tasks["host func"][0]["dur"];
+    EXPECT_GE(task_us, 20000.0);
+    EXPECT_LE(task_us, elapsed_us);
+    int syncs = 0;
+    for (const json& e : trace["traceEvents"]) {
+        if (e["ph"] != "X" || e["name"] != "aclrtSynchronizeStream") continue;
+        ++syncs;
+        // The host waited for the task: its call ends after the task does.
+        const double sync_end = e["ts"].get<double>() + e["dur"].get<double>();
+        EXPECT_GE(sync_end, tasks["host func"][0]["ts"].get<double>() + task_us);
+        EXPECT_LE(e["dur"].get<double>(), elapsed_us);
+    }
+    EXPECT_EQ(syncs, 1);
+}
+
 TEST(Trace, AclInitKeyTurnsTracingOn) {
     TempDir dir;
     const std::string path = dir.path() + "/from-config.json";

@@ -635,7 +635,7 @@ TEST(Tracing, TracerSeesTaggedTasksOnly) {
     ASSERT_EQ(recorder.records.size(), 1u);
     EXPECT_EQ(recorder.records[0].tag, 42u);
     EXPECT_EQ(recorder.records[0].seq, 2u);
-    EXPECT_LE(recorder.records[0].start_ns, recorder.records[0].end_ns);
+    EXPECT_LE(recorder.records[0].start, recorder.records[0].end);
 }
 
 // ---- Stress -------------------------------------------------------------------------------

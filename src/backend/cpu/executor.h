@@ -63,8 +63,8 @@ class Tracer {
         const Queue* queue;
         uint64_t seq;
         uint32_t tag;
-        int64_t start_ns;  // NowNs() clock
-        int64_t end_ns;
+        int64_t start;  // Ticks() clock
+        int64_t end;
         TaskStatus status;
     };
     virtual ~Tracer() = default;

@@ -202,7 +202,7 @@ bool Executor::RunQueue(Queue& q, bool& spinning) {
             status = Execute(q, t, seq, reason);
         } else if (t.tag != 0 && options_.tracer != nullptr) {
             // Completed from outside (a host callback's thread): the tracer learns when.
-            const int64_t now = NowNs();
+            const int64_t now = Ticks();
             options_.tracer->OnTask({&q, seq, t.tag, now, now, status});
         }
 
@@ -266,9 +266,9 @@ TaskStatus Executor::Execute(Queue& q, Task& t, uint64_t seq, RunReason reason) 
     if (tracer == nullptr || t.tag == 0) [[likely]] {
         return t.fn(ctx, t.payload);
     }
-    const int64_t start = NowNs();
+    const int64_t start = Ticks();
     TaskStatus status = t.fn(ctx, t.payload);
-    tracer->OnTask({&q, seq, t.tag, start, NowNs(), status});
+    tracer->OnTask({&q, seq, t.tag, start, Ticks(), status});
     return status;
 }
 

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sched.h>
@@ -13,6 +17,23 @@
 #endif
 
 namespace openacl::cpu {
+
+namespace {
+bool HasInvariantTsc() {
+#if defined(__x86_64__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    // CPUID 0x80000007, EDX bit 8: the TSC runs at a constant rate in every P-, C- and T-state.
+    if (__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx)) return (edx >> 8 & 1) != 0;
+#endif
+    return false;
+}
+}  // namespace
+
+namespace detail {
+// Read once at load; a stamp taken before (none is: tracing starts after aclInit) would come
+// from NowNs().
+const bool g_invariant_tsc = HasInvariantTsc();
+}  // namespace detail
 
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                   std::atomic<uint32_t>::is_always_lock_free,
