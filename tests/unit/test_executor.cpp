@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -752,6 +753,48 @@ double ProcessCpuSeconds() {
     getrusage(RUSAGE_SELF, &ru);
     return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
            static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+int64_t ThreadCpuNs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+// A host thread waiting for a task spins for the spin budget before it sleeps. Where a queue's
+// waits keep lasting far longer than that, the spin is wasted CPU: the waiter learns to sleep
+// at once, and learns to spin again when the waits become short.
+TEST(Wait, WaitsOnLongTasksStopSpinningAndShortOnesSpinAgain) {
+    ExecutorOptions options = Workers(2);
+    options.spin = 2ms;  // large, so that a spin is unmistakable in the waiter's CPU time
+    Executor ex(options);
+    Queue* q = ex.CreateQueue();
+    auto wait_for_sleep = [&](std::chrono::milliseconds d) {
+        ex.Submit(q, MakeTask([d] { std::this_thread::sleep_for(d); }));
+        const int64_t before = ThreadCpuNs();
+        EXPECT_TRUE(ex.WaitFor(q, kTestLimit).ok());
+        return ThreadCpuNs() - before;
+    };
+    for (int i = 0; i < 3; ++i)  // the first waits spin their 2 ms and learn
+        wait_for_sleep(10ms);
+    int64_t cpu = 0;
+    for (int i = 0; i < 5; ++i)
+        cpu += wait_for_sleep(10ms);
+    EXPECT_LT(cpu, 5 * 1'000'000) << "5 waits on 10 ms tasks used " << cpu / 1000
+                                  << " us of the waiter's CPU: still spinning 2 ms each";
+
+    // Short tasks again: after a few waits, a wait spins (and so stays awake) once more.
+    for (int i = 0; i < 20; ++i)
+        wait_for_sleep(0ms);
+    int64_t spun = 0;
+    for (int i = 0; i < 5; ++i) {
+        ex.Submit(q, MakeTask([] { std::this_thread::sleep_for(4ms); }));
+        const int64_t before = ThreadCpuNs();
+        EXPECT_TRUE(ex.WaitFor(q, kTestLimit).ok());
+        spun = std::max(spun, ThreadCpuNs() - before);
+    }
+    EXPECT_GE(spun, 500'000) << "no wait spun after the queue's waits became short";
+    ex.DestroyQueue(q);
 }
 
 TEST(Idle, EightIdleQueuesUseLessThanOnePercentOfACore) {

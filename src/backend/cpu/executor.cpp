@@ -164,6 +164,7 @@ void Executor::Retire(Queue* q) {
             if (q->state == Queue::State::kIdle) {
                 q->retiring.store(false, std::memory_order_relaxed);
                 q->discarding.store(false, std::memory_order_relaxed);
+                q->typical_wait_ns.store(0, std::memory_order_relaxed);
                 q->stop_on_failure.store(false, std::memory_order_relaxed);
                 q->early_seq = 0;
                 q->error.store(0, std::memory_order_relaxed);
@@ -267,16 +268,35 @@ bool Executor::Query(const Queue* q) const {
 }
 
 WaitStatus Executor::WaitPoint(Queue* q, uint64_t seq, std::chrono::nanoseconds timeout) {
-    if (Reached(q, seq)) return WaitStatus::Ok();
+    if (Reached(q, seq)) {
+        // A wait that took no time (see the spin below).
+        const int64_t avg = q->typical_wait_ns.load(std::memory_order_relaxed);
+        if (avg != 0) q->typical_wait_ns.store(avg - avg / 4, std::memory_order_relaxed);
+        return WaitStatus::Ok();
+    }
     if (timeout.count() <= 0) return WaitStatus::Timeout();
     const bool forever = timeout == kWaitForever;
     const int64_t start = NowNs();
     const int64_t limit = forever ? INT64_MAX : timeout.count();
 
-    // Short spin first: most waits on a busy stream end within microseconds.
-    const int64_t spin = std::min(q->exec->spin_ns_, limit);
+    // Short spin first: most waits on a busy stream end within microseconds. But where this
+    // queue's waits lately took well beyond the spin budget (its tasks run for a while: an
+    // image resize, a model), spinning only burns a core the stream's own workers could use
+    // before sleeping anyway, so sleep at once. The average follows the waits, so a queue that
+    // goes back to short tasks gets its spin back.
+    const int64_t budget = q->exec->spin_ns_;
+    const int64_t typical = q->typical_wait_ns.load(std::memory_order_relaxed);
+    const int64_t spin = typical > 2 * budget ? 0 : std::min(budget, limit);
+    auto learn = [q, start] {
+        const int64_t took = NowNs() - start;
+        const int64_t avg = q->typical_wait_ns.load(std::memory_order_relaxed);
+        q->typical_wait_ns.store(avg + (took - avg) / 4, std::memory_order_relaxed);
+    };
     for (unsigned i = 1; spin > 0; ++i) {
-        if (Reached(q, seq)) return WaitStatus::Ok();
+        if (Reached(q, seq)) {
+            learn();
+            return WaitStatus::Ok();
+        }
         CpuRelax();
         if (i % 64 == 0 && NowNs() - start >= spin) break;
     }
@@ -284,9 +304,15 @@ WaitStatus Executor::WaitPoint(Queue* q, uint64_t seq, std::chrono::nanoseconds 
     // Then sleep until the worker that reaches seq wakes us. The flag lives on our stack; the
     // worker only touches it while our watcher is registered or being fired (see below).
     std::atomic<uint32_t> flag{0};
-    if (!AddWatcher(*q, seq, {}, &flag)) return WaitStatus::Ok();
+    if (!AddWatcher(*q, seq, {}, &flag)) {
+        learn();
+        return WaitStatus::Ok();
+    }
     for (;;) {
-        if (flag.load(std::memory_order_acquire) != 0) return WaitStatus::Ok();
+        if (flag.load(std::memory_order_acquire) != 0) {
+            learn();
+            return WaitStatus::Ok();
+        }
         int64_t left = -1;
         if (!forever) {
             left = limit - (NowNs() - start);

@@ -68,6 +68,9 @@ class Queue {
     // Set while DestroyQueue retires the queue: a worker lingering on it (see
     // Executor::Linger) lets go at once.
     std::atomic<bool> retiring{false};
+    // How long host waits on this queue took lately (a moving average, ns); written by waiters
+    // (a lost update between racing waiters is harmless). See Executor::WaitPoint.
+    std::atomic<int64_t> typical_wait_ns{0};
 
     // Written by the running worker; own cache line so waiters polling it do not slow
     // submitters.
