@@ -3,7 +3,9 @@
 // reordered once into the formats the primitives chose, reorders are inserted only where a
 // consumer needs another format — and activation memory is laid out in one arena by tensor
 // lifetime (sizes are known only now, from the primitive descriptors). Instances share the
-// primitives and constants; each has its own arena, scratchpad and stream.
+// primitives and constants; each has its own arena, scratchpad and stream. Once built, the
+// engine keeps only what runs read: the constants in the primitives' formats and the plan's
+// structure, not the plan's data, so a loaded model holds its weights once.
 #include <omp.h>
 
 #include <algorithm>
@@ -127,11 +129,14 @@ struct Step {
 };
 
 struct Compiled {
+    // While building: the plan with its data. After: its structure only (ReleasePlanData).
     std::shared_ptr<const Plan> plan;
     dnnl::engine engine{dnnl::engine::kind::cpu, 0};
     std::vector<Slot> slots;
     std::vector<Storage> storages;
-    std::vector<memory> constants;
+    std::vector<memory> constants;  // the first `plan_views` view the plan's data while building
+    size_t plan_views = 0;
+    size_t weight_bytes = 0;  // of the constants runs read
     std::vector<Step> steps;
     std::vector<int> outputs;  // slot of each graph output (plain layout)
     size_t arena = 0;
@@ -778,6 +783,7 @@ void Builder::Build() {
         }
         c_.slots.push_back(s);
     }
+    c_.plan_views = c_.constants.size();
     for (size_t i = 0; i < plan_.inputs.size(); ++i)
         c_.slots[plan_.inputs[i]].input = static_cast<int>(i);
     for (size_t i = 0; i < plan_.layers.size(); ++i) {
@@ -799,6 +805,47 @@ void Builder::Build() {
         c_.outputs.push_back(slot);
     }
     PlaceStorages();
+}
+
+// Most constants were reordered at build into memory of their own, in the formats their
+// primitives chose; the plan's data is still read only where a primitive takes a constant as
+// the plan stores it (biases, a MatMul's weights, statistics). Those few are copied, constants
+// that only fed a reorder are dropped, and the plan is swapped for its structure (what Run and
+// the trace names read), so the plan's data goes with the last of its other owners.
+void ReleasePlanData(Compiled* c) {
+    std::vector<bool> read(c->constants.size(), false);
+    auto note = [&](int slot) {
+        if (slot >= 0 && c->slots[slot].constant >= 0) read[c->slots[slot].constant] = true;
+    };
+    for (const Step& step : c->steps) {
+        for (const auto& [arg, slot] : step.args)
+            note(slot);
+    }
+    for (int slot : c->outputs)
+        note(slot);
+    for (size_t i = 0; i < c->constants.size(); ++i) {
+        if (!read[i]) {
+            c->constants[i] = memory();
+            continue;
+        }
+        const memory::desc desc = c->constants[i].get_desc();
+        if (i < c->plan_views) {
+            memory own(desc, c->engine);
+            std::memcpy(own.get_data_handle(), c->constants[i].get_data_handle(), desc.get_size());
+            c->constants[i] = own;
+        }
+        c->weight_bytes += desc.get_size();
+    }
+    for (Slot& s : c->slots) {
+        if (s.constant >= 0 && !read[s.constant]) s.constant = -1;
+    }
+    c->plan_views = 0;
+    auto structure = std::make_shared<Plan>();
+    structure->tensors = c->plan->tensors;
+    structure->layers = c->plan->layers;
+    structure->inputs = c->plan->inputs;
+    structure->outputs = c->plan->outputs;
+    c->plan = std::move(structure);
 }
 
 class DnnlInstance : public EngineInstance {
@@ -939,6 +986,7 @@ class DnnlEngine : public ModelEngine {
         return nullptr;
     }
     const char* name() const override { return "onednn"; }
+    size_t weight_bytes() const override { return c_->weight_bytes; }
 
  private:
     std::shared_ptr<const Compiled> c_;
@@ -956,6 +1004,7 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan,
         // Primitives are built for the thread count they will run with.
         omp_set_num_threads(c->threads);
         Builder(c.get()).Build();
+        ReleasePlanData(c.get());
     } catch (const dnnl::error& e) {
         *error = std::string("oneDNN cannot build the plan: ") + e.what();
         return nullptr;

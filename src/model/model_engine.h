@@ -41,6 +41,8 @@ class ModelEngine {
     // A fresh instance for one more concurrent execution; nullptr with *error on failure.
     virtual std::unique_ptr<EngineInstance> CreateInstance(std::string* error) = 0;
     virtual const char* name() const = 0;  // "onednn" or "opencv-dnn"
+    // Bytes of weights the engine holds, in its own formats; 0 when it cannot tell.
+    virtual size_t weight_bytes() const { return 0; }
 };
 
 // The OpenCV DNN engine for a serialized ONNX graph described by `graph`. Fails, naming the
