@@ -250,8 +250,10 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
     std::unique_ptr<ModelEngine> engine;
     if (plan) engine = CreateDnnlEngine(plan, ComputeThreads(), &why);
     if (engine) {
-        OPENACL_LOG_INFO("model %u runs on the compiled engine (onednn, %zu layers)", id_,
-                         plan->layers.size());
+        OPENACL_LOG_INFO(
+            "model %u runs on the compiled engine (onednn, %zu layers, %.1f MiB of "
+            "weights in its formats)",
+            id_, plan->layers.size(), static_cast<double>(engine->weight_bytes()) / (1 << 20));
     } else {
         OPENACL_LOG_INFO("model %u runs on OpenCV DNN: the compiled engine cannot take it (%s)",
                          id_, why.c_str());
@@ -316,6 +318,11 @@ aclError Model::Start() {
         }
     }
     ReturnSession(std::move(session));
+    // Built, the engine needs neither the model's bytes nor the .om's plan: the compiled engine
+    // keeps its weights in its primitives' formats, the OpenCV engine a graph of its own, and
+    // the description is made. Kept, they would be two more copies of the weights.
+    std::string().swap(image_.onnx);
+    image_.plan.reset();
     return ACL_SUCCESS;
 }
 
