@@ -9,16 +9,15 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <unordered_map>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "backend/cpu/compute_gate.h"
 #include "backend/cpu/sync.h"
 #include "core/trace.h"
 #include "model/model_engine.h"
@@ -70,37 +69,6 @@ size_t Aligned(size_t n) {
     return (n + kAlign - 1) / kAlign * kAlign;
 }
 
-// Compute threads: one process-wide pool of `capacity` threads (the device's workers). A run
-// takes the threads its engine was built for and waits while they are in use, so streams
-// executing models at once share the cores instead of oversubscribing them.
-class ComputeGate {
- public:
-    static ComputeGate& Get() {
-        static ComputeGate gate;
-        return gate;
-    }
-    void Acquire(int threads, int capacity) {
-        std::unique_lock lock(mutex_);
-        if (capacity_ == 0) capacity_ = capacity;
-        threads = std::min(threads, capacity_);
-        ready_.wait(lock, [&] { return in_use_ + threads <= capacity_; });
-        in_use_ += threads;
-    }
-    void Release(int threads) {
-        {
-            std::lock_guard lock(mutex_);
-            in_use_ -= std::min(threads, capacity_);
-        }
-        ready_.notify_all();
-    }
-
- private:
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    int capacity_ = 0;
-    int in_use_ = 0;
-};
-
 // Where a value of the running network lives.
 struct Slot {
     memory::desc desc;
@@ -141,8 +109,7 @@ struct Compiled {
     std::vector<int> outputs;  // slot of each graph output (plain layout)
     size_t arena = 0;
     size_t scratchpad = 0;
-    int threads = 1;
-    int capacity = 1;
+    int threads = 1;  // OpenMP threads of a run, which the primitives were built for
 };
 
 class Builder {
@@ -905,8 +872,10 @@ class DnnlInstance : public EngineInstance {
             int k = c_->slots[s].input;
             if (k >= 0) memories_[s].set_data_handle(const_cast<void*>(inputs[k].data));
         }
-        ComputeGate::Get().Acquire(c_->threads, c_->capacity);
-        omp_set_num_threads(c_->threads);
+        // The threads are borrowed from the device's, shared with every stream's model runs and
+        // BLAS products (backend/cpu/compute_gate.h), for as long as the primitives run.
+        cpu::ComputeLease lease(c_->threads);
+        omp_set_num_threads(lease.threads());
         // Traced: each layer (with the reorders feeding it) becomes a slice inside the model's
         // task. oneDNN's CPU stream runs each primitive before execute() returns.
         const bool traced = trace::On();
@@ -929,11 +898,9 @@ class DnnlInstance : public EngineInstance {
             }
             stream_.wait();
         } catch (const dnnl::error& e) {
-            ComputeGate::Get().Release(c_->threads);
             *error = std::string("oneDNN failed: ") + e.what();
             return false;
         }
-        ComputeGate::Get().Release(c_->threads);
         outputs->resize(plan.outputs.size());
         for (size_t o = 0; o < plan.outputs.size(); ++o) {
             const PlanTensor& t = plan.tensors[plan.outputs[o]];
@@ -994,12 +961,11 @@ class DnnlEngine : public ModelEngine {
 
 }  // namespace
 
-std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan,
-                                              const EngineThreads& threads, std::string* error) {
+std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
+                                              std::string* error) {
     auto c = std::make_shared<Compiled>();
     c->plan = std::move(plan);
-    c->capacity = std::max(1, threads.capacity);
-    c->threads = std::clamp(threads.per_run, 1, c->capacity);
+    c->threads = std::clamp(threads, 1, cpu::ComputeGate::Get().capacity());
     try {
         // Primitives are built for the thread count they will run with.
         omp_set_num_threads(c->threads);

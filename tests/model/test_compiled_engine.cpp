@@ -73,8 +73,7 @@ std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions op
     if (!ok) return nullptr;
     if (plan_out) *plan_out = result.plan;
     std::string error;
-    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)),
-                                   EngineThreads{1, 1}, &error);
+    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), 1, &error);
     EXPECT_NE(engine, nullptr) << error;
     return engine;
 }
@@ -420,7 +419,7 @@ TEST(CompiledEngine, KeepsNoReferenceToThePlanOnceBuilt) {
     auto plan = std::make_shared<const Plan>(std::move(result.plan));
     const std::weak_ptr<const Plan> watch = plan;
     std::string error;
-    auto engine = CreateDnnlEngine(std::move(plan), {1, 1}, &error);
+    auto engine = CreateDnnlEngine(std::move(plan), 1, &error);
     ASSERT_NE(engine, nullptr) << error;
     EXPECT_TRUE(watch.expired());
 }
@@ -445,9 +444,8 @@ TEST(CompiledEngine, ActivationsNoMachineHoldsAreRefusedAtLoad) {
     CompileResult result;
     ASSERT_TRUE(CompileOnnx(b.Bytes(), {}, &result)) << result.error;
     std::string error;
-    EXPECT_EQ(
-        CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), {1, 1}, &error),
-        nullptr);
+    EXPECT_EQ(CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), 1, &error),
+              nullptr);
     EXPECT_NE(error.find("MiB of activation memory"), std::string::npos) << error;
 }
 
@@ -774,8 +772,8 @@ TEST(Plan, DeconvPadAndLayerNormRoundTrip) {
     EXPECT_EQ(SerializePlan(parsed), bytes);
     const Dims dims{1, 4, 5, 5};
     Tensors input{Random(Count(dims), 55)};
-    auto a = CreateDnnlEngine(std::make_shared<const Plan>(result.plan), {1, 1}, &error);
-    auto b = CreateDnnlEngine(std::make_shared<const Plan>(parsed), {1, 1}, &error);
+    auto a = CreateDnnlEngine(std::make_shared<const Plan>(result.plan), 1, &error);
+    auto b = CreateDnnlEngine(std::make_shared<const Plan>(parsed), 1, &error);
     ASSERT_TRUE(a && b) << error;
     ExpectClose(RunEngine(b.get(), {dims}, input), RunEngine(a.get(), {dims}, input));
 }
@@ -820,8 +818,8 @@ TEST(Plan, SerialisationRoundTripsAndRunsTheSame) {
     EXPECT_EQ(SerializePlan(parsed), bytes);
     const Dims dims{2, 3, 16, 16};
     Tensors input{Random(Count(dims), 5)};
-    auto a = CreateDnnlEngine(std::make_shared<const Plan>(plan), {1, 1}, &error);
-    auto b = CreateDnnlEngine(std::make_shared<const Plan>(parsed), {1, 1}, &error);
+    auto a = CreateDnnlEngine(std::make_shared<const Plan>(plan), 1, &error);
+    auto b = CreateDnnlEngine(std::make_shared<const Plan>(parsed), 1, &error);
     ASSERT_TRUE(a && b) << error;
     ExpectClose(RunEngine(b.get(), {dims}, input), RunEngine(a.get(), {dims}, input));
 }
