@@ -99,12 +99,8 @@ aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* 
             return rc;
         }
     }
-    // The weight memory holds the graph, as on the device.
-    if ((rc = WriteDevice(weight, image.onnx.data(), image.onnx.size())) != ACL_SUCCESS) {
-        if (owns_weight) openacl::DeviceFree(weight, false);
-        if (owns_work) openacl::DeviceFree(work, false);
-        return rc;
-    }
+    // The weight memory is reserved, not written: the engines compute from weights of their
+    // own in host memory, so a copy of the graph there would be one more copy of the weights.
     auto loaded = std::make_shared<model::Model>(model::NextModelId(), std::move(image), ctx,
                                                  weight, owns_weight, work, owns_work);
     rc = loaded->Start();

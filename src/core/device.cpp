@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
+#include "backend/cpu/compute_gate.h"
 #include "core/check.h"
 #include "core/context.h"
 #include "core/error.h"
@@ -40,6 +42,13 @@ aclError OpenDeviceLocked(Device* device) {
     // tasks never reach it.
     options.tracer = trace::ExecutorTracer();
     device->executor_ = std::make_unique<cpu::Executor>(options);
+    // OpenMP's threads compute for every stream of every device at once: the workers, at most
+    // the CPUs they are pinned to, bound them all.
+    int64_t compute = device->executor_->worker_count();
+    if (!config.worker_cpus.empty()) {
+        compute = std::min<int64_t>(compute, static_cast<int64_t>(config.worker_cpus.size()));
+    }
+    cpu::ComputeGate::Get().SetCapacity(static_cast<int>(compute));
     device->open = true;
     device->force_reset = false;
     if (CreateContextLocked(device, true) == nullptr) {
@@ -164,6 +173,16 @@ namespace openacl {
 int64_t HostCoreCount() {
     unsigned n = std::thread::hardware_concurrency();
     return n == 0 ? 1 : static_cast<int64_t>(n);
+}
+
+int ComputeThreadsPerRun() {
+    const int capacity = cpu::ComputeGate::Get().capacity();
+    if (const char* value = std::getenv("OPENACL_MODEL_THREADS"); value && *value) {
+        char* end = nullptr;
+        const long n = std::strtol(value, &end, 10);
+        if (*end == '\0' && n >= 1) return static_cast<int>(std::min<long>(capacity, n));
+    }
+    return capacity;
 }
 
 int64_t HostL2CacheBytes() {

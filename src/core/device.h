@@ -87,6 +87,10 @@ namespace openacl {
 // What the CPU backend reports as the device's compute resources: the host's cores and caches.
 int64_t HostCoreCount();
 int64_t HostL2CacheBytes();
+// Threads one model execution or BLAS product computes with, borrowed from the compute gate
+// (backend/cpu/compute_gate.h): OPENACL_MODEL_THREADS, at most the device's workers (default:
+// all of them).
+int ComputeThreadsPerRun();
 // aclrtSynchronizeDevice: waits for every stream of the current context's device.
 aclError SynchronizeDevice(int32_t timeout_ms);
 }  // namespace openacl

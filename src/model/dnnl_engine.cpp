@@ -3,20 +3,21 @@
 // reordered once into the formats the primitives chose, reorders are inserted only where a
 // consumer needs another format — and activation memory is laid out in one arena by tensor
 // lifetime (sizes are known only now, from the primitive descriptors). Instances share the
-// primitives and constants; each has its own arena, scratchpad and stream.
+// primitives and constants; each has its own arena, scratchpad and stream. Once built, the
+// engine keeps only what runs read: the constants in the primitives' formats and the plan's
+// structure, not the plan's data, so a loaded model holds its weights once.
 #include <omp.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <unordered_map>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "backend/cpu/compute_gate.h"
 #include "backend/cpu/sync.h"
 #include "core/trace.h"
 #include "model/model_engine.h"
@@ -68,37 +69,6 @@ size_t Aligned(size_t n) {
     return (n + kAlign - 1) / kAlign * kAlign;
 }
 
-// Compute threads: one process-wide pool of `capacity` threads (the device's workers). A run
-// takes the threads its engine was built for and waits while they are in use, so streams
-// executing models at once share the cores instead of oversubscribing them.
-class ComputeGate {
- public:
-    static ComputeGate& Get() {
-        static ComputeGate gate;
-        return gate;
-    }
-    void Acquire(int threads, int capacity) {
-        std::unique_lock lock(mutex_);
-        if (capacity_ == 0) capacity_ = capacity;
-        threads = std::min(threads, capacity_);
-        ready_.wait(lock, [&] { return in_use_ + threads <= capacity_; });
-        in_use_ += threads;
-    }
-    void Release(int threads) {
-        {
-            std::lock_guard lock(mutex_);
-            in_use_ -= std::min(threads, capacity_);
-        }
-        ready_.notify_all();
-    }
-
- private:
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    int capacity_ = 0;
-    int in_use_ = 0;
-};
-
 // Where a value of the running network lives.
 struct Slot {
     memory::desc desc;
@@ -127,17 +97,19 @@ struct Step {
 };
 
 struct Compiled {
+    // While building: the plan with its data. After: its structure only (ReleasePlanData).
     std::shared_ptr<const Plan> plan;
     dnnl::engine engine{dnnl::engine::kind::cpu, 0};
     std::vector<Slot> slots;
     std::vector<Storage> storages;
-    std::vector<memory> constants;
+    std::vector<memory> constants;  // the first `plan_views` view the plan's data while building
+    size_t plan_views = 0;
+    size_t weight_bytes = 0;  // of the constants runs read
     std::vector<Step> steps;
     std::vector<int> outputs;  // slot of each graph output (plain layout)
     size_t arena = 0;
     size_t scratchpad = 0;
-    int threads = 1;
-    int capacity = 1;
+    int threads = 1;  // OpenMP threads of a run, which the primitives were built for
 };
 
 class Builder {
@@ -778,6 +750,7 @@ void Builder::Build() {
         }
         c_.slots.push_back(s);
     }
+    c_.plan_views = c_.constants.size();
     for (size_t i = 0; i < plan_.inputs.size(); ++i)
         c_.slots[plan_.inputs[i]].input = static_cast<int>(i);
     for (size_t i = 0; i < plan_.layers.size(); ++i) {
@@ -799,6 +772,47 @@ void Builder::Build() {
         c_.outputs.push_back(slot);
     }
     PlaceStorages();
+}
+
+// Most constants were reordered at build into memory of their own, in the formats their
+// primitives chose; the plan's data is still read only where a primitive takes a constant as
+// the plan stores it (biases, a MatMul's weights, statistics). Those few are copied, constants
+// that only fed a reorder are dropped, and the plan is swapped for its structure (what Run and
+// the trace names read), so the plan's data goes with the last of its other owners.
+void ReleasePlanData(Compiled* c) {
+    std::vector<bool> read(c->constants.size(), false);
+    auto note = [&](int slot) {
+        if (slot >= 0 && c->slots[slot].constant >= 0) read[c->slots[slot].constant] = true;
+    };
+    for (const Step& step : c->steps) {
+        for (const auto& [arg, slot] : step.args)
+            note(slot);
+    }
+    for (int slot : c->outputs)
+        note(slot);
+    for (size_t i = 0; i < c->constants.size(); ++i) {
+        if (!read[i]) {
+            c->constants[i] = memory();
+            continue;
+        }
+        const memory::desc desc = c->constants[i].get_desc();
+        if (i < c->plan_views) {
+            memory own(desc, c->engine);
+            std::memcpy(own.get_data_handle(), c->constants[i].get_data_handle(), desc.get_size());
+            c->constants[i] = own;
+        }
+        c->weight_bytes += desc.get_size();
+    }
+    for (Slot& s : c->slots) {
+        if (s.constant >= 0 && !read[s.constant]) s.constant = -1;
+    }
+    c->plan_views = 0;
+    auto structure = std::make_shared<Plan>();
+    structure->tensors = c->plan->tensors;
+    structure->layers = c->plan->layers;
+    structure->inputs = c->plan->inputs;
+    structure->outputs = c->plan->outputs;
+    c->plan = std::move(structure);
 }
 
 class DnnlInstance : public EngineInstance {
@@ -858,8 +872,10 @@ class DnnlInstance : public EngineInstance {
             int k = c_->slots[s].input;
             if (k >= 0) memories_[s].set_data_handle(const_cast<void*>(inputs[k].data));
         }
-        ComputeGate::Get().Acquire(c_->threads, c_->capacity);
-        omp_set_num_threads(c_->threads);
+        // The threads are borrowed from the device's, shared with every stream's model runs and
+        // BLAS products (backend/cpu/compute_gate.h), for as long as the primitives run.
+        cpu::ComputeLease lease(c_->threads);
+        omp_set_num_threads(lease.threads());
         // Traced: each layer (with the reorders feeding it) becomes a slice inside the model's
         // task. oneDNN's CPU stream runs each primitive before execute() returns.
         const bool traced = trace::On();
@@ -882,11 +898,9 @@ class DnnlInstance : public EngineInstance {
             }
             stream_.wait();
         } catch (const dnnl::error& e) {
-            ComputeGate::Get().Release(c_->threads);
             *error = std::string("oneDNN failed: ") + e.what();
             return false;
         }
-        ComputeGate::Get().Release(c_->threads);
         outputs->resize(plan.outputs.size());
         for (size_t o = 0; o < plan.outputs.size(); ++o) {
             const PlanTensor& t = plan.tensors[plan.outputs[o]];
@@ -939,6 +953,7 @@ class DnnlEngine : public ModelEngine {
         return nullptr;
     }
     const char* name() const override { return "onednn"; }
+    size_t weight_bytes() const override { return c_->weight_bytes; }
 
  private:
     std::shared_ptr<const Compiled> c_;
@@ -946,16 +961,16 @@ class DnnlEngine : public ModelEngine {
 
 }  // namespace
 
-std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan,
-                                              const EngineThreads& threads, std::string* error) {
+std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
+                                              std::string* error) {
     auto c = std::make_shared<Compiled>();
     c->plan = std::move(plan);
-    c->capacity = std::max(1, threads.capacity);
-    c->threads = std::clamp(threads.per_run, 1, c->capacity);
+    c->threads = std::clamp(threads, 1, cpu::ComputeGate::Get().capacity());
     try {
         // Primitives are built for the thread count they will run with.
         omp_set_num_threads(c->threads);
         Builder(c.get()).Build();
+        ReleasePlanData(c.get());
     } catch (const dnnl::error& e) {
         *error = std::string("oneDNN cannot build the plan: ") + e.what();
         return nullptr;

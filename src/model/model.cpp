@@ -66,27 +66,6 @@ bool ContextIsLive(Context* context, uint64_t serial) {
     return live != nullptr && live->serial() == serial;
 }
 
-// The compiled engine's threads: the device's workers bound every compute thread; each run
-// uses OPENACL_MODEL_THREADS of them (default: all), as the OpenCV engine does.
-EngineThreads ComputeThreads() {
-    const Config& config = Runtime::Get().config();
-    int64_t capacity = config.worker_threads ? config.worker_threads : HostCoreCount();
-    if (!config.worker_cpus.empty()) {
-        capacity = std::min<int64_t>(capacity, static_cast<int64_t>(config.worker_cpus.size()));
-    }
-    EngineThreads threads;
-    threads.capacity = static_cast<int>(std::clamp<int64_t>(capacity, 1, 4096));
-    threads.per_run = threads.capacity;
-    if (const char* value = std::getenv("OPENACL_MODEL_THREADS"); value && *value) {
-        char* end = nullptr;
-        long n = std::strtol(value, &end, 10);
-        if (*end == '\0' && n >= 1 && n <= 4096) {
-            threads.per_run = std::min(threads.capacity, static_cast<int>(n));
-        }
-    }
-    return threads;
-}
-
 }  // namespace
 
 aclError ReadModelFile(const char* path, std::string* bytes) {
@@ -248,10 +227,12 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
         }
     }
     std::unique_ptr<ModelEngine> engine;
-    if (plan) engine = CreateDnnlEngine(plan, ComputeThreads(), &why);
+    if (plan) engine = CreateDnnlEngine(plan, ComputeThreadsPerRun(), &why);
     if (engine) {
-        OPENACL_LOG_INFO("model %u runs on the compiled engine (onednn, %zu layers)", id_,
-                         plan->layers.size());
+        OPENACL_LOG_INFO(
+            "model %u runs on the compiled engine (onednn, %zu layers, %.1f MiB of "
+            "weights in its formats)",
+            id_, plan->layers.size(), static_cast<double>(engine->weight_bytes()) / (1 << 20));
     } else {
         OPENACL_LOG_INFO("model %u runs on OpenCV DNN: the compiled engine cannot take it (%s)",
                          id_, why.c_str());
@@ -316,6 +297,11 @@ aclError Model::Start() {
         }
     }
     ReturnSession(std::move(session));
+    // Built, the engine needs neither the model's bytes nor the .om's plan: the compiled engine
+    // keeps its weights in its primitives' formats, the OpenCV engine a graph of its own, and
+    // the description is made. Kept, they would be two more copies of the weights.
+    std::string().swap(image_.onnx);
+    image_.plan.reset();
     return ACL_SUCCESS;
 }
 

@@ -1,6 +1,7 @@
-// Loaded models: what aclmdlLoad* produce and aclmdlExecute* run. A model keeps its graph in
-// device memory (its "weight" memory, so aclrtGetMemInfo tells the truth), an engine, and a
-// pool of engine instances so that several threads and streams may execute it at once.
+// Loaded models: what aclmdlLoad* produce and aclmdlExecute* run. A model reserves device
+// memory for its weights (so aclrtGetMemInfo tells the truth) and keeps an engine, which holds
+// the weights in its own formats, and a pool of engine instances so that several threads and
+// streams may execute it at once.
 #pragma once
 
 #include <atomic>
@@ -26,7 +27,8 @@ class Stream;
 
 namespace openacl::model {
 
-// A model image (an .om or ONNX file's bytes) taken apart and described; no engine yet.
+// A model image (an .om or ONNX file's bytes) taken apart and described; no engine yet. A
+// loaded model lets go of its graph and plan once its engine is built (Model::Start).
 struct ModelImage {
     std::string onnx;
     std::shared_ptr<const Plan> plan;  // the compiled plan an .om carries, if any

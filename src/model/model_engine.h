@@ -41,6 +41,8 @@ class ModelEngine {
     // A fresh instance for one more concurrent execution; nullptr with *error on failure.
     virtual std::unique_ptr<EngineInstance> CreateInstance(std::string* error) = 0;
     virtual const char* name() const = 0;  // "onednn" or "opencv-dnn"
+    // Bytes of weights the engine holds, in its own formats; 0 when it cannot tell.
+    virtual size_t weight_bytes() const { return 0; }
 };
 
 // The OpenCV DNN engine for a serialized ONNX graph described by `graph`. Fails, naming the
@@ -50,16 +52,11 @@ std::unique_ptr<ModelEngine> CreateOpenCvEngine(const std::string& onnx, const G
 
 struct Plan;
 
-// Compute threads of the compiled engine: each execution runs `per_run` OpenMP threads, and at
-// most `capacity` threads (the device's workers) compute at once across all executions.
-struct EngineThreads {
-    int per_run = 1;
-    int capacity = 1;
-};
-
 // The compiled engine (dnnl_engine.cpp) for a validated plan: its oneDNN primitives are built
-// now. Fails with *error when oneDNN cannot build a layer.
-std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan,
-                                              const EngineThreads& threads, std::string* error);
+// now, for runs of `threads` OpenMP threads (at most the compute gate's capacity), which each
+// run borrows from the gate (backend/cpu/compute_gate.h). Fails with *error when oneDNN cannot
+// build a layer.
+std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
+                                              std::string* error);
 
 }  // namespace openacl::model

@@ -3,12 +3,12 @@
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.h>
 
-#include <cstdlib>
-
 #include <cstring>
 #include <new>
 #include <vector>
 
+#include "backend/cpu/compute_gate.h"
+#include "core/device.h"
 #include "model/convert.h"
 
 namespace openacl::ops {
@@ -45,15 +45,15 @@ const T& At(const void* base, int64_t ld, bool trans, int64_t r, int64_t c) {
     return trans ? data[c * ld + r] : data[r * ld + c];
 }
 
-// OpenMP threads of one product: OPENACL_MODEL_THREADS, as for models (the sanitizer runs set
-// 1: OpenMP is not instrumented), else oneDNN's default.
-void BoundThreads() {
-    static const int threads = [] {
-        const char* value = std::getenv("OPENACL_MODEL_THREADS");
-        const int n = value != nullptr ? std::atoi(value) : 0;
-        return n > 0 ? n : omp_get_num_procs();
-    }();
-    omp_set_num_threads(threads);
+// Runs oneDNN's GEMM on OpenMP threads borrowed from the device's, which every stream's
+// products and model runs share (backend/cpu/compute_gate.h): with a model on another stream,
+// the two take turns instead of oversubscribing the cores. Only the product itself holds them;
+// packing and scaling run on the calling worker alone.
+template <class Gemm>
+dnnl_status_t OnComputeThreads(Gemm&& gemm) {
+    cpu::ComputeLease lease(ComputeThreadsPerRun());
+    omp_set_num_threads(lease.threads());
+    return gemm();
 }
 
 }  // namespace
@@ -80,7 +80,6 @@ size_t ElementSize(aclDataType type) {
 bool RunGemm(const GemmArgs& g, std::string* error) {
     // op(C) is m x n. A transposed C is computed as C^T = op(B)^T op(A)^T.
     const int64_t m = g.m, n = g.n, k = g.k;
-    BoundThreads();
     try {
         // P = op(A) * op(B) exactly (int32 for int8, float for half), packed m x n; then
         // C = alpha * P + beta * C in C's type, which keeps int32 results exact.
@@ -99,8 +98,10 @@ bool RunGemm(const GemmArgs& g, std::string* error) {
                                           : At<int8_t>(g.b, g.ldb, g.trans_b, r, c);
             pi.assign(static_cast<size_t>(m * n), 0);
             const int32_t zero = 0;
-            if (dnnl_gemm_s8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 0, b.data(), n, 0,
-                                  0.0f, pi.data(), n, &zero) != dnnl_success) {
+            if (OnComputeThreads([&] {
+                    return dnnl_gemm_s8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 0, b.data(),
+                                             n, 0, 0.0f, pi.data(), n, &zero);
+                }) != dnnl_success) {
                 *error = "oneDNN's int8 GEMM failed";
                 return false;
             }
@@ -115,8 +116,10 @@ bool RunGemm(const GemmArgs& g, std::string* error) {
                         model::HalfToFloat(g.gemv ? static_cast<const uint16_t*>(g.b)[r * g.incx]
                                                   : At<uint16_t>(g.b, g.ldb, g.trans_b, r, c));
             pf.assign(static_cast<size_t>(m * n), 0.0f);
-            if (dnnl_sgemm('N', 'N', m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f, pf.data(), n) !=
-                dnnl_success) {
+            if (OnComputeThreads([&] {
+                    return dnnl_sgemm('N', 'N', m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f,
+                                      pf.data(), n);
+                }) != dnnl_success) {
                 *error = "oneDNN's float GEMM failed";
                 return false;
             }

@@ -73,8 +73,7 @@ std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions op
     if (!ok) return nullptr;
     if (plan_out) *plan_out = result.plan;
     std::string error;
-    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)),
-                                   EngineThreads{1, 1}, &error);
+    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), 1, &error);
     EXPECT_NE(engine, nullptr) << error;
     return engine;
 }
@@ -409,6 +408,33 @@ TEST(CompiledEngine, ATransposedConstantIsReadWithItsPermutation) {
     ExpectClose(RunEngine(engine.get(), {{2, 3}}, {x}), {want});
 }
 
+// Built, the engine holds its constants in its primitives' formats and copies the few it reads
+// as the plan stores them, so the plan and its data go with their other owners: a loaded model
+// then holds its weights once.
+TEST(CompiledEngine, KeepsNoReferenceToThePlanOnceBuilt) {
+    CompileResult result;
+    ASSERT_TRUE(CompileOnnx(ConvModel({1, 8, 10, 10}, 16, 3, 1, 1, 1, {1, 16, 10, 10}).Bytes(), {},
+                            &result))
+        << result.error;
+    auto plan = std::make_shared<const Plan>(std::move(result.plan));
+    const std::weak_ptr<const Plan> watch = plan;
+    std::string error;
+    auto engine = CreateDnnlEngine(std::move(plan), 1, &error);
+    ASSERT_NE(engine, nullptr) << error;
+    EXPECT_TRUE(watch.expired());
+}
+
+// A convolution's weights are reordered; a fully connected layer's weights and bias are read
+// as the plan stored them, from the engine's copies once the plan is gone.
+TEST(CompiledEngine, ConstantsReadAsThePlanStoredThemOutliveThePlan) {
+    Builder b = ConvModel({2, 8, 6, 6}, 4, 3, 1, 1, 1, {2, 4, 6, 6});
+    b.Output("z", {2, 10});
+    b.Weight("fc_w", {10, 144}, Random(1440, 3, 0.1f)).Weight("fc_b", {10}, Random(10, 4));
+    b.Node("Flatten", {"y"}, {"f"}).Node("Gemm", {"f", "fc_w", "fc_b"}, {"z"});
+    b.IntAttribute("transB", 1);
+    ExpectLikeOpenCv(b.Bytes(), {{2, 8, 6, 6}});
+}
+
 TEST(CompiledEngine, ActivationsNoMachineHoldsAreRefusedAtLoad) {
     // 1x48x64x64 upsampled 128 times in each direction: 12.9 GB of output.
     Builder b;
@@ -418,9 +444,8 @@ TEST(CompiledEngine, ActivationsNoMachineHoldsAreRefusedAtLoad) {
     CompileResult result;
     ASSERT_TRUE(CompileOnnx(b.Bytes(), {}, &result)) << result.error;
     std::string error;
-    EXPECT_EQ(
-        CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), {1, 1}, &error),
-        nullptr);
+    EXPECT_EQ(CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), 1, &error),
+              nullptr);
     EXPECT_NE(error.find("MiB of activation memory"), std::string::npos) << error;
 }
 
@@ -747,8 +772,8 @@ TEST(Plan, DeconvPadAndLayerNormRoundTrip) {
     EXPECT_EQ(SerializePlan(parsed), bytes);
     const Dims dims{1, 4, 5, 5};
     Tensors input{Random(Count(dims), 55)};
-    auto a = CreateDnnlEngine(std::make_shared<const Plan>(result.plan), {1, 1}, &error);
-    auto b = CreateDnnlEngine(std::make_shared<const Plan>(parsed), {1, 1}, &error);
+    auto a = CreateDnnlEngine(std::make_shared<const Plan>(result.plan), 1, &error);
+    auto b = CreateDnnlEngine(std::make_shared<const Plan>(parsed), 1, &error);
     ASSERT_TRUE(a && b) << error;
     ExpectClose(RunEngine(b.get(), {dims}, input), RunEngine(a.get(), {dims}, input));
 }
@@ -793,8 +818,8 @@ TEST(Plan, SerialisationRoundTripsAndRunsTheSame) {
     EXPECT_EQ(SerializePlan(parsed), bytes);
     const Dims dims{2, 3, 16, 16};
     Tensors input{Random(Count(dims), 5)};
-    auto a = CreateDnnlEngine(std::make_shared<const Plan>(plan), {1, 1}, &error);
-    auto b = CreateDnnlEngine(std::make_shared<const Plan>(parsed), {1, 1}, &error);
+    auto a = CreateDnnlEngine(std::make_shared<const Plan>(plan), 1, &error);
+    auto b = CreateDnnlEngine(std::make_shared<const Plan>(parsed), 1, &error);
     ASSERT_TRUE(a && b) << error;
     ExpectClose(RunEngine(b.get(), {dims}, input), RunEngine(a.get(), {dims}, input));
 }
