@@ -280,8 +280,7 @@ TEST(Trace, SlicesMeasureRealTime) {
     ASSERT_EQ(aclrtLaunchHostFunc(stream, Sleep20Ms, nullptr), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     const double elapsed_us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
-            .count();
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
     ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
 
