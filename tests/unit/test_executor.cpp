@@ -85,22 +85,27 @@ TEST(Task, CallableMayReturnAStatusAndSeeItsContext) {
 
 // ---- Ordering and concurrency -------------------------------------------------------------
 
+// Counts tasks that run out of order. Plain (non-atomic) state: the queue's ordering is the
+// only synchronization, which also lets ThreadSanitizer check that consecutive tasks on
+// different workers are ordered.
+struct OrderCheck {
+    uint64_t next = 0;
+    uint64_t out_of_order = 0;
+    Task Number(uint64_t i) {
+        return MakeTask([s = this, i] {
+            if (s->next != i) ++s->out_of_order;
+            s->next = i + 1;
+        });
+    }
+};
+
 TEST(Executor, TasksOfOneQueueRunStrictlyInSubmissionOrder) {
     Executor ex(Workers(2));
     Queue* q = ex.CreateQueue();
-    // Plain (non-atomic) state: the queue's ordering is the only synchronization, which also
-    // lets ThreadSanitizer check that consecutive tasks on different workers are ordered.
-    struct State {
-        uint64_t next = 0;
-        uint64_t out_of_order = 0;
-    } s;
+    OrderCheck s;
     constexpr uint64_t kTasks = 20000;
-    for (uint64_t i = 0; i < kTasks; ++i) {
-        ex.Submit(q, MakeTask([s = &s, i] {
-                      if (s->next != i) ++s->out_of_order;
-                      s->next = i + 1;
-                  }));
-    }
+    for (uint64_t i = 0; i < kTasks; ++i)
+        ex.Submit(q, s.Number(i));
     ASSERT_TRUE(ex.WaitFor(q, kTestLimit).ok());
     EXPECT_EQ(s.next, kTasks);
     EXPECT_EQ(s.out_of_order, 0u);
@@ -139,16 +144,8 @@ TEST(Executor, SeveralThreadsSubmittingToOneQueueKeepEachThreadsOrder) {
 TEST(Executor, TasksSubmittedWhileTheRingIsFullKeepTheirOrder) {
     Executor ex(Workers(2));
     Queue* q = ex.CreateQueue();
-    struct State {
-        uint64_t next = 0;
-        uint64_t out_of_order = 0;
-    } s;
-    auto task = [&s](uint64_t i) {
-        return MakeTask([s = &s, i] {
-            if (s->next != i) ++s->out_of_order;
-            s->next = i + 1;
-        });
-    };
+    OrderCheck s;
+    auto task = [&s](uint64_t i) { return s.Number(i); };
     Gate gate;
     ex.Submit(q, gate.Block());
     ASSERT_TRUE(gate.WaitEntered());
