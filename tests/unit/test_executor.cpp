@@ -738,7 +738,7 @@ TEST(Stress, ManyThreadsManyQueuesMixedTasksKeepOrderAndChecksums) {
         EXPECT_EQ(state[i].next, expected_count[i]) << "queue " << i;
         EXPECT_EQ(state[i].out_of_order, 0u) << "queue " << i;
         EXPECT_TRUE(events[i]->Query());
-        events[i]->Release();
+        events[i]->Drop();
     }
     EXPECT_EQ(shared_sum.load(), expected_shared.load());
 }
