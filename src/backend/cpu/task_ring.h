@@ -11,7 +11,7 @@
 // emptied the ring, takes the lock and calls Refill: the ring doubles and takes the overflow
 // in. Steady-state submission, below the high-water mark, allocates nothing.
 //
-// Threads: Push, Refill and HasOverflow under the owning queue's lock; TryPop and LooksEmpty
+// Threads: Push and Refill under the owning queue's lock; TryPop and LooksEmpty
 // by the single consumer (with or without the lock).
 #pragma once
 
@@ -45,7 +45,6 @@ class TaskRing {
     }
     // Tasks pushed so far (ring and overflow). Anyone.
     uint64_t Pushed() const { return pushed_.load(std::memory_order_acquire); }
-    bool HasOverflow() const { return !overflow_.empty(); }
 
     // Consumer. False when the ring holds nothing (the overflow may: see Refill).
     bool TryPop(Task* out) {
