@@ -2,11 +2,13 @@
 // trace (checked here for its structure, not its timing) and a text summary.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -392,6 +394,68 @@ TEST(Trace, AFullBufferDropsRecordsAndCountsThem) {
     // Which records were kept depends on which thread filled the pool first.
     EXPECT_LT(tasks["host func"].size(), static_cast<size_t>(kTasks));
     EXPECT_EQ(ReadText(dir.path() + "/full.txt").find(" 0 records dropped"), std::string::npos);
+}
+
+// The resident and total size, in KiB, of the anonymous mapping whose size is within
+// [min_kib, max_kib] (the trace pool, given a buffer size nothing else uses); -1 if none.
+std::pair<long, long> MappingResidentKib(long min_kib, long max_kib) {
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    bool in_pool = false;
+    long size = 0;
+    while (std::getline(smaps, line)) {
+        long value = 0;
+        if (std::sscanf(line.c_str(), "Size: %ld kB", &value) == 1) {
+            in_pool = value >= min_kib && value <= max_kib;
+            size = value;
+        } else if (in_pool && std::sscanf(line.c_str(), "Rss: %ld kB", &value) == 1) {
+            return {value, size};
+        }
+    }
+    return {-1, -1};
+}
+
+bool KernelPopulatesPages() {
+    void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const bool ok = madvise(page, 4096, 23 /* MADV_POPULATE_WRITE, Linux 5.14 */) == 0;
+    munmap(page, 4096);
+    return ok;
+}
+
+// Records land on memory already faulted in (a fresh page costs the writer, whose time the
+// program is measuring, a fault and the clearing of the page), yet a session does not make its
+// whole buffer resident up front.
+TEST(Trace, TheBufferIsFaultedInAheadOfTheWritersNotAllAtOnce) {
+    if (!KernelPopulatesPages()) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE";
+    TempDir dir;
+    const std::string path = dir.path() + "/ahead.json";
+    ScopedEnv env("OPENACL_TRACE", path.c_str());
+    ScopedEnv size("OPENACL_TRACE_BUFFER_MB", "203");  // a size nothing else maps
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    constexpr long kMinKib = 202 << 10, kMaxKib = 203 << 10;
+    auto resident_kib = [&] { return MappingResidentKib(kMinKib, kMaxKib).first; };
+    auto wait_for_resident = [&](long kib) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (resident_kib() < kib && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return resident_kib();
+    };
+    ASSERT_GT(MappingResidentKib(kMinKib, kMaxKib).second, 0) << "no trace pool found";
+    // Before any record: a window of 16 – 32 MiB ahead is resident, not the 203 MiB.
+    EXPECT_GE(wait_for_resident(16 << 10), 16 << 10);
+    EXPECT_LE(resident_kib(), 32 << 10);
+    // About 40 MiB of records (two per task: its enqueue and its run): the window moves on.
+    int calls = 0;
+    constexpr int kTasks = 200000;
+    for (int i = 0; i < kTasks; ++i)
+        ASSERT_EQ(aclrtLaunchHostFunc(nullptr, AddOne, &calls), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_GE(wait_for_resident(50 << 10), 50 << 10);
+    EXPECT_LE(resident_kib(), 80 << 10);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    auto tasks = CheckTrace(ReadJson(path));
+    EXPECT_EQ(tasks["host func"].size(), static_cast<size_t>(kTasks));
 }
 
 TEST(Trace, NothingIsWrittenWhenTracingIsOff) {
