@@ -9,6 +9,7 @@
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -59,6 +60,15 @@ void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_n
             nullptr, 0);
 }
 
+void ParkWhileUntilOnTime(std::atomic<uint32_t>& word, uint32_t expected,
+                          int64_t timeout_ns) noexcept {
+    // The slack is the calling thread's own setting: lowered for this sleep only.
+    const int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+    prctl(PR_SET_TIMERSLACK, 1000, 0, 0, 0);
+    ParkWhile(word, expected, timeout_ns);
+    if (slack > 0) prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
+}
+
 void Unpark(std::atomic<uint32_t>& word, int count) noexcept {
     syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE_PRIVATE, count, nullptr,
             nullptr, 0);
@@ -77,6 +87,11 @@ void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_n
         std::this_thread::sleep_for(
             std::chrono::nanoseconds(std::min<int64_t>(timeout_ns, 100'000)));
     }
+}
+
+void ParkWhileUntilOnTime(std::atomic<uint32_t>& word, uint32_t expected,
+                          int64_t timeout_ns) noexcept {
+    ParkWhile(word, expected, timeout_ns);
 }
 
 void Unpark(std::atomic<uint32_t>& word, int count) noexcept {

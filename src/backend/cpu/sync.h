@@ -78,6 +78,11 @@ int CurrentCpu() noexcept;
 // wake, a spurious wake-up or a changed value; callers re-check their condition in a loop.
 void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept;
 
+// ParkWhile for a sleep that must end on time: the kernel lets a timed sleep run late by the
+// thread's timer slack (50 µs by default) to batch wake-ups; this one asks for 1 µs.
+void ParkWhileUntilOnTime(std::atomic<uint32_t>& word, uint32_t expected,
+                          int64_t timeout_ns) noexcept;
+
 // Wakes up to `count` threads parked on word (INT32_MAX: all). Waking an address nobody waits
 // on is harmless, which is what lets a waiter's word live on its stack.
 void Unpark(std::atomic<uint32_t>& word, int count) noexcept;
