@@ -780,9 +780,15 @@ TEST(Wait, WaitsOnLongTasksStopSpinningAndShortOnesSpinAgain) {
     EXPECT_LT(cpu, 5 * 1'000'000) << "5 waits on 10 ms tasks used " << cpu / 1000
                                   << " us of the waiter's CPU: still spinning 2 ms each";
 
-    // Short tasks again: after a few waits, a wait spins (and so stays awake) once more.
-    for (int i = 0; i < 20; ++i)
-        wait_for_sleep(0ms);
+    // Short waits again: after a few, a wait spins (and so stays awake) once more. Here the
+    // waits find their task already run (a wait for a 0 ms task could still take milliseconds
+    // on a loaded machine, while its worker wakes up).
+    for (int i = 0; i < 20; ++i) {
+        ex.Submit(q, MakeTask([] {}));
+        while (!ex.Query(q))
+            std::this_thread::sleep_for(100us);
+        EXPECT_TRUE(ex.WaitFor(q, kTestLimit).ok());
+    }
     int64_t spun = 0;
     for (int i = 0; i < 5; ++i) {
         ex.Submit(q, MakeTask([] { std::this_thread::sleep_for(4ms); }));
@@ -791,6 +797,27 @@ TEST(Wait, WaitsOnLongTasksStopSpinningAndShortOnesSpinAgain) {
         spun = std::max(spun, ThreadCpuNs() - before);
     }
     EXPECT_GE(spun, 500'000) << "no wait spun after the queue's waits became short";
+    ex.DestroyQueue(q);
+}
+
+// spin_us 0 asks for no spinning at all: not before the sleep, and not around the expected
+// end of a task whose length the queue has learned either.
+TEST(Wait, NoSpinBudgetMeansWaitsNeverSpin) {
+    ExecutorOptions options = Workers(2);
+    options.spin = 0ms;
+    Executor ex(options);
+    Queue* q = ex.CreateQueue();
+    int64_t cpu = 0;
+    for (int i = 0; i < 20; ++i) {
+        ex.Submit(q, MakeTask([] { std::this_thread::sleep_for(3ms); }));
+        const int64_t before = ThreadCpuNs();
+        EXPECT_TRUE(ex.WaitFor(q, kTestLimit).ok());
+        cpu += ThreadCpuNs() - before;
+    }
+    // Each wait's own work (a watcher, a futex wait, its wake-up) is a few microseconds; a
+    // spin around the expected end would add tens.
+    EXPECT_LT(cpu, 1'000'000) << "20 waits on 3 ms tasks used " << cpu / 1000
+                              << " us of the waiter's CPU with no spin budget";
     ex.DestroyQueue(q);
 }
 

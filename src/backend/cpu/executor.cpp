@@ -288,7 +288,7 @@ WaitStatus Executor::WaitPoint(Queue* q, uint64_t seq, std::chrono::nanoseconds 
     // that goes back to short tasks gets its plain spin back.
     const int64_t budget = q->exec->spin_ns_;
     const int64_t typical = q->typical_wait_ns.load(std::memory_order_relaxed);
-    const bool expect_long = typical > budget;
+    const bool expect_long = budget > 0 && typical > budget;  // spin_us 0: never spin
     const int64_t spin = expect_long ? 0 : std::min(budget, limit);
     auto learn = [q, start] {
         const int64_t took = NowNs() - start;
@@ -312,15 +312,16 @@ WaitStatus Executor::WaitPoint(Queue* q, uint64_t seq, std::chrono::nanoseconds 
         return WaitStatus::Ok();
     }
     if (expect_long) {
-        // Wake kWakeLead before the expected end (an earlier end wakes us through the
-        // watcher), then spin on the watcher's flag until as long after it; a task that runs
-        // later than that is waited for asleep.
-        constexpr int64_t kWakeLead = 60'000;
-        const int64_t wake = std::min(typical - kWakeLead, limit);
+        // Wake `lead` before the expected end (an earlier end wakes us through the watcher),
+        // then spin on the watcher's flag until as long after it; a task that runs later than
+        // that is waited for asleep. 60 µs covers this VM's late timers (about 18 µs) and the
+        // jitter of the tasks; a smaller spin budget caps it.
+        const int64_t lead = std::min<int64_t>(60'000, 2 * budget);
+        const int64_t wake = std::min(typical - lead, limit);
         if (const int64_t left = wake - (NowNs() - start); left > 0) {
             ParkWhileUntilOnTime(flag, 0, left);
         }
-        const int64_t spin_until = std::min(typical + kWakeLead, limit);
+        const int64_t spin_until = std::min(typical + lead, limit);
         for (unsigned i = 1; flag.load(std::memory_order_acquire) == 0; ++i) {
             CpuRelax();
             if (i % 64 == 0 && NowNs() - start >= spin_until) break;
