@@ -206,6 +206,41 @@ TEST_F(DvppJpegDecode, WritesNv12WithStridesAlignedTo128By16) {
     EXPECT_EQ(MeanDiff(out.data(), 128, luma.data(), w, 100, 60), 0.0);  // same decoder
 }
 
+// Luma and both chroma planes are the decoder's own, the chroma interleaved in the order the
+// output format names (U first for NV12, V first for NV21).
+TEST_F(DvppJpegDecode, Yuv420SemiPlanarHoldsTheDecodersPlanesInTheFormatsOrder) {
+    std::vector<uint8_t> jpeg = MakeJpeg(100, 60, TJSAMP_420);
+    int w = 0, h = 0;
+    ReferenceLuma(jpeg, &w, &h);
+    tjhandle tj = tjInitDecompress();
+    std::vector<uint8_t> i420(tjBufSizeYUV2(w, 1, h, TJSAMP_420));
+    ASSERT_EQ(tjDecompressToYUV2(tj, jpeg.data(), jpeg.size(), i420.data(), w, 1, h, 0), 0);
+    tjDestroy(tj);
+    const uint8_t* y = i420.data();
+    const uint8_t* u = y + w * h;
+    const uint8_t* v = u + (w / 2) * (h / 2);
+    for (const bool nv21 : {false, true}) {
+        SCOPED_TRACE(nv21 ? "NV21" : "NV12");
+        PicDesc desc;
+        std::vector<uint8_t> out;
+        ASSERT_EQ(
+            Decode(jpeg, nv21 ? PIXEL_FORMAT_YVU_SEMIPLANAR_420 : PIXEL_FORMAT_YUV_SEMIPLANAR_420,
+                   128 * 64 * 3 / 2, &out, &desc),
+            ACL_SUCCESS);
+        EXPECT_EQ(MeanDiff(out.data(), 128, y, w, w, h), 0.0);
+        const uint8_t* uv = out.data() + 128 * 64;
+        int wrong = 0;
+        for (int r = 0; r < h / 2; ++r) {
+            for (int c = 0; c < w / 2; ++c) {
+                const uint8_t first = uv[r * 128 + 2 * c], second = uv[r * 128 + 2 * c + 1];
+                const uint8_t cu = u[r * (w / 2) + c], cv = v[r * (w / 2) + c];
+                wrong += (nv21 ? first != cv || second != cu : first != cu || second != cv) ? 1 : 0;
+            }
+        }
+        EXPECT_EQ(wrong, 0) << "chroma samples that differ from the decoder's";
+    }
+}
+
 TEST_F(DvppJpegDecode, GreyscaleBecomesNv12WithNeutralChroma) {
     std::vector<uint8_t> jpeg = MakeJpeg(64, 32, TJSAMP_GRAY);
     PicDesc desc;
