@@ -399,7 +399,8 @@ int64_t PadSource(int64_t i, int64_t n, PadMode mode) {
 }
 
 // Pad as a copy loop over rows of the (plain, row-major) output: each row's source row is found
-// once, then its elements are copied, mapped or filled.
+// once, then its elements are copied, mapped or filled. Rows are independent, so a large pad is
+// split over the run's OpenMP threads (the ones the compute gate lent it).
 void PadRows(const float* src, float* dst, const std::vector<int64_t>& x,
              const std::vector<int64_t>& y, const std::vector<int64_t>& begin, PadMode mode,
              float value) {
@@ -413,6 +414,9 @@ void PadRows(const float* src, float* dst, const std::vector<int64_t>& x,
         xstride[i] = xstride[i + 1] * x[i + 1];
     const int64_t inner = y[rank - 1], n = x[rank - 1], b = begin[rank - 1];
     const int64_t rows = PlanElementCount(y) / inner;
+    // Below about 64 Ki elements the fork and join would cost more than the copy.
+    constexpr int64_t kParallelElements = int64_t{1} << 16;
+#pragma omp parallel for schedule(static) if (rows * inner >= kParallelElements && rows > 1)
     for (int64_t row = 0; row < rows; ++row) {
         float* out = dst + row * inner;
         int64_t rest = row, base = 0;
@@ -446,10 +450,21 @@ void Builder::Pad(const PlanLayer& layer) {
     const float value = layer.floats[0];
     Step step;
     step.args = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}};
-    step.kernel = [x, y, begin, mode, value](const std::unordered_map<int, memory>& args) {
+    const bool value_at_run_time = layer.inputs.size() == 2;
+    if (value_at_run_time) {
+        const uint32_t v = layer.inputs[1];
+        step.args.emplace_back(DNNL_ARG_SRC_1,
+                               Need(static_cast<int>(v), Plain(plan_.tensors[v].dims)));
+    }
+    step.kernel = [x, y, begin, mode, value,
+                   value_at_run_time](const std::unordered_map<int, memory>& args) {
+        const float fill =
+            value_at_run_time
+                ? *static_cast<const float*>(args.at(DNNL_ARG_SRC_1).get_data_handle())
+                : value;
         PadRows(static_cast<const float*>(args.at(DNNL_ARG_SRC).get_data_handle()),
                 static_cast<float*>(args.at(DNNL_ARG_DST).get_data_handle()), x, y, begin, mode,
-                value);
+                fill);
     };
     c_.steps.push_back(std::move(step));
 }

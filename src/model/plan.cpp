@@ -327,9 +327,12 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
             break;
         }
         case LayerKind::kPad: {
-            if (n_in != 1 || n_ints != 1 + 2 * rank || layer.floats.size() != 1 ||
+            if ((n_in != 1 && n_in != 2) || n_ints != 1 + 2 * rank || layer.floats.size() != 1 ||
                 y.size() != rank) {
                 return bad("needs 1 input, a mode, pads for each dim and a value");
+            }
+            if (n_in == 2 && PlanElementCount(plan.tensors[layer.inputs[1]].dims) != 1) {
+                return bad("the value given at run time is not a scalar");
             }
             const int64_t mode = layer.ints[0];
             if (mode < 0 || mode > 2) return bad("unknown pad mode");

@@ -649,16 +649,43 @@ TEST(CompiledEngine, PadFromOpset2AttributesMatchesOpenCv) {
     ExpectLikeOpenCv(b.Bytes(), {{1, 4, 6, 6}});
 }
 
-TEST(CompiledEngine, PadWithAValueGivenAtRunTimeIsRefusedWithTheReason) {
+TEST(CompiledEngine, PadWithAValueGivenAtRunTimeFillsWithIt) {
     Builder b;
     b.Input("x", {2, 3}).Input("value", {}).Output("y", {3, 5});
     b.Int64Weight("pads", {4}, {1, 0, 0, 2});
     b.Node("Pad", {"x", "pads", "value"}, {"y"});
+    Plan plan;
+    auto engine = Compiled(b.Bytes(), {}, &plan);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(plan.layers[0].kind, LayerKind::kPad);
+    for (float value : {7.0f, -2.5f}) {
+        auto out = RunEngine(engine.get(), {{2, 3}, {}}, {{1, 2, 3, 4, 5, 6}, {value}});
+        ASSERT_EQ(out.size(), 1u);
+        const float v = value;
+        EXPECT_EQ(out[0], (std::vector<float>{v, v, v, v, v, 1, 2, 3, v, v, 4, 5, 6, v, v}));
+    }
+}
+
+// The output's shape follows the pads: pads known only at run time would make it depend on the
+// data, which a compiled plan cannot hold (the model falls back to OpenCV DNN).
+TEST(CompiledEngine, PadWithPadsGivenAtRunTimeIsRefusedWithTheReason) {
+    Builder b;
+    b.Input("x", {2, 3}).Input("pads", {4}).Output("y", {3, 5});
+    b.Node("Pad", {"x", "pads"}, {"y"});
     CompileResult result;
     EXPECT_FALSE(CompileOnnx(b.Bytes(), {}, &result));
     EXPECT_NE(std::find(result.unsupported.begin(), result.unsupported.end(),
-                        "Pad (pads, value or axes not constant)"),
+                        "Pad (pads or axes not constant)"),
               result.unsupported.end());
+}
+
+// Large enough (74 Ki elements) to be split over the run's threads.
+TEST(CompiledEngine, PadLargeEnoughToRunOnSeveralThreadsMatchesOpenCv) {
+    Builder b(2);
+    b.Input("x", {1, 16, 64, 64}).Output("y", {1, 16, 68, 68});
+    b.Node("Pad", {"x"}, {"y"}).IntsAttribute("pads", {0, 0, 1, 3, 0, 0, 3, 1});
+    b.StringAttribute("mode", "reflect");
+    ExpectLikeOpenCv(b.Bytes(), {{1, 16, 64, 64}});
 }
 
 // LayerNormalization: (x - mean) / sqrt(var + epsilon) * scale + bias over the dims from `axis`.

@@ -4,7 +4,10 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <set>
 
 #include <onnx/onnx_pb.h>
@@ -233,7 +236,8 @@ void Importer::ConvTranspose(const onnx::NodeProto& node) {
 }
 
 // Pad (pads as an attribute before opset 11, as a constant input after; constant, reflect and
-// edge modes): a copy loop in the engine.
+// edge modes): a copy loop in the engine. The constant value may come at run time; the pads and
+// axes may not, since the output's shape would then depend on the data.
 void Importer::Pad(const onnx::NodeProto& node) {
     const auto& x = Dims(node.input(0));
     const auto& y = Dims(node.output(0));
@@ -251,21 +255,30 @@ void Importer::Pad(const onnx::NodeProto& node) {
     }
     std::vector<int64_t> pads, axes;
     float value = 0.0f;
+    std::optional<uint32_t> runtime_value;  // a tensor holding the value, read at each run
     if (opset_ < 11) {
         pads = AttrInts(node, "pads");
         value = AttrFloat(node, "value", 0.0f);
     } else {
-        for (int i = 1; i < node.input_size(); ++i) {
-            if (!node.input(i).empty() && !Const(node, i)) {
-                throw Unsupported{"Pad (pads, value or axes not constant)"};
+        for (int i : {1, 3}) {
+            if (i < node.input_size() && !node.input(i).empty() && !Const(node, i)) {
+                throw Unsupported{"Pad (pads or axes not constant)"};
             }
         }
         const ConstValue* p = Const(node, 1);
         if (!p || !p->integer) throw Unsupported{"Pad (no integer pads)"};
         pads = p->ints;
-        if (const ConstValue* v = Const(node, 2)) {
-            if (v->size() != 1) throw Unsupported{"Pad (constant_value not a scalar)"};
-            value = static_cast<float>(v->at(0));
+        if (node.input_size() > 2 && !node.input(2).empty()) {
+            if (const ConstValue* v = Const(node, 2)) {
+                if (v->size() != 1) throw Unsupported{"Pad (constant_value not a scalar)"};
+                value = static_cast<float>(v->at(0));
+            } else {
+                const auto& vd = Dims(node.input(2));
+                if (std::accumulate(vd.begin(), vd.end(), int64_t{1}, std::multiplies<>()) != 1) {
+                    throw Unsupported{"Pad (constant_value not a scalar)"};
+                }
+                runtime_value = Tensor(node.input(2));
+            }
         }
         if (const ConstValue* a = Const(node, 3)) axes = a->ints;
     }
@@ -292,7 +305,9 @@ void Importer::Pad(const onnx::NodeProto& node) {
     std::vector<int64_t> ints{static_cast<int64_t>(mode)};
     ints.insert(ints.end(), begin.begin(), begin.end());
     ints.insert(ints.end(), end.begin(), end.end());
-    Define(node, Layer(LayerKind::kPad, node, {Tensor(node.input(0))}, y, ints, {value}));
+    std::vector<uint32_t> in{Tensor(node.input(0))};
+    if (runtime_value) in.push_back(*runtime_value);
+    Define(node, Layer(LayerKind::kPad, node, in, y, ints, {value}));
 }
 
 // LayerNormalization's optional outputs, Mean and InvStdDev (x's shape with the normalised dims
