@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/error.h"
+#include "dvpp/chip.h"
 #include "dvpp/vdec.h"
 
 using openacl::Fail;
@@ -46,7 +47,10 @@ aclError InRange(uint32_t value, uint32_t lo, uint32_t hi, const char* what) {
 
 aclError SetChannelId(aclvdecChannelDesc* d, uint32_t v) {
     if (aclError rc = Settable(d, "channel id")) return rc;
-    if (aclError rc = InRange(v, 0, kVdecMaxChannels - 1, "channelId")) return rc;
+    if (v >= VdecChannelIds()) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "channelId %u is outside 0..%u on %s", v,
+                    VdecChannelIds() - 1, ChipName().c_str());
+    }
     d->channel_id = v;
     return ACL_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include "core/stream.h"
 #include "dvpp/border.h"
 #include "dvpp/channel.h"
+#include "dvpp/chip.h"
 #include "dvpp/task.h"
 #include "dvpp/vpc.h"
 
@@ -63,8 +64,7 @@ void SubmitJobs(openacl::Stream* stream, std::vector<VpcJob> jobs) {
     Submit(stream, [stream, jobs = std::move(jobs)](std::string* why) {
         for (const VpcJob& job : jobs) {
             const FormatInfo* info = VpcFormat(job.in.format);
-            uint64_t in_bytes =
-                static_cast<uint64_t>(job.in.ws) * job.in.hs * info->size_num / info->size_den;
+            uint64_t in_bytes = VpcInputBytes(*info, job.in.ws, job.in.hs, CurrentChip());
             uint64_t out_bytes = static_cast<uint64_t>(job.out.ws) * job.out.hs * 3 / 2;
             if (aclError rc = CheckMediaBuffer(job.in.data, in_bytes, stream, "inputDesc", why)) {
                 return rc;
@@ -268,6 +268,7 @@ aclError acldvppVpcBatchCropResizeMakeBorderAsync(
     uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
     acldvppBorderConfig* borderCfgs[], acldvppResizeConfig* resizeConfig, aclrtStream stream) {
     OPENACL_API();
+    if (aclError rc = RequireNewDvpp("acldvppVpcBatchCropResizeMakeBorderAsync")) return rc;
     if (borderCfgs == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "borderCfgs is null");
     return Batch(channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr,
                  false, borderCfgs, resizeConfig, stream);
