@@ -75,13 +75,19 @@ aclError SetEnType(aclvdecChannelDesc* d, uint32_t v) {
     d->en_type = static_cast<acldvppStreamFormat>(v);
     return ACL_SUCCESS;
 }
+// The 310P and newer also decode to RGB888/BGR888; the reference gives no strides for that.
+const char* RgbOutputNote() {
+    return IsNewDvpp(CurrentChip()) ? " (that chip also writes RGB888/BGR888, which openacl "
+                                      "does not emulate yet)"
+                                    : "";
+}
 aclError SetOutPicFormat(aclvdecChannelDesc* d, uint32_t v) {
     if (aclError rc = Settable(d, "output format")) return rc;
     if (v != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && v != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "outPicFormat %u: VDEC writes PIXEL_FORMAT_YUV_SEMIPLANAR_420 (1, NV12) or "
-                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (2, NV21)",
-                    v);
+                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (2, NV21) on %s%s",
+                    v, ChipName().c_str(), RgbOutputNote());
     }
     d->out_format = static_cast<acldvppPixelFormat>(v);
     return ACL_SUCCESS;
@@ -383,9 +389,9 @@ aclError CheckOutput(const acldvppPicDesc* output, const VdecChannel& channel) {
         pic.format != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "output has %s; VDEC writes PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12) or "
-                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21), or leave it unset for the "
-                    "channel's format",
-                    FormatName(pic.format).c_str());
+                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21) on %s, or leave it unset for the "
+                    "channel's format%s",
+                    FormatName(pic.format).c_str(), ChipName().c_str(), RgbOutputNote());
     }
     const int set = (pic.width != 0) + (pic.height != 0) + (pic.ws != 0) + (pic.hs != 0);
     if (set != 0 && set != 4) {

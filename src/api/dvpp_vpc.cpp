@@ -40,6 +40,13 @@ aclError PrepareJob(acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
         if (aclError rc = PasteBox(*paste, job->out, "pasteArea", &job->paste)) return rc;
     }
     if (border != nullptr) {
+        const acldvppPixelFormat f = job->out.format;
+        if (f != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && f != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s has %s; openacl makes borders in NV12/NV21 outputs only (the chip "
+                        "writes other formats too, not emulated yet)",
+                        out_name, FormatName(f).c_str());
+        }
         // The crop is resized to the output less its borders.
         const BorderSpec& b = *border;
         uint64_t across = uint64_t(b.left) + b.right, down = uint64_t(b.top) + b.bottom;
@@ -65,7 +72,7 @@ void SubmitJobs(openacl::Stream* stream, std::vector<VpcJob> jobs) {
         for (const VpcJob& job : jobs) {
             const FormatInfo* info = VpcFormat(job.in.format);
             uint64_t in_bytes = VpcInputBytes(*info, job.in.ws, job.in.hs, CurrentChip());
-            uint64_t out_bytes = static_cast<uint64_t>(job.out.ws) * job.out.hs * 3 / 2;
+            uint64_t out_bytes = VpcOutputBytes(job.out, CurrentChip());
             if (aclError rc = CheckMediaBuffer(job.in.data, in_bytes, stream, "inputDesc", why)) {
                 return rc;
             }

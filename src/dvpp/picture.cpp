@@ -1,5 +1,6 @@
 #include "dvpp/picture.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -269,18 +270,43 @@ aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* wha
     return CheckMediaBuffer(pic.data, needed, stream, what);
 }
 
+bool IsVpcOutputFormat(acldvppPixelFormat f, DvppChip chip) {
+    if (Is420Sp(f)) return true;
+    if (!IsNewDvpp(chip)) return false;
+    switch (f) {
+        case PIXEL_FORMAT_YUV_400:
+        case PIXEL_FORMAT_RGB_888:
+        case PIXEL_FORMAT_BGR_888:
+        case PIXEL_FORMAT_ARGB_8888:
+        case PIXEL_FORMAT_ABGR_8888:
+        case PIXEL_FORMAT_RGBA_8888:
+        case PIXEL_FORMAT_BGRA_8888:
+            return true;
+        default:
+            return false;
+    }
+}
+
+uint64_t VpcOutputBytes(const Picture& pic, DvppChip chip) {
+    return VpcInputBytes(*VpcFormat(pic.format), pic.ws, pic.hs, chip);
+}
+
 aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* what) {
-    if (!Is420Sp(pic.format)) {
-        // The 310P and A2/A3 VPC also write YUV400, 422SP, 444SP, packed and RGB; openacl's
-        // resize path does not, so they are refused with a message that says so.
-        const bool newer = IsNewDvpp(CurrentChip());
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has %s; the VPC writes only PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12) or "
-                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21) on %s%s",
-                    what, FormatName(pic.format).c_str(), ChipName().c_str(),
-                    newer ? " (that chip also writes other formats, which openacl does not "
-                            "emulate yet)"
-                          : "");
+    const DvppChip chip = CurrentChip();
+    if (!IsVpcOutputFormat(pic.format, chip)) {
+        // The 310P and A2/A3 VPC also write 422SP, 444SP and packed YUV; openacl's resize path
+        // does not, so they are refused with a message that says so.
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s has %s; the VPC writes only %s on %s%s", what,
+                    FormatName(pic.format).c_str(),
+                    IsNewDvpp(chip) ? "PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12), "
+                                      "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21), YUV400, RGB/BGR "
+                                      "888 or xRGB 8888"
+                                    : "PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12) or "
+                                      "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21)",
+                    ChipName().c_str(),
+                    IsNewDvpp(chip) ? " (that chip also writes 422SP, 444SP and packed YUV, "
+                                      "which openacl does not emulate yet)"
+                                    : "");
     }
     if (pic.width < kMinWidth || pic.height < kMinHeight || pic.width > kMaxSide ||
         pic.height > kMaxSide || pic.width % 2 != 0 || pic.height % 2 != 0) {
@@ -288,13 +314,13 @@ aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* wh
                     "%s is %ux%u; a VPC output is 10x6 to 4096x4096 with even width and height",
                     what, pic.width, pic.height);
     }
-    if (pic.ws % 16 != 0 || pic.ws < kMinWidthStride || pic.ws < pic.width ||
-        pic.ws > kMaxWidthStride) {
+    const uint32_t bpp = VpcFormat(pic.format)->bytes_per_pixel;
+    const uint32_t min_ws = std::max(kMinWidthStride, AlignUp(pic.width * bpp, 16));
+    if (pic.ws % 16 != 0 || pic.ws < min_ws || pic.ws > kMaxWidthStride) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s has widthStride %u; for width %u it must be a multiple of 16, at least "
-                    "%u (ALIGN_UP(width, 16), minimum 32)",
-                    what, pic.ws, pic.width,
-                    AlignUp(pic.width, 16) < 32 ? 32 : AlignUp(pic.width, 16));
+                    "%u (ALIGN_UP(width x %u bytes per pixel, 16), minimum 32)",
+                    what, pic.ws, pic.width, min_ws, bpp);
     }
     if (pic.hs % 2 != 0 || pic.hs < pic.height || pic.hs < kMinHeightStride || pic.hs > kMaxSide) {
         return Fail(ACL_ERROR_INVALID_PARAM,
@@ -302,12 +328,12 @@ aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* wh
                     "and at most 4096",
                     what, pic.hs, pic.height);
     }
-    uint64_t needed = static_cast<uint64_t>(pic.ws) * pic.hs * 3 / 2;
+    uint64_t needed = VpcOutputBytes(pic, chip);
     if (pic.size < needed) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has size %u but YUV420SP with strides %ux%u takes %" PRIu64
-                    " bytes (widthStride x heightStride x 3 / 2)",
-                    what, pic.size, pic.ws, pic.hs, needed);
+                    "%s has size %u but %s with strides %ux%u takes %" PRIu64 " bytes on %s", what,
+                    pic.size, FormatName(pic.format).c_str(), pic.ws, pic.hs, needed,
+                    ChipName().c_str());
     }
     return CheckMediaBuffer(pic.data, needed, stream, what);
 }

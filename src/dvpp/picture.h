@@ -71,9 +71,13 @@ aclError CheckPicDesc(const acldvppPicDesc* desc, const char* what);
 aclError CheckMediaBuffer(const void* data, uint64_t bytes, const Stream* stream, const char* what,
                           std::string* error = nullptr);
 
-// The VPC rules for an input picture and for an output picture (NV12/NV21 only), as the
+// The VPC rules for an input picture and for an output picture, as the
 // emulated chip states them (310/910 strides everywhere; YUV400 size and 8K formats per chip).
 aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* what);
 aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* what);
+// What a VPC writes: NV12/NV21; on 310P and A2/A3 also YUV400, RGB/BGR 888 and xRGB 8888.
+bool IsVpcOutputFormat(acldvppPixelFormat format, DvppChip chip);
+// Bytes a checked VPC output takes.
+uint64_t VpcOutputBytes(const Picture& pic, DvppChip chip);
 
 }  // namespace openacl::dvpp

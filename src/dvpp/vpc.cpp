@@ -323,12 +323,40 @@ aclError RunVpc(const VpcJob& job, std::string* why) {
     uint8_t* y = out.data + job.paste.top * ws + job.paste.left;
     uint8_t* uv = out.data + ws * out.hs + job.paste.top / 2 * ws + job.paste.left;
     const int w = static_cast<int>(src->width), h = static_cast<int>(src->height);
-    if (out.format == PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
-        libyuv::I420ToNV21(src->y.data(), w, src->u.data(), src->cw(), src->v.data(), src->cw(), y,
-                           ws, uv, ws, w, h);
-    } else {
-        libyuv::I420ToNV12(src->y.data(), w, src->u.data(), src->cw(), src->v.data(), src->cw(), y,
-                           ws, uv, ws, w, h);
+    const uint8_t *py = src->y.data(), *pu = src->u.data(), *pv = src->v.data();
+    const int cw = src->cw();
+    const int ows = static_cast<int>(ws);
+    // Packed outputs (310P, A2/A3): the box starts bytes-per-pixel times further along the row.
+    uint8_t* row = out.data + job.paste.top * ws;
+    switch (out.format) {
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
+            libyuv::I420ToNV21(py, w, pu, cw, pv, cw, y, ows, uv, ows, w, h);
+            break;
+        case PIXEL_FORMAT_YUV_400:
+            libyuv::CopyPlane(py, w, y, ows, w, h);
+            break;
+        // libyuv names 32-bit pixels by their little-endian word, ACL by their bytes.
+        case PIXEL_FORMAT_RGB_888:
+            libyuv::I420ToRAW(py, w, pu, cw, pv, cw, row + 3 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_BGR_888:
+            libyuv::I420ToRGB24(py, w, pu, cw, pv, cw, row + 3 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_ARGB_8888:
+            libyuv::I420ToBGRA(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_ABGR_8888:
+            libyuv::I420ToRGBA(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_RGBA_8888:
+            libyuv::I420ToABGR(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_BGRA_8888:
+            libyuv::I420ToARGB(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
+            break;
+        default:  // NV12
+            libyuv::I420ToNV12(py, w, pu, cw, pv, cw, y, ows, uv, ows, w, h);
+            break;
     }
     if (job.border) {
         // The border is made from the pasted inside, so it is copied out first.

@@ -165,13 +165,59 @@ TEST_F(OnAscend310P, EightKInputsMayBeYuv400) {
     EXPECT_EQ(Resize8kYuv400(channel_, stream_), ACL_SUCCESS);
 }
 
-TEST_F(OnAscend310P, RgbOutputIsRefusedNamingTheChip) {
-    MediaBuffer in(MakeNv12(64, 64, 64, 64)), out(96 * 32);
+// Resizes a flat grey 64x64 NV12 picture (Y = U = V = 128) to 32x32 in `format`, with a
+// row of `ws` bytes.
+aclError ResizeGreyTo(acldvppChannelDesc* channel, aclrtStream stream, acldvppPixelFormat format,
+                      uint32_t ws, std::vector<uint8_t>* got) {
+    std::vector<uint8_t> grey(64 * 64 * 3 / 2, 128);
+    MediaBuffer in(grey), out(ws * 32 * 3 / 2);
     PicDesc input(in.get(), in.size(), kNv12, 64, 64, 64, 64);
-    PicDesc output(out.get(), out.size(), PIXEL_FORMAT_RGB_888, 32, 32, 96, 32);
-    EXPECT_EQ(acldvppVpcResizeAsync(channel_, input, output, nullptr, stream_),
+    PicDesc output(out.get(), out.size(), format, 32, 32, ws, 32);
+    aclError rc = acldvppVpcResizeAsync(channel, input, output, nullptr, stream);
+    if (rc == ACL_SUCCESS) rc = aclrtSynchronizeStream(stream);
+    *got = out.Read();
+    return rc;
+}
+
+TEST_F(OnAscend310, RgbOutputIsRefused) {
+    std::vector<uint8_t> got;
+    EXPECT_EQ(ResizeGreyTo(channel_, stream_, PIXEL_FORMAT_RGB_888, 96, &got),
               ACL_ERROR_INVALID_PARAM);
-    EXPECT_MESSAGE_CONTAINS("on Ascend310P3 (310P rules) (that chip also writes other formats");
+    EXPECT_MESSAGE_CONTAINS(
+        "the VPC writes only PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12) or "
+        "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21) on Ascend310 (310 rules)");
+}
+
+// Grey stays grey: limited-range Y 128 is about 130 in each of R, G and B.
+TEST_F(OnAscend310P, RgbOutputIsWritten) {
+    std::vector<uint8_t> got;
+    ASSERT_EQ(ResizeGreyTo(channel_, stream_, PIXEL_FORMAT_RGB_888, 96, &got), ACL_SUCCESS);
+    for (size_t i = 0; i < 96 * 32; ++i) {
+        ASSERT_NEAR(got[i], 130, 2) << i;
+    }
+    ASSERT_EQ(ResizeGreyTo(channel_, stream_, PIXEL_FORMAT_BGRA_8888, 128, &got), ACL_SUCCESS);
+    for (size_t i = 0; i < 128 * 32; i += 4) {
+        ASSERT_NEAR(got[i], 130, 2) << i;
+        ASSERT_EQ(got[i + 3], 255) << i;  // opaque
+    }
+}
+
+TEST_F(OnAscend310P, Yuv400OutputIsTheLuma) {
+    std::vector<uint8_t> got;
+    ASSERT_EQ(ResizeGreyTo(channel_, stream_, PIXEL_FORMAT_YUV_400, 32, &got), ACL_SUCCESS);
+    for (size_t i = 0; i < 32 * 32; ++i) {
+        ASSERT_EQ(got[i], 128) << i;
+    }
+    EXPECT_EQ(got[32 * 32], 0);  // no chroma plane is written
+}
+
+TEST_F(OnAscend310P, Yuv422SemiPlanarOutputIsRefusedNamingTheChip) {
+    std::vector<uint8_t> got;
+    EXPECT_EQ(ResizeGreyTo(channel_, stream_, PIXEL_FORMAT_YUV_SEMIPLANAR_422, 32, &got),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS(
+        "on Ascend310P3 (310P rules) (that chip also writes 422SP, 444SP and packed YUV, which "
+        "openacl does not emulate yet)");
 }
 
 // ---- resize interpolation ----
