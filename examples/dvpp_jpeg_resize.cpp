@@ -93,7 +93,8 @@ int main() {
     std::printf("    %ux%u, %d components, decodes into %u bytes\n", jw, jh, components,
                 decoded_size);
 
-    // 3. JPEGD writes NV12 with strides aligned to 128 x 16; the descriptor says so after sync.
+    // 3. JPEGD writes NV12 with strides aligned to 128 x 16 (64 x 16 on the 310P, the default
+    // chip); the descriptor says so after sync.
     void* decoded = nullptr;
     Check(acldvppMalloc(&decoded, decoded_size), "acldvppMalloc for the decoded picture");
     acldvppPicDesc* decoded_desc = acldvppCreatePicDesc();

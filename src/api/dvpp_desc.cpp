@@ -4,6 +4,7 @@
 #include <new>
 
 #include "core/error.h"
+#include "dvpp/chip.h"
 #include "dvpp/descriptors.h"
 
 using openacl::Fail;
@@ -215,11 +216,27 @@ aclError acldvppSetResizeConfigInterpolation(acldvppResizeConfig* resizeConfig,
               "resizeConfig", "acldvppResizeConfig")) {
         return ACL_ERROR_INVALID_PARAM;
     }
-    if (interpolation > 4) {
+    // Each family has its own list (acl_dvpp reference 6.5.6): the 310P dropped the
+    // TensorFlow-like 3 and 4, A2/A3 kept them as aliases and added 5.
+    const DvppChip chip = CurrentChip();
+    if (chip == DvppChip::k310P && interpolation > 2) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "interpolation %u is not one of 0 (default, bilinear), 1 (bilinear) or 2 "
+                    "(nearest) on %s",
+                    interpolation, ChipName().c_str());
+    }
+    if (chip == DvppChip::kA2 && interpolation > 5) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "interpolation %u is not one of 0 (default, bilinear), 1 (bilinear), 2 "
+                    "(nearest), 3 (as 1), 4 (as 2) or 5 (high-order filter) on %s",
+                    interpolation, ChipName().c_str());
+    }
+    if (!IsNewDvpp(chip) && interpolation > 4) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "interpolation %u is not one of 0 (default filter), 1 (bilinear), 2 "
-                    "(nearest), 3 (bilinear, TensorFlow-like) or 4 (nearest, TensorFlow-like)",
-                    interpolation);
+                    "(nearest), 3 (bilinear, TensorFlow-like) or 4 (nearest, TensorFlow-like) "
+                    "on %s",
+                    interpolation, ChipName().c_str());
     }
     resizeConfig->interpolation = interpolation;
     return ACL_SUCCESS;

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/error.h"
+#include "dvpp/chip.h"
 #include "dvpp/vdec.h"
 
 using openacl::Fail;
@@ -46,7 +47,10 @@ aclError InRange(uint32_t value, uint32_t lo, uint32_t hi, const char* what) {
 
 aclError SetChannelId(aclvdecChannelDesc* d, uint32_t v) {
     if (aclError rc = Settable(d, "channel id")) return rc;
-    if (aclError rc = InRange(v, 0, kVdecMaxChannels - 1, "channelId")) return rc;
+    if (v >= VdecChannelIds()) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "channelId %u is outside 0..%u on %s", v,
+                    VdecChannelIds() - 1, ChipName().c_str());
+    }
     d->channel_id = v;
     return ACL_SUCCESS;
 }
@@ -71,13 +75,19 @@ aclError SetEnType(aclvdecChannelDesc* d, uint32_t v) {
     d->en_type = static_cast<acldvppStreamFormat>(v);
     return ACL_SUCCESS;
 }
+// The 310P and newer also decode to RGB888/BGR888; the reference gives no strides for that.
+const char* RgbOutputNote() {
+    return IsNewDvpp(CurrentChip()) ? " (that chip also writes RGB888/BGR888, which openacl "
+                                      "does not emulate yet)"
+                                    : "";
+}
 aclError SetOutPicFormat(aclvdecChannelDesc* d, uint32_t v) {
     if (aclError rc = Settable(d, "output format")) return rc;
     if (v != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && v != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "outPicFormat %u: VDEC writes PIXEL_FORMAT_YUV_SEMIPLANAR_420 (1, NV12) or "
-                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (2, NV21)",
-                    v);
+                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (2, NV21) on %s%s",
+                    v, ChipName().c_str(), RgbOutputNote());
     }
     d->out_format = static_cast<acldvppPixelFormat>(v);
     return ACL_SUCCESS;
@@ -379,9 +389,9 @@ aclError CheckOutput(const acldvppPicDesc* output, const VdecChannel& channel) {
         pic.format != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "output has %s; VDEC writes PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12) or "
-                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21), or leave it unset for the "
-                    "channel's format",
-                    FormatName(pic.format).c_str());
+                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21) on %s, or leave it unset for the "
+                    "channel's format%s",
+                    FormatName(pic.format).c_str(), ChipName().c_str(), RgbOutputNote());
     }
     const int set = (pic.width != 0) + (pic.height != 0) + (pic.ws != 0) + (pic.hs != 0);
     if (set != 0 && set != 4) {

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "core/error.h"
+#include "dvpp/chip.h"
 #include "dvpp/venc.h"
 
 using openacl::Fail;
@@ -91,9 +92,9 @@ aclError SetPicFormat(aclvencChannelDesc* d, uint32_t v) {
 }
 aclError SetSide(aclvencChannelDesc* d, uint32_t v, uint32_t* field, const char* what) {
     if (aclError rc = Settable(d, what)) return rc;
-    if (v < kVencMinSide || v > kVencMaxSide || v % 2 != 0) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "%s %u: VENC encodes %u..%u, even", what, v,
-                    kVencMinSide, kVencMaxSide);
+    if (v < kVencMinSide || v > VencMaxSide() || v % 2 != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s %u: VENC encodes %u..%u, even, on %s", what, v,
+                    kVencMinSide, VencMaxSide(), ChipName().c_str());
     }
     *field = v;
     return ACL_SUCCESS;
@@ -118,14 +119,18 @@ aclError SetRcMode(aclvencChannelDesc* d, uint32_t v) {
     if (aclError rc = Settable(d, "rate-control mode")) return rc;
     if (v > 2) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "rcMode is 0 (default, CBR), 1 (VBR) or 2 (CBR), not %u", v);
+                    "rcMode is 0 (default, %s on %s), 1 (VBR) or 2 (CBR), not %u",
+                    IsNewDvpp(CurrentChip()) ? "VBR" : "CBR", ChipName().c_str(), v);
     }
     d->rc_mode = v;
     return ACL_SUCCESS;
 }
 aclError SetSrcRate(aclvencChannelDesc* d, uint32_t v) {
     if (aclError rc = Settable(d, "source frame rate")) return rc;
-    if (v > 120) return Fail(ACL_ERROR_INVALID_PARAM, "srcRate is 0 (30 fps) or 1..120, not %u", v);
+    if (v > VencMaxSrcRate()) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "srcRate is 0 (30 fps) or 1..%u on %s, not %u",
+                    VencMaxSrcRate(), ChipName().c_str(), v);
+    }
     d->src_rate = v;
     return ACL_SUCCESS;
 }

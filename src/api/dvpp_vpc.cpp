@@ -7,6 +7,7 @@
 #include "core/stream.h"
 #include "dvpp/border.h"
 #include "dvpp/channel.h"
+#include "dvpp/chip.h"
 #include "dvpp/task.h"
 #include "dvpp/vpc.h"
 
@@ -39,6 +40,13 @@ aclError PrepareJob(acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
         if (aclError rc = PasteBox(*paste, job->out, "pasteArea", &job->paste)) return rc;
     }
     if (border != nullptr) {
+        const acldvppPixelFormat f = job->out.format;
+        if (f != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && f != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%s has %s; openacl makes borders in NV12/NV21 outputs only (the chip "
+                        "writes other formats too, not emulated yet)",
+                        out_name, FormatName(f).c_str());
+        }
         // The crop is resized to the output less its borders.
         const BorderSpec& b = *border;
         uint64_t across = uint64_t(b.left) + b.right, down = uint64_t(b.top) + b.bottom;
@@ -63,9 +71,8 @@ void SubmitJobs(openacl::Stream* stream, std::vector<VpcJob> jobs) {
     Submit(stream, [stream, jobs = std::move(jobs)](std::string* why) {
         for (const VpcJob& job : jobs) {
             const FormatInfo* info = VpcFormat(job.in.format);
-            uint64_t in_bytes =
-                static_cast<uint64_t>(job.in.ws) * job.in.hs * info->size_num / info->size_den;
-            uint64_t out_bytes = static_cast<uint64_t>(job.out.ws) * job.out.hs * 3 / 2;
+            uint64_t in_bytes = VpcInputBytes(*info, job.in.ws, job.in.hs, CurrentChip());
+            uint64_t out_bytes = VpcOutputBytes(job.out, CurrentChip());
             if (aclError rc = CheckMediaBuffer(job.in.data, in_bytes, stream, "inputDesc", why)) {
                 return rc;
             }
@@ -268,6 +275,7 @@ aclError acldvppVpcBatchCropResizeMakeBorderAsync(
     uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
     acldvppBorderConfig* borderCfgs[], acldvppResizeConfig* resizeConfig, aclrtStream stream) {
     OPENACL_API();
+    if (aclError rc = RequireNewDvpp("acldvppVpcBatchCropResizeMakeBorderAsync")) return rc;
     if (borderCfgs == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "borderCfgs is null");
     return Batch(channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, nullptr,
                  false, borderCfgs, resizeConfig, stream);

@@ -8,6 +8,7 @@
 #include "core/stream.h"
 #include "dvpp/border.h"
 #include "dvpp/channel.h"
+#include "dvpp/chip.h"
 #include "dvpp/color.h"
 #include "dvpp/histogram.h"
 #include "dvpp/pyramid.h"
@@ -23,7 +24,7 @@ namespace {
 uint64_t Bytes(const Picture& pic) {
     const FormatInfo* info = VpcFormat(pic.format);
     if (info == nullptr) return static_cast<uint64_t>(pic.ws) * pic.hs;
-    return static_cast<uint64_t>(pic.ws) * pic.hs * info->size_num / info->size_den;
+    return VpcInputBytes(*info, pic.ws, pic.hs, CurrentChip());
 }
 
 aclError Recheck(const Picture& in, const Picture& out, const openacl::Stream* s,
@@ -62,6 +63,7 @@ aclError CheckOutputPicture(const Picture& out, const openacl::Stream* s) {
 aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc,
                                      acldvppPicDesc* outputDesc, aclrtStream stream) {
     OPENACL_API();
+    if (aclError rc = RequireNewDvpp("acldvppVpcConvertColorAsync")) return rc;
     openacl::Stream* s = nullptr;
     Picture in;
     if (aclError rc = Begin(channelDesc, inputDesc, stream, &s, &in)) return rc;
@@ -110,6 +112,7 @@ aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* channelDesc, acldvppPic
 aclError acldvppVpcPyrDownAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc,
                                 acldvppPicDesc* outputDesc, void* reserve, aclrtStream stream) {
     OPENACL_API();
+    if (aclError rc = RequireNewDvpp("acldvppVpcPyrDownAsync", true)) return rc;
     if (aclError rc = NullReserve(reserve)) return rc;
     if (aclError rc = CheckChannelFor(channelDesc, DVPP_CHNMODE_VPC)) return rc;
     if (aclError rc = CheckPicDesc(inputDesc, "inputDesc")) return rc;
@@ -134,6 +137,7 @@ aclError acldvppVpcPyrDownAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc*
 aclError acldvppVpcCalcHistAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc* srcPicDesc,
                                  acldvppHist* hist, void* reserve, aclrtStream stream) {
     OPENACL_API();
+    if (aclError rc = RequireNewDvpp("acldvppVpcCalcHistAsync")) return rc;
     if (aclError rc = NullReserve(reserve)) return rc;
     if (hist == nullptr || !Hists().Contains(hist)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "hist %p is not a live acldvppHist",
@@ -164,6 +168,7 @@ aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc* channelDesc,
                                      const acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
                                      const acldvppLutMap* lutMap, aclrtStream stream) {
     OPENACL_API();
+    if (aclError rc = RequireNewDvpp("acldvppVpcEqualizeHistAsync")) return rc;
     if (lutMap == nullptr || !LutMaps().Contains(lutMap)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "lutMap %p is not a live acldvppLutMap",
                     static_cast<const void*>(lutMap));
@@ -200,6 +205,7 @@ aclError acldvppVpcMakeBorderAsync(const acldvppChannelDesc* channelDesc,
                                    const acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
                                    const acldvppBorderConfig* borderConfig, aclrtStream stream) {
     OPENACL_API();
+    if (aclError rc = RequireNewDvpp("acldvppVpcMakeBorderAsync")) return rc;
     if (borderConfig == nullptr || !BorderConfigs().Contains(borderConfig)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "borderConfig %p is not a live acldvppBorderConfig",
                     static_cast<const void*>(borderConfig));

@@ -13,6 +13,7 @@
 #include <opencv2/core.hpp>
 
 #include "core/error.h"
+#include "dvpp/chip.h"
 #include "libyuv.h"
 
 namespace openacl::dvpp {
@@ -321,7 +322,8 @@ aclError PlanJpegDecode(const JpegHeader& header, acldvppPixelFormat requested, 
     layout->format = format;
     layout->width = round(width, shape.width_div);
     layout->height = round(height, shape.height_div);
-    layout->ws = AlignUp(layout->width, 128);
+    // The 310/910 JPEGD pads rows to 128 bytes; the 310P and A2/A3 ones to 64.
+    layout->ws = AlignUp(layout->width, IsNewDvpp(CurrentChip()) ? 64 : 128);
     layout->hs = AlignUp(layout->height, 16);
     layout->size = SemiPlanarSize(format, layout->ws, layout->hs);
     return ACL_SUCCESS;

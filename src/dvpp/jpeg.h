@@ -1,6 +1,7 @@
 // JPEG on the CPU: the JPEGD stream rules (baseline Huffman, 8-bit, 4:4:4/4:2:2/4:2:0/4:0:0/
-// 4:4:0, 32x32 to 8192x8192), the semi-planar layout JPEGD writes (strides ALIGN_UP(w, 128) x
-// ALIGN_UP(h, 16)), decoding with libjpeg-turbo and JPEGE encoding from NV12/NV21 or packed 4:2:2.
+// 4:4:0, 32x32 to 8192x8192), the semi-planar layout JPEGD writes (strides ALIGN_UP(w, 128), 64 on
+// 310P/A2, x ALIGN_UP(h, 16)), decoding with libjpeg-turbo and JPEGE encoding from NV12/NV21 or
+// packed 4:2:2.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,6 @@
 #include "dvpp/picture.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "dvpp/chip.h"
 
 namespace openacl::dvpp {
 
@@ -47,7 +49,36 @@ bool Is420Sp(acldvppPixelFormat f) {
     return f == PIXEL_FORMAT_YUV_SEMIPLANAR_420 || f == PIXEL_FORMAT_YVU_SEMIPLANAR_420;
 }
 
+// The 8K path (a side in (4096, 8192]): NV12/NV21 only on 310/910; the 310P and A2/A3 also
+// read YUV400, 422SP, 444SP and packed 422 there.
+bool Reads8k(acldvppPixelFormat f, DvppChip chip) {
+    if (Is420Sp(f)) return true;
+    if (!IsNewDvpp(chip)) return false;
+    switch (f) {
+        case PIXEL_FORMAT_YUV_400:
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_422:
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_422:
+        case PIXEL_FORMAT_YUV_SEMIPLANAR_444:
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_444:
+        case PIXEL_FORMAT_YUYV_PACKED_422:
+        case PIXEL_FORMAT_UYVY_PACKED_422:
+        case PIXEL_FORMAT_YVYU_PACKED_422:
+        case PIXEL_FORMAT_VYUY_PACKED_422:
+            return true;
+        default:
+            return false;
+    }
+}
+
 }  // namespace
+
+uint64_t VpcInputBytes(const FormatInfo& info, uint32_t ws, uint32_t hs, DvppChip chip) {
+    // Only the 310/910 want room for a chroma plane behind a YUV400 picture.
+    if (info.format == PIXEL_FORMAT_YUV_400 && IsNewDvpp(chip)) {
+        return static_cast<uint64_t>(ws) * hs;
+    }
+    return static_cast<uint64_t>(ws) * hs * info.size_num / info.size_den;
+}
 
 const FormatInfo* VpcFormat(acldvppPixelFormat format) {
     for (const FormatInfo& info : kVpcFormats) {
@@ -192,14 +223,18 @@ aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* wha
                     "420/422/444/440, packed 422/444, RGB/BGR 888 or xRGB 8888",
                     what, FormatName(pic.format).c_str());
     }
+    const DvppChip chip = CurrentChip();
     bool is8k = pic.width > kMaxSide || pic.height > kMaxSide;
-    uint32_t max_side = Is420Sp(pic.format) ? kMax8kSide : kMaxSide;
+    uint32_t max_side = Reads8k(pic.format, chip) ? kMax8kSide : kMaxSide;
     if (pic.width < kMinWidth || pic.height < kMinHeight || pic.width > max_side ||
         pic.height > max_side) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s is %ux%u; a VPC picture is 10x6 to 4096x4096 (inputs up to 8192x8192 for "
-                    "YUV420SP NV12/NV21 only)",
-                    what, pic.width, pic.height);
+                    "%s only on %s)",
+                    what, pic.width, pic.height,
+                    IsNewDvpp(chip) ? "YUV400, YUV420SP, 422SP, 444SP and packed 422"
+                                    : "YUV420SP NV12/NV21",
+                    ChipName().c_str());
     }
     if (info->format == PIXEL_FORMAT_YUV_SEMIPLANAR_440 ||
         info->format == PIXEL_FORMAT_YVU_SEMIPLANAR_440) {
@@ -226,21 +261,52 @@ aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* wha
                     "and in [6, %u]",
                     what, pic.hs, pic.height, max_hs);
     }
-    uint64_t needed = static_cast<uint64_t>(pic.ws) * pic.hs * info->size_num / info->size_den;
+    uint64_t needed = VpcInputBytes(*info, pic.ws, pic.hs, chip);
     if (pic.size < needed) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has size %u but %s with strides %ux%u takes %" PRIu64 " bytes", what,
-                    pic.size, info->name, pic.ws, pic.hs, needed);
+                    "%s has size %u but %s with strides %ux%u takes %" PRIu64 " bytes on %s", what,
+                    pic.size, info->name, pic.ws, pic.hs, needed, ChipName().c_str());
     }
     return CheckMediaBuffer(pic.data, needed, stream, what);
 }
 
+bool IsVpcOutputFormat(acldvppPixelFormat f, DvppChip chip) {
+    if (Is420Sp(f)) return true;
+    if (!IsNewDvpp(chip)) return false;
+    switch (f) {
+        case PIXEL_FORMAT_YUV_400:
+        case PIXEL_FORMAT_RGB_888:
+        case PIXEL_FORMAT_BGR_888:
+        case PIXEL_FORMAT_ARGB_8888:
+        case PIXEL_FORMAT_ABGR_8888:
+        case PIXEL_FORMAT_RGBA_8888:
+        case PIXEL_FORMAT_BGRA_8888:
+            return true;
+        default:
+            return false;
+    }
+}
+
+uint64_t VpcOutputBytes(const Picture& pic, DvppChip chip) {
+    return VpcInputBytes(*VpcFormat(pic.format), pic.ws, pic.hs, chip);
+}
+
 aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* what) {
-    if (!Is420Sp(pic.format)) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has %s; the VPC writes only PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12) or "
-                    "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21)",
-                    what, FormatName(pic.format).c_str());
+    const DvppChip chip = CurrentChip();
+    if (!IsVpcOutputFormat(pic.format, chip)) {
+        // The 310P and A2/A3 VPC also write 422SP, 444SP and packed YUV; openacl's resize path
+        // does not, so they are refused with a message that says so.
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s has %s; the VPC writes only %s on %s%s", what,
+                    FormatName(pic.format).c_str(),
+                    IsNewDvpp(chip) ? "PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12), "
+                                      "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21), YUV400, RGB/BGR "
+                                      "888 or xRGB 8888"
+                                    : "PIXEL_FORMAT_YUV_SEMIPLANAR_420 (NV12) or "
+                                      "PIXEL_FORMAT_YVU_SEMIPLANAR_420 (NV21)",
+                    ChipName().c_str(),
+                    IsNewDvpp(chip) ? " (that chip also writes 422SP, 444SP and packed YUV, "
+                                      "which openacl does not emulate yet)"
+                                    : "");
     }
     if (pic.width < kMinWidth || pic.height < kMinHeight || pic.width > kMaxSide ||
         pic.height > kMaxSide || pic.width % 2 != 0 || pic.height % 2 != 0) {
@@ -248,13 +314,13 @@ aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* wh
                     "%s is %ux%u; a VPC output is 10x6 to 4096x4096 with even width and height",
                     what, pic.width, pic.height);
     }
-    if (pic.ws % 16 != 0 || pic.ws < kMinWidthStride || pic.ws < pic.width ||
-        pic.ws > kMaxWidthStride) {
+    const uint32_t bpp = VpcFormat(pic.format)->bytes_per_pixel;
+    const uint32_t min_ws = std::max(kMinWidthStride, AlignUp(pic.width * bpp, 16));
+    if (pic.ws % 16 != 0 || pic.ws < min_ws || pic.ws > kMaxWidthStride) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s has widthStride %u; for width %u it must be a multiple of 16, at least "
-                    "%u (ALIGN_UP(width, 16), minimum 32)",
-                    what, pic.ws, pic.width,
-                    AlignUp(pic.width, 16) < 32 ? 32 : AlignUp(pic.width, 16));
+                    "%u (ALIGN_UP(width x %u bytes per pixel, 16), minimum 32)",
+                    what, pic.ws, pic.width, min_ws, bpp);
     }
     if (pic.hs % 2 != 0 || pic.hs < pic.height || pic.hs < kMinHeightStride || pic.hs > kMaxSide) {
         return Fail(ACL_ERROR_INVALID_PARAM,
@@ -262,12 +328,12 @@ aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* wh
                     "and at most 4096",
                     what, pic.hs, pic.height);
     }
-    uint64_t needed = static_cast<uint64_t>(pic.ws) * pic.hs * 3 / 2;
+    uint64_t needed = VpcOutputBytes(pic, chip);
     if (pic.size < needed) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has size %u but YUV420SP with strides %ux%u takes %" PRIu64
-                    " bytes (widthStride x heightStride x 3 / 2)",
-                    what, pic.size, pic.ws, pic.hs, needed);
+                    "%s has size %u but %s with strides %ux%u takes %" PRIu64 " bytes on %s", what,
+                    pic.size, FormatName(pic.format).c_str(), pic.ws, pic.hs, needed,
+                    ChipName().c_str());
     }
     return CheckMediaBuffer(pic.data, needed, stream, what);
 }

@@ -1,11 +1,12 @@
 // Pictures in media memory: what each pixel format needs (bytes per pixel, buffer size,
-// parity), the documented stride rules (310/910 flavour) and the device-memory check every
-// task makes before it touches a buffer.
+// parity), the documented stride rules (310/910 flavour, a few per chip) and the device-memory
+// check every task makes before it touches a buffer.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "dvpp/chip.h"
 #include "dvpp/descriptors.h"
 
 namespace openacl {
@@ -30,6 +31,9 @@ struct FormatInfo {
 
 // The formats the 310/910 VPC reads; nullptr for others.
 const FormatInfo* VpcFormat(acldvppPixelFormat format);
+// Bytes a VPC input of this format with strides ws x hs takes on the chip (YUV400 is ws x hs
+// on 310P and A2/A3, ws x hs x 3 / 2 on 310/910).
+uint64_t VpcInputBytes(const FormatInfo& info, uint32_t ws, uint32_t hs, DvppChip chip);
 // A format's name for messages ("PIXEL_FORMAT_YUV_SEMIPLANAR_420"), or its number.
 std::string FormatName(acldvppPixelFormat format);
 // Bytes of a semi-planar YUV picture with strides ws x hs (0 for other formats).
@@ -67,8 +71,13 @@ aclError CheckPicDesc(const acldvppPicDesc* desc, const char* what);
 aclError CheckMediaBuffer(const void* data, uint64_t bytes, const Stream* stream, const char* what,
                           std::string* error = nullptr);
 
-// The 310/910 VPC rules for an input picture and for an output picture (NV12/NV21 only).
+// The VPC rules for an input picture and for an output picture, as the
+// emulated chip states them (310/910 strides everywhere; YUV400 size and 8K formats per chip).
 aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* what);
 aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* what);
+// What a VPC writes: NV12/NV21; on 310P and A2/A3 also YUV400, RGB/BGR 888 and xRGB 8888.
+bool IsVpcOutputFormat(acldvppPixelFormat format, DvppChip chip);
+// Bytes a checked VPC output takes.
+uint64_t VpcOutputBytes(const Picture& pic, DvppChip chip);
 
 }  // namespace openacl::dvpp

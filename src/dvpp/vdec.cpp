@@ -11,6 +11,7 @@ extern "C" {
 
 #include "core/error.h"
 #include "core/log.h"
+#include "dvpp/chip.h"
 
 namespace openacl::dvpp {
 
@@ -45,6 +46,10 @@ bool HasStartCode(const uint8_t* data, uint32_t size) {
 
 }  // namespace
 
+uint32_t VdecChannelIds() {
+    return IsNewDvpp(CurrentChip()) ? 256 : 32;
+}
+
 aclError VdecChannel::Create(aclvdecChannelDesc* desc) {
     if (desc->channel != nullptr) {
         return Fail(ACL_ERROR_INVALID_PARAM,
@@ -73,7 +78,7 @@ aclError VdecChannel::Create(aclvdecChannelDesc* desc) {
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "VDEC channel id %u is in use by another channel: ids are 0..%u, one "
                         "channel each (aclvdecSetChannelDescChannelId)",
-                        desc->channel_id, kVdecMaxChannels - 1);
+                        desc->channel_id, VdecChannelIds() - 1);
         }
         Ids().used.set(desc->channel_id);
         channel->holds_id_ = true;

@@ -22,8 +22,9 @@ class VdecChannel;
 constexpr uint32_t kVdecNoPicture = 0x20000;
 // retCode of a frame libavcodec could not decode, or one decoded with concealed errors.
 constexpr uint32_t kVdecStreamError = ACL_ERROR_FAILURE;
-// Channel ids are 0..31 (310/910); one live channel per id.
-constexpr uint32_t kVdecMaxChannels = 32;
+// Channel ids are 0..31 on 310/910 and 0..255 on 310P and A2/A3; one live channel per id.
+constexpr uint32_t kVdecMaxChannels = 256;
+uint32_t VdecChannelIds();  // 32 or 256, for the emulated chip
 }  // namespace openacl::dvpp
 
 struct aclvdecChannelDesc {

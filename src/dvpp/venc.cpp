@@ -6,6 +6,8 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "core/runtime.h"
+#include "dvpp/chip.h"
 
 namespace openacl::dvpp {
 
@@ -33,7 +35,22 @@ ChannelIds& Ids() {
 
 }  // namespace
 
+uint32_t VencMaxSide() {
+    return IsNewDvpp(CurrentChip()) ? 4096 : 1920;
+}
+
+uint32_t VencMaxSrcRate() {
+    return IsNewDvpp(CurrentChip()) ? 240 : 120;
+}
+
 aclError VencChannel::Create(aclvencChannelDesc* desc) {
+    // The training parts (910, 910B, 910_93) have no video encoder (acl_dvpp reference 6.10).
+    if (Runtime::Get().config().soc_name.rfind("Ascend910", 0) == 0) {
+        return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+                    "VENC is not available on %s: only the 310, 310P and Atlas 200I/500 A2 "
+                    "encode video",
+                    ChipName().c_str());
+    }
     if (desc->channel != nullptr) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "channelDesc %p already describes a created channel (id %u): destroy it "
@@ -54,7 +71,13 @@ aclError VencChannel::Create(aclvencChannelDesc* desc) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "the picture size is %ux%u: set it with aclvencSetChannelDescPicWidth and "
                     "...PicHeight (%u..%u, even) before aclvencCreateChannel",
-                    desc->width, desc->height, kVencMinSide, kVencMaxSide);
+                    desc->width, desc->height, kVencMinSide, VencMaxSide());
+    }
+    if (IsNewDvpp(CurrentChip()) && desc->en_type != H265_MAIN_LEVEL &&
+        static_cast<uint64_t>(desc->width) * desc->height > kVencMaxH264Pixels) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "the picture size is %ux%u; H.264 encodes at most 4096x2304 pixels on %s",
+                    desc->width, desc->height, ChipName().c_str());
     }
     std::unique_ptr<VencChannel> channel(new VencChannel(*desc));
     EncoderSettings& s = channel->settings_;
@@ -62,7 +85,9 @@ aclError VencChannel::Create(aclvencChannelDesc* desc) {
     s.width = desc->width;
     s.height = desc->height;
     s.key_frame_interval = desc->key_frame_interval ? desc->key_frame_interval : 30;
-    s.rc_mode = desc->rc_mode == 1 ? 1 : 2;
+    // rcMode 0 is CBR on 310 and VBR on 310P and the Atlas 200I/500 A2.
+    const uint32_t default_rc = IsNewDvpp(CurrentChip()) ? 1 : 2;
+    s.rc_mode = desc->rc_mode == 0 ? default_rc : desc->rc_mode;
     s.frame_rate = desc->src_rate ? desc->src_rate : 30;
     s.max_kbps = desc->max_bit_rate ? desc->max_bit_rate : 300;
     if (channel->desc_.pic_format == PIXEL_FORMAT_YUV_400) {

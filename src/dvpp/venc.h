@@ -18,9 +18,13 @@
 namespace openacl::dvpp {
 class VencChannel;
 
-// VENC resolutions (310): 128x128 to 1920x1920.
+// VENC resolutions: 128x128 to 1920x1920 on 310; 128 to 4096 a side on 310P (and the
+// Atlas 200I/500 A2), where H.264 is at most 4096x2304 pixels.
 constexpr uint32_t kVencMinSide = 128;
-constexpr uint32_t kVencMaxSide = 1920;
+uint32_t VencMaxSide();  // 1920 or 4096, for the emulated chip
+constexpr uint64_t kVencMaxH264Pixels = 4096ull * 2304;
+// Largest srcRate (fps): 120 on 310, 240 on 310P.
+uint32_t VencMaxSrcRate();
 // retCode of a picture the encoder could not encode.
 constexpr uint32_t kVencEncodeError = ACL_ERROR_FAILURE;
 }  // namespace openacl::dvpp

@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "core/error.h"
+#include "dvpp/chip.h"
 #include "libyuv.h"
 
 namespace openacl::dvpp {
@@ -161,10 +162,14 @@ aclError BoxOf(const acldvppRoiConfig& roi, uint32_t pic_w, uint32_t pic_h, cons
     if (roi.right < roi.left || roi.bottom < roi.top) {
         return RoiError(what, roi, "right must not be left of left, nor bottom above top");
     }
-    if (roi.left % 2 != 0 || roi.top % 2 != 0 || roi.right % 2 != 1 || roi.bottom % 2 != 1) {
-        return RoiError(what, roi,
-                        "left and top must be even, right and bottom odd (the box is inclusive, "
-                        "so its origin and size are even)");
+    const bool parity = !IsNewDvpp(CurrentChip());
+    if (parity &&
+        (roi.left % 2 != 0 || roi.top % 2 != 0 || roi.right % 2 != 1 || roi.bottom % 2 != 1)) {
+        std::string rule =
+            "left and top must be even, right and bottom odd (the box is inclusive, so its "
+            "origin and size are even) on " +
+            ChipName();
+        return RoiError(what, roi, rule.c_str());
     }
     box->left = roi.left;
     box->top = roi.top;
@@ -181,6 +186,13 @@ aclError BoxOf(const acldvppRoiConfig& roi, uint32_t pic_w, uint32_t pic_h, cons
                     "%s (right %u, bottom %u) reaches outside the %s picture of %ux%u", what,
                     roi.right, roi.bottom, pic, pic_w, pic_h);
     }
+    // Where parity is not a rule, an odd box is snapped onto the 2x2 grid the 4:2:0 working
+    // format needs: origin down to even, size down to even. That stays inside the asked box's
+    // rows and columns but one, and keeps at least 10x6 of a box that had it.
+    box->left &= ~1u;
+    box->top &= ~1u;
+    box->width = (roi.right - box->left + 1) & ~1u;
+    box->height = (roi.bottom - box->top + 1) & ~1u;
     return ACL_SUCCESS;
 }
 
@@ -198,15 +210,23 @@ aclError CheckRoiConfig(const acldvppRoiConfig* roi, const char* what) {
 }
 
 aclError ResizeInterpolation(const acldvppResizeConfig* config, uint32_t* interpolation) {
-    *interpolation = 0;
-    if (config == nullptr) return ACL_SUCCESS;
-    if (!ResizeConfigs().Contains(config)) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "resizeConfig %p is not a live acldvppResizeConfig (destroyed, or not made "
-                    "by acldvppCreateResizeConfig)",
-                    static_cast<const void*>(config));
+    uint32_t value = 0;
+    if (config != nullptr) {
+        if (!ResizeConfigs().Contains(config)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "resizeConfig %p is not a live acldvppResizeConfig (destroyed, or not "
+                        "made by acldvppCreateResizeConfig)",
+                        static_cast<const void*>(config));
+        }
+        value = config->interpolation;
     }
-    *interpolation = config->interpolation;
+    *interpolation = value;
+    // The job speaks the 310/910 values. The 310P and A2/A3 treat 0 as bilinear; A2/A3 also
+    // take 3 as 1, 4 as 2, and 5 for the high-order filter that is 310's 0.
+    if (IsNewDvpp(CurrentChip())) {
+        static constexpr uint32_t kAsOn310[] = {1, 1, 2, 1, 2, 0};
+        *interpolation = value < 6 ? kAsOn310[value] : value;
+    }
     return ACL_SUCCESS;
 }
 
@@ -224,8 +244,10 @@ aclError CropBox(const acldvppRoiConfig& roi, const Picture& in, const char* wha
 
 aclError PasteBox(const acldvppRoiConfig& roi, const Picture& out, const char* what, Box* box) {
     if (aclError rc = BoxOf(roi, out.width, out.height, what, "output", box)) return rc;
-    if (roi.left % 16 != 0) {
-        return RoiError(what, roi, "a paste box's left must be a multiple of 16");
+    // 310, 910 and 310P write the paste box from a 16-byte aligned column; A2/A3 from any.
+    if (CurrentChip() != DvppChip::kA2 && roi.left % 16 != 0) {
+        std::string rule = "a paste box's left must be a multiple of 16 on " + ChipName();
+        return RoiError(what, roi, rule.c_str());
     }
     return ACL_SUCCESS;
 }
@@ -301,12 +323,40 @@ aclError RunVpc(const VpcJob& job, std::string* why) {
     uint8_t* y = out.data + job.paste.top * ws + job.paste.left;
     uint8_t* uv = out.data + ws * out.hs + job.paste.top / 2 * ws + job.paste.left;
     const int w = static_cast<int>(src->width), h = static_cast<int>(src->height);
-    if (out.format == PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
-        libyuv::I420ToNV21(src->y.data(), w, src->u.data(), src->cw(), src->v.data(), src->cw(), y,
-                           ws, uv, ws, w, h);
-    } else {
-        libyuv::I420ToNV12(src->y.data(), w, src->u.data(), src->cw(), src->v.data(), src->cw(), y,
-                           ws, uv, ws, w, h);
+    const uint8_t *py = src->y.data(), *pu = src->u.data(), *pv = src->v.data();
+    const int cw = src->cw();
+    const int ows = static_cast<int>(ws);
+    // Packed outputs (310P, A2/A3): the box starts bytes-per-pixel times further along the row.
+    uint8_t* row = out.data + job.paste.top * ws;
+    switch (out.format) {
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
+            libyuv::I420ToNV21(py, w, pu, cw, pv, cw, y, ows, uv, ows, w, h);
+            break;
+        case PIXEL_FORMAT_YUV_400:
+            libyuv::CopyPlane(py, w, y, ows, w, h);
+            break;
+        // libyuv names 32-bit pixels by their little-endian word, ACL by their bytes.
+        case PIXEL_FORMAT_RGB_888:
+            libyuv::I420ToRAW(py, w, pu, cw, pv, cw, row + 3 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_BGR_888:
+            libyuv::I420ToRGB24(py, w, pu, cw, pv, cw, row + 3 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_ARGB_8888:
+            libyuv::I420ToBGRA(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_ABGR_8888:
+            libyuv::I420ToRGBA(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_RGBA_8888:
+            libyuv::I420ToABGR(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
+            break;
+        case PIXEL_FORMAT_BGRA_8888:
+            libyuv::I420ToARGB(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
+            break;
+        default:  // NV12
+            libyuv::I420ToNV12(py, w, pu, cw, pv, cw, y, ows, uv, ows, w, h);
+            break;
     }
     if (job.border) {
         // The border is made from the pasted inside, so it is copied out first.

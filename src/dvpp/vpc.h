@@ -1,8 +1,9 @@
 // VPC (the vision pre-processing core) on the CPU: crop a box of the input, scale it, and write
-// it as NV12/NV21 into a box of the output. Resize, crop, crop-and-paste and their batch forms
-// are all this one operation with different boxes. The 310/910 ROI rules are enforced: boxes
-// are inclusive with even left/top and odd right/bottom, paste boxes start on a multiple of 16,
-// boxes are 10x6 to 4096x4096, and the scale is within [1/32, 16] on each axis.
+// it as NV12/NV21 (310P, A2/A3: also YUV400 or RGB) into a box of the output. Resize, crop,
+// crop-and-paste and their batch forms are all this one operation with different boxes. The ROI
+// rules: boxes are inclusive with even left/top and odd right/bottom (310/910; lifted on 310P and
+// A2/A3), paste boxes start on a multiple of 16 (all but A2/A3), boxes are 10x6 to 4096x4096, and
+// the scale is within [1/32, 16] on each axis.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +50,8 @@ void ToI420(const Picture& in, const Box& box, I420* dst);
 
 // A live ROI config (what names it in messages).
 aclError CheckRoiConfig(const acldvppRoiConfig* roi, const char* what);
-// The interpolation of an optional resize config (nullptr: the default, 0).
+// The interpolation of an optional resize config (nullptr: the default, 0), as the 310/910
+// number for the same filter on the emulated chip.
 aclError ResizeInterpolation(const acldvppResizeConfig* config, uint32_t* interpolation);
 
 // The whole picture as a box (odd input sizes are rounded down to even, as the VPC does).

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -98,6 +99,25 @@ class DvppTest : public ::testing::Test {
     }
     aclrtStream stream_ = nullptr;
     acldvppChannelDesc* channel_ = nullptr;
+};
+
+// DvppTest on a chosen chip: OPENACL_SOC_NAME is set before aclInit, so the DVPP rules are
+// that chip's (each test runs in its own process). Derived fixtures pass the soc name.
+class DvppChipTest : public DvppTest {
+ protected:
+    explicit DvppChipTest(const char* soc_name) : soc_name_(soc_name) {}
+    void SetUp() override {
+        setenv("OPENACL_SOC_NAME", soc_name_, 1);
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+        ASSERT_STREQ(aclrtGetSocName(), soc_name_);
+        DvppTest::SetUp();
+    }
+    void TearDown() override {
+        DvppTest::TearDown();
+        aclFinalize();
+        unsetenv("OPENACL_SOC_NAME");
+    }
+    const char* soc_name_;
 };
 
 // An NV12 picture in host memory with strides ws x hs: a smooth luma gradient and slowly

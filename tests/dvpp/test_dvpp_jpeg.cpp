@@ -153,7 +153,7 @@ TEST(DvppJpegPredictDecSize, IsAlignedStridesTimesTheFormatFactor) {
     ASSERT_EQ(
         acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
         ACL_SUCCESS);
-    EXPECT_EQ(size, 128u * 64 * 3 / 2);
+    EXPECT_EQ(size, 128u * 64 * 3 / 2);  // ALIGN_UP(100, 64) on the default chip, a 310P
     ASSERT_EQ(acldvppJpegPredictDecSize(jpeg.data(), jpeg.size(), PIXEL_FORMAT_UNKNOWN, &size),
               ACL_SUCCESS);
     EXPECT_EQ(size, 128u * 64 * 3);  // 4:4:4 source layout
@@ -171,8 +171,10 @@ TEST(DvppJpegPredictDecSize, PictureSmallerThan32IsUnsupported) {
     EXPECT_MESSAGE_CONTAINS("32x32 to 8192x8192");
 }
 
-class DvppJpegDecode : public DvppTest {
+// On the 310, whose JPEGD rows are 128-byte aligned (64 on the 310P: test_dvpp_chip.cpp).
+class DvppJpegDecode : public DvppChipTest {
  protected:
+    DvppJpegDecode() : DvppChipTest("Ascend310") {}
     // Decodes `jpeg` to `format`; returns the synchronisation's code.
     aclError Decode(const std::vector<uint8_t>& jpeg, acldvppPixelFormat format, uint32_t out_size,
                     std::vector<uint8_t>* out, PicDesc* desc) {

@@ -313,10 +313,12 @@ TEST_F(DvppVpc, BatchCropWritesEachBoxToItsOutput) {
 
 // ---- rules ----
 
-class DvppVpcRules : public DvppTest {
+// The 310 rules, the reference's baseline (the 310P's differences are in test_dvpp_chip.cpp).
+class DvppVpcRules : public DvppChipTest {
  protected:
+    DvppVpcRules() : DvppChipTest("Ascend310") {}
     void SetUp() override {
-        DvppTest::SetUp();
+        DvppChipTest::SetUp();
         in_ = std::make_unique<MediaBuffer>(MakeNv12(64, 64, 64, 64));
         out_ = std::make_unique<MediaBuffer>(64 * 64 * 3 / 2);
     }

@@ -202,12 +202,14 @@ TEST(VencChannelDesc, SettersAndParamKeysSetTheSameFields) {
 TEST(VencChannelDesc, ValuesOutsideTheDocumentedRangesAreRefused) {
     aclvencChannelDesc* desc = aclvencCreateChannelDesc();
     EXPECT_EQ(aclvencSetChannelDescPicWidth(desc, 100), ACL_ERROR_INVALID_PARAM);
-    EXPECT_MESSAGE_CONTAINS("128..1920");
-    EXPECT_EQ(aclvencSetChannelDescPicHeight(desc, 1922), ACL_ERROR_INVALID_PARAM);
+    // The default chip is a 310P: 128..4096 and srcRate up to 240 (the 310's limits are in
+    // test_dvpp_chip.cpp).
+    EXPECT_MESSAGE_CONTAINS("128..4096");
+    EXPECT_EQ(aclvencSetChannelDescPicHeight(desc, 4098), ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(aclvencSetChannelDescPicFormat(desc, PIXEL_FORMAT_RGB_888), ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(aclvencSetChannelDescKeyFrameInterval(desc, 0), ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(aclvencSetChannelDescRcMode(desc, 3), ACL_ERROR_INVALID_PARAM);
-    EXPECT_EQ(aclvencSetChannelDescSrcRate(desc, 121), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclvencSetChannelDescSrcRate(desc, 241), ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(aclvencSetChannelDescMaxBitRate(desc, 9), ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(aclvencSetChannelDescMaxBitRate(desc, 30001), ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(aclvencDestroyChannelDesc(desc), ACL_SUCCESS);
