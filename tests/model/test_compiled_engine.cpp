@@ -601,6 +601,37 @@ TEST(CompiledEngine, ConvTransposeMatchesOpenCv) {
     ExpectLikeOpenCv(b.Bytes(), {{1, 4, 6, 6}});
 }
 
+// Concatenating convolution outputs (blocked layouts, whole channel blocks) along the channels:
+// with batch 1 the engine lays the sources' bytes one after the other; with batch 2 it may not
+// (each image's channels are apart) and uses oneDNN's concat. Both must agree with OpenCV.
+Builder ConvConcatModel(int64_t batch) {
+    Builder b;
+    b.Input("x", {batch, 8, 10, 10}).Output("y", {batch, 48, 10, 10});
+    b.Weight("w1", {16, 8, 3, 3}, Random(16 * 8 * 9, 11, 0.3f)).Weight("b1", {16}, Random(16, 12));
+    b.Weight("w2", {32, 8, 1, 1}, Random(32 * 8, 13, 0.3f)).Weight("b2", {32}, Random(32, 14));
+    b.Node("Conv", {"x", "w1", "b1"}, {"c1"}).IntsAttribute("pads", {1, 1, 1, 1});
+    b.Node("Conv", {"x", "w2", "b2"}, {"c2"});
+    b.Node("Concat", {"c1", "c2"}, {"y"}).IntAttribute("axis", 1);
+    return b;
+}
+
+TEST(CompiledEngine, ConcatOfConvolutionsAlongChannelsMatchesOpenCv) {
+    ExpectLikeOpenCv(ConvConcatModel(1).Bytes(), {{1, 8, 10, 10}});
+}
+
+TEST(CompiledEngine, ConcatOfConvolutionsOfABatchAlongChannelsMatchesOpenCv) {
+    ExpectLikeOpenCv(ConvConcatModel(2).Bytes(), {{2, 8, 10, 10}});
+}
+
+// Rows of three tensors of batch 1 (a detector's heads joined into one list of boxes).
+TEST(CompiledEngine, ConcatOfRowsMatchesOpenCv) {
+    Builder b;
+    b.Input("a", {1, 300, 85}).Input("b", {1, 75, 85}).Input("c", {1, 19, 85});
+    b.Output("y", {1, 394, 85});
+    b.Node("Concat", {"a", "b", "c"}, {"y"}).IntAttribute("axis", 1);
+    ExpectLikeOpenCv(b.Bytes(), {{1, 300, 85}, {1, 75, 85}, {1, 19, 85}});
+}
+
 // Pad: a 2x3 input [[1, 2, 3], [4, 5, 6]] padded by one row before and two columns after.
 std::vector<float> Padded(const std::string& mode, const std::vector<int64_t>& pads, const Dims& y,
                           int64_t opset = 13) {
