@@ -186,15 +186,51 @@ std::string ConvBnSilu() {
     return b.Bytes();
 }
 
-TEST(CompiledEngine, BatchNormFoldsAndSiluBecomesOneSwishLayer) {
+TEST(CompiledEngine, BatchNormFoldsAndSiluBecomesTheConvolutionsSwishPostOp) {
     Plan plan;
     auto engine = Compiled(ConvBnSilu(), {}, &plan);
-    ASSERT_EQ(plan.layers.size(), 2u);
+    ASSERT_EQ(plan.layers.size(), 1u);
     EXPECT_EQ(plan.layers[0].kind, LayerKind::kConv);
+    ASSERT_EQ(plan.layers[0].post_ops.size(), 1u);
+    EXPECT_EQ(plan.layers[0].post_ops[0].kind, PostOp::kEltwise);
+    EXPECT_EQ(plan.layers[0].post_ops[0].alg, static_cast<int64_t>(EltwiseAlg::kSwish));
+    ExpectLikeOpenCv(ConvBnSilu(), {{1, 8, 6, 6}});
+}
+
+// conv -> SiLU [-> Add]: `channels` wide, 3x3 stride 1 (Winograd's shape from 64 channels).
+std::string ConvSilu(int64_t channels, bool residual) {
+    Builder b;
+    const Dims x{1, channels, 8, 8};
+    b.Input("x", x).Output("y", x);
+    b.Weight("w", {channels, channels, 3, 3}, Random(Count({channels, channels, 3, 3}), 3, 0.1f));
+    b.Node("Conv", {"x", "w"}, {"c"}).IntsAttribute("pads", {1, 1, 1, 1});
+    b.Node("Sigmoid", {"c"}, {"g"});
+    b.Node("Mul", {"c", "g"}, {residual ? "s" : "y"});
+    if (residual) b.Node("Add", {"s", "x"}, {"y"});
+    return b.Bytes();
+}
+
+// oneDNN 2.6's Winograd has no swish post-op (its reference kernel would run it, 100x slower):
+// after a convolution that will use Winograd, SiLU stays a layer of its own.
+TEST(CompiledEngine, SiluAfterAWinogradConvolutionStaysALayerOfItsOwn) {
+    Plan plan;
+    auto engine = Compiled(ConvSilu(64, false), {}, &plan);
+    ASSERT_EQ(plan.layers.size(), 2u);
     EXPECT_TRUE(plan.layers[0].post_ops.empty());
     EXPECT_EQ(plan.layers[1].kind, LayerKind::kEltwise);
-    EXPECT_EQ(plan.layers[1].ints[0], static_cast<int64_t>(EltwiseAlg::kSwish));
-    ExpectLikeOpenCv(ConvBnSilu(), {{1, 8, 6, 6}});
+    ExpectLikeOpenCv(ConvSilu(64, false), {{1, 64, 8, 8}});
+}
+
+// oneDNN 2.6's jit convolutions take a sum post-op first only: a residual add after a fused
+// SiLU stays a layer of its own.
+TEST(CompiledEngine, ResidualAddAfterAFusedSiluStaysALayerOfItsOwn) {
+    Plan plan;
+    auto engine = Compiled(ConvSilu(16, true), {}, &plan);
+    ASSERT_EQ(plan.layers.size(), 2u);
+    ASSERT_EQ(plan.layers[0].post_ops.size(), 1u);
+    EXPECT_EQ(plan.layers[0].post_ops[0].alg, static_cast<int64_t>(EltwiseAlg::kSwish));
+    EXPECT_EQ(plan.layers[1].kind, LayerKind::kBinary);
+    ExpectLikeOpenCv(ConvSilu(16, true), {{1, 16, 8, 8}});
 }
 
 // A small residual network with SiLU, pooling and a classifier: what the passes rewrite most.

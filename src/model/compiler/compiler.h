@@ -39,12 +39,17 @@ struct CompileResult {
 bool CompileOnnx(const std::string& onnx, const CompileOptions& options, CompileResult* result);
 
 // Passes (compiler/*.cpp), each keeps the plan's meaning.
-void FoldBatchNorm(Plan* plan);     // conv -> batchnorm becomes one conv
-void FuseSwish(Plan* plan);         // x * sigmoid(x) becomes eltwise swish
-void FusePostOps(Plan* plan);       // eltwise / residual add into the producer's post-ops
-void CollapseViews(Plan* plan);     // view(view(x)) -> view(x)
-void RemoveDeadLayers(Plan* plan);  // layers and tensors no output depends on
+void FoldBatchNorm(Plan* plan);  // conv -> batchnorm becomes one conv
+void FuseSwish(Plan* plan);      // x * sigmoid(x) becomes eltwise swish
+// Eltwise / residual add into the producer's post-ops; with `winograd`, swish stays apart from
+// the convolutions ChooseLayouts will give Winograd (WinogradShape), which has no swish post-op.
+void FusePostOps(Plan* plan, bool winograd);
+void CollapseViews(Plan* plan);                // view(view(x)) -> view(x)
+void RemoveDeadLayers(Plan* plan);             // layers and tensors no output depends on
 void ChooseLayouts(Plan* plan, bool blocked);  // conv flags: blocked formats, Winograd
+// A 2-D 3x3 convolution, stride and dilation 1, of 64 channels or more: Winograd F(4x4, 3x3)
+// pays for its transforms there.
+bool WinogradShape(const Plan& plan, const PlanLayer& conv);
 
 // How many layers read tensor `id` (post-op sums included) plus 1 if it is a graph output.
 size_t UseCount(const Plan& plan, uint32_t id);

@@ -930,7 +930,10 @@ bool CompileOnnx(const std::string& onnx, const CompileOptions& options, Compile
     if (options.fuse) {
         FoldBatchNorm(&plan);
         FuseSwish(&plan);
-        FusePostOps(&plan);
+        // The sigmoids FuseSwish replaced still read the convolutions' outputs, which would
+        // keep the swishes from becoming their post-ops.
+        RemoveDeadLayers(&plan);
+        FusePostOps(&plan, options.layout);
         CollapseViews(&plan);
     }
     RemoveDeadLayers(&plan);

@@ -7,20 +7,23 @@
 
 namespace openacl::model {
 
+bool WinogradShape(const Plan& plan, const PlanLayer& conv) {
+    const auto& w = plan.tensors[conv.inputs[1]].dims;
+    const size_t r = w.size() - 2;
+    bool wino = r == 2 && w[2] == 3 && w[3] == 3 && conv.ints[0] == 1 && w[0] >= 64 && w[1] >= 64;
+    for (size_t i = 0; i < r && wino; ++i) {
+        wino = conv.ints[1 + i] == 1 && conv.ints[1 + 3 * r + i] == 1;
+    }
+    return wino;
+}
+
 void ChooseLayouts(Plan* plan, bool blocked) {
     for (auto& layer : plan->layers) {
         if (layer.kind != LayerKind::kConv) continue;
-        const auto& w = plan->tensors[layer.inputs[1]].dims;
-        const size_t r = w.size() - 2;
         int64_t flags = blocked ? kConvBlocked : 0;
-        // Winograd F(4x4, 3x3): plain 2-D 3x3 convolutions, stride and dilation 1, wide enough
-        // for the transform to pay (the engine falls back to direct when oneDNN declines).
-        bool wino = blocked && r == 2 && w[2] == 3 && w[3] == 3 && layer.ints[0] == 1 &&
-                    w[0] >= 64 && w[1] >= 64;
-        for (size_t i = 0; i < r && wino; ++i) {
-            wino = layer.ints[1 + i] == 1 && layer.ints[1 + 3 * r + i] == 1;
-        }
-        if (wino) flags |= kConvWinograd;
+        // Winograd needs the blocked formats (the engine falls back to direct when oneDNN
+        // declines).
+        if (blocked && WinogradShape(*plan, layer)) flags |= kConvWinograd;
         layer.ints.back() = flags;
     }
 }
