@@ -1,7 +1,6 @@
 #include "dvpp/color.h"
 
 #include "dvpp/vpc.h"
-#include "libyuv.h"
 
 namespace openacl::dvpp {
 
@@ -58,42 +57,7 @@ aclError RunConvertColor(const Picture& in, const Picture& out, std::string* why
     const Box box = WholeInput(in);
     I420 yuv(box.width, box.height);
     ToI420(in, box, &yuv);
-    const int bw = static_cast<int>(box.width), bh = static_cast<int>(box.height);
-    const int ws = static_cast<int>(out.ws);
-    const uint8_t *py = yuv.y.data(), *pu = yuv.u.data(), *pv = yuv.v.data();
-    const int cw = yuv.cw();
-    uint8_t* dst = out.data;
-    uint8_t* uv = out.data + static_cast<size_t>(out.ws) * out.hs;
-    switch (out.format) {
-        case PIXEL_FORMAT_YUV_400:
-            libyuv::CopyPlane(py, bw, dst, ws, bw, bh);
-            break;
-        case PIXEL_FORMAT_YUV_SEMIPLANAR_420:
-            libyuv::I420ToNV12(py, bw, pu, cw, pv, cw, dst, ws, uv, ws, bw, bh);
-            break;
-        case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
-            libyuv::I420ToNV21(py, bw, pu, cw, pv, cw, dst, ws, uv, ws, bw, bh);
-            break;
-        // libyuv names 32-bit pixels by their little-endian word, ACL by their bytes.
-        case PIXEL_FORMAT_RGB_888:
-            libyuv::I420ToRAW(py, bw, pu, cw, pv, cw, dst, ws, bw, bh);
-            break;
-        case PIXEL_FORMAT_BGR_888:
-            libyuv::I420ToRGB24(py, bw, pu, cw, pv, cw, dst, ws, bw, bh);
-            break;
-        case PIXEL_FORMAT_ARGB_8888:
-            libyuv::I420ToBGRA(py, bw, pu, cw, pv, cw, dst, ws, bw, bh);
-            break;
-        case PIXEL_FORMAT_ABGR_8888:
-            libyuv::I420ToRGBA(py, bw, pu, cw, pv, cw, dst, ws, bw, bh);
-            break;
-        case PIXEL_FORMAT_RGBA_8888:
-            libyuv::I420ToABGR(py, bw, pu, cw, pv, cw, dst, ws, bw, bh);
-            break;
-        default:  // PIXEL_FORMAT_BGRA_8888
-            libyuv::I420ToARGB(py, bw, pu, cw, pv, cw, dst, ws, bw, bh);
-            break;
-    }
+    WriteI420(yuv, out, 0, 0);
     return ACL_SUCCESS;
 }
 

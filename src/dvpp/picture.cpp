@@ -12,6 +12,7 @@
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "dvpp/chip.h"
+#include "dvpp/color.h"
 
 namespace openacl::dvpp {
 
@@ -271,20 +272,8 @@ aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* wha
 }
 
 bool IsVpcOutputFormat(acldvppPixelFormat f, DvppChip chip) {
-    if (Is420Sp(f)) return true;
-    if (!IsNewDvpp(chip)) return false;
-    switch (f) {
-        case PIXEL_FORMAT_YUV_400:
-        case PIXEL_FORMAT_RGB_888:
-        case PIXEL_FORMAT_BGR_888:
-        case PIXEL_FORMAT_ARGB_8888:
-        case PIXEL_FORMAT_ABGR_8888:
-        case PIXEL_FORMAT_RGBA_8888:
-        case PIXEL_FORMAT_BGRA_8888:
-            return true;
-        default:
-            return false;
-    }
+    // The newer chips' VPC writes what their ConvertColor writes (both go through WriteI420).
+    return Is420Sp(f) || (IsNewDvpp(chip) && IsConvertColorOutput(f));
 }
 
 uint64_t VpcOutputBytes(const Picture& pic, DvppChip chip) {

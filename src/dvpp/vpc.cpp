@@ -64,6 +64,46 @@ bool InterleavedChromaIsExact(int sw, int sh, int dw, int dh, uint32_t interpola
 
 }  // namespace
 
+void WriteI420(const I420& src, const Picture& out, uint32_t left, uint32_t top) {
+    const int ws = static_cast<int>(out.ws);
+    const int w = static_cast<int>(src.width), h = static_cast<int>(src.height);
+    const uint8_t *py = src.y.data(), *pu = src.u.data(), *pv = src.v.data();
+    const int cw = src.cw();
+    uint8_t* row = out.data + size_t{top} * out.ws;  // the box's first row
+    uint8_t* uv = out.data + size_t{out.ws} * out.hs + size_t{top / 2} * out.ws + left;
+    switch (out.format) {
+        case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
+            libyuv::I420ToNV21(py, w, pu, cw, pv, cw, row + left, ws, uv, ws, w, h);
+            break;
+        case PIXEL_FORMAT_YUV_400:
+            libyuv::CopyPlane(py, w, row + left, ws, w, h);
+            break;
+        // Packed pixels: the box starts bytes-per-pixel times further along the row. libyuv
+        // names 32-bit pixels by their little-endian word, ACL by their bytes.
+        case PIXEL_FORMAT_RGB_888:
+            libyuv::I420ToRAW(py, w, pu, cw, pv, cw, row + 3 * left, ws, w, h);
+            break;
+        case PIXEL_FORMAT_BGR_888:
+            libyuv::I420ToRGB24(py, w, pu, cw, pv, cw, row + 3 * left, ws, w, h);
+            break;
+        case PIXEL_FORMAT_ARGB_8888:
+            libyuv::I420ToBGRA(py, w, pu, cw, pv, cw, row + 4 * left, ws, w, h);
+            break;
+        case PIXEL_FORMAT_ABGR_8888:
+            libyuv::I420ToRGBA(py, w, pu, cw, pv, cw, row + 4 * left, ws, w, h);
+            break;
+        case PIXEL_FORMAT_RGBA_8888:
+            libyuv::I420ToABGR(py, w, pu, cw, pv, cw, row + 4 * left, ws, w, h);
+            break;
+        case PIXEL_FORMAT_BGRA_8888:
+            libyuv::I420ToARGB(py, w, pu, cw, pv, cw, row + 4 * left, ws, w, h);
+            break;
+        default:  // NV12
+            libyuv::I420ToNV12(py, w, pu, cw, pv, cw, row + left, ws, uv, ws, w, h);
+            break;
+    }
+}
+
 void ToI420(const Picture& in, const Box& box, I420* dst) {
     const int w = static_cast<int>(box.width), h = static_cast<int>(box.height);
     const size_t ws = in.ws;
@@ -319,47 +359,13 @@ aclError RunVpc(const VpcJob& job, std::string* why) {
         src = &scaled;
     }
     const Picture& out = job.out;
-    const size_t ws = out.ws;
-    uint8_t* y = out.data + job.paste.top * ws + job.paste.left;
-    uint8_t* uv = out.data + ws * out.hs + job.paste.top / 2 * ws + job.paste.left;
-    const int w = static_cast<int>(src->width), h = static_cast<int>(src->height);
-    const uint8_t *py = src->y.data(), *pu = src->u.data(), *pv = src->v.data();
-    const int cw = src->cw();
-    const int ows = static_cast<int>(ws);
-    // Packed outputs (310P, A2/A3): the box starts bytes-per-pixel times further along the row.
-    uint8_t* row = out.data + job.paste.top * ws;
-    switch (out.format) {
-        case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
-            libyuv::I420ToNV21(py, w, pu, cw, pv, cw, y, ows, uv, ows, w, h);
-            break;
-        case PIXEL_FORMAT_YUV_400:
-            libyuv::CopyPlane(py, w, y, ows, w, h);
-            break;
-        // libyuv names 32-bit pixels by their little-endian word, ACL by their bytes.
-        case PIXEL_FORMAT_RGB_888:
-            libyuv::I420ToRAW(py, w, pu, cw, pv, cw, row + 3 * job.paste.left, ows, w, h);
-            break;
-        case PIXEL_FORMAT_BGR_888:
-            libyuv::I420ToRGB24(py, w, pu, cw, pv, cw, row + 3 * job.paste.left, ows, w, h);
-            break;
-        case PIXEL_FORMAT_ARGB_8888:
-            libyuv::I420ToBGRA(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
-            break;
-        case PIXEL_FORMAT_ABGR_8888:
-            libyuv::I420ToRGBA(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
-            break;
-        case PIXEL_FORMAT_RGBA_8888:
-            libyuv::I420ToABGR(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
-            break;
-        case PIXEL_FORMAT_BGRA_8888:
-            libyuv::I420ToARGB(py, w, pu, cw, pv, cw, row + 4 * job.paste.left, ows, w, h);
-            break;
-        default:  // NV12
-            libyuv::I420ToNV12(py, w, pu, cw, pv, cw, y, ows, uv, ows, w, h);
-            break;
-    }
+    WriteI420(*src, out, job.paste.left, job.paste.top);
     if (job.border) {
         // The border is made from the pasted inside, so it is copied out first.
+        const size_t ws = out.ws;
+        const uint8_t* y = out.data + job.paste.top * ws + job.paste.left;
+        const uint8_t* uv = out.data + ws * out.hs + job.paste.top / 2 * ws + job.paste.left;
+        const int w = static_cast<int>(src->width), h = static_cast<int>(src->height);
         Picture inside = out;
         std::vector<uint8_t> copy(static_cast<size_t>(w) * h * 3 / 2);
         inside.data = copy.data();

@@ -48,6 +48,10 @@ struct I420 {
 // Converts a box (even origin and size) of a picture in any VPC input format to I420.
 void ToI420(const Picture& in, const Box& box, I420* dst);
 
+// Writes `src` into `out` in out's format (NV12/NV21, YUV400, RGB/BGR888 or one of the 8888
+// orders) with its top-left corner at pixel (left, top), even for YUV420SP.
+void WriteI420(const I420& src, const Picture& out, uint32_t left, uint32_t top);
+
 // A live ROI config (what names it in messages).
 aclError CheckRoiConfig(const acldvppRoiConfig* roi, const char* what);
 // The interpolation of an optional resize config (nullptr: the default, 0), as the 310/910
