@@ -46,6 +46,12 @@ struct Service {
     }
 };
 
+[[noreturn]] void Die(const char* call) {
+    const char* why = aclGetRecentErrMsg();
+    std::fprintf(stderr, "%s failed: %s\n", call, why != nullptr ? why : "(no message)");
+    std::abort();
+}
+
 std::vector<std::pair<size_t, size_t>> SplitAtStartCodes(const uint8_t* data, size_t size) {
     std::vector<size_t> starts;
     for (size_t i = 0; i + 2 < size; ++i) {
@@ -74,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     aclvdecSetChannelDescEnType(channel, hevc ? H265_MAIN_LEVEL : H264_MAIN_LEVEL);
     aclvdecSetChannelDescOutPicWidth(channel, 1024);  // bounded pictures
     aclvdecSetChannelDescOutPicHeight(channel, 1024);
-    if (aclvdecCreateChannel(channel) != ACL_SUCCESS) std::abort();
+    if (aclvdecCreateChannel(channel) != ACL_SUCCESS) Die("aclvdecCreateChannel");
     const uint32_t out_size = 1024 * 1024 * 3 / 2;
     std::vector<void*> buffers;
     std::vector<acldvppStreamDesc*> inputs;
@@ -102,7 +108,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     acldvppStreamDesc* eos = acldvppCreateStreamDesc();
     acldvppSetStreamDescEos(eos, 1);
-    if (aclvdecSendFrame(channel, eos, nullptr, nullptr, nullptr) != ACL_SUCCESS) std::abort();
+    if (aclvdecSendFrame(channel, eos, nullptr, nullptr, nullptr) != ACL_SUCCESS) {
+        Die("aclvdecSendFrame with eos");
+    }
     if (g_callbacks.load() != sent) std::abort();  // one callback per send, before eos returns
     aclvdecDestroyChannel(channel);
     aclvdecDestroyChannelDesc(channel);

@@ -37,7 +37,13 @@ aclError OpenDeviceLocked(Device* device) {
     options.workers = config.worker_threads;
     options.cpus = config.worker_cpus;
     options.spin = std::chrono::microseconds(config.spin_us);
-    options.max_queues = kMaxStreamsPerDevice;
+    // A destroyed stream's queue slot is recycled only once no API call that began before the
+    // destroy is still running (core/reclaim.h), and one thread blocked in a long call (a report
+    // thread in aclrtProcessReport) holds that back for every stream destroyed meanwhile. A
+    // program that creates and destroys streams quickly (a VDEC channel per clip) would run out
+    // of slots while far below the stream limit, which CreateStreamLocked enforces on live
+    // streams; the headroom absorbs slots waiting to be recycled (16 bytes each until used).
+    options.max_queues = 4 * kMaxStreamsPerDevice;
     // Always installed: only tasks submitted while tracing is on carry a tag, and untagged
     // tasks never reach it.
     options.tracer = trace::ExecutorTracer();

@@ -3,6 +3,7 @@
 // queries, destruction with pending work, the context a stream may be used from, and how a
 // failed task is reported (failure modes). Stream creation is covered by test_context.cpp.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <atomic>
 #include <chrono>
@@ -403,6 +404,43 @@ TEST_F(StreamDestroy, DestroyStreamWaitsForPendingTasks) {
     ASSERT_EQ(aclrtLaunchHostFunc(stream, SetFlag, &ran), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
     EXPECT_EQ(ran.load(), 1) << "aclrtDestroyStream returned before the stream's work ran";
+}
+
+// A destroyed stream's resources are recycled once no call that began before the destroy is
+// running. A report thread blocked in aclrtProcessReport holds that back for as long as it
+// waits; meanwhile another thread creating and destroying streams, more of them in all than a
+// device may hold at once (a VDEC channel per clip does), must not run out.
+TEST_F(StreamDestroy, StreamsComeAndGoWhileAReportThreadWaits) {
+    aclrtContext context = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+    aclrtStream subscribed = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&subscribed), ACL_SUCCESS);
+    std::atomic<uint64_t> reporter{0};
+    std::atomic<bool> done{false};
+    std::thread report([&] {
+        aclrtSetCurrentContext(context);
+        reporter.store(static_cast<uint64_t>(pthread_self()));
+        while (!done.load())
+            aclrtProcessReport(5000);  // returns when the callback below arrives
+    });
+    while (reporter.load() == 0)
+        std::this_thread::yield();
+    ASSERT_EQ(aclrtSubscribeReport(reporter.load(), subscribed), ACL_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the report thread waits
+    int created = 0;
+    for (; created < 3000; ++created) {
+        aclrtStream stream = nullptr;
+        if (aclrtCreateStream(&stream) != ACL_SUCCESS) break;
+        ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    }
+    EXPECT_EQ(created, 3000) << aclGetRecentErrMsg();
+    done.store(true);
+    std::atomic<int> called{0};
+    ASSERT_EQ(aclrtLaunchCallback(SetFlag, &called, ACL_CALLBACK_NO_BLOCK, subscribed),
+              ACL_SUCCESS);
+    report.join();
+    EXPECT_EQ(aclrtUnSubscribeReport(reporter.load(), subscribed), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(subscribed), ACL_SUCCESS);
 }
 
 TEST_F(StreamDestroy, DestroyStreamWaitsForAStreamBlockedOnAnotherStream) {
