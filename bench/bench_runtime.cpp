@@ -14,14 +14,18 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "bench_common.h"
 
 namespace {
@@ -160,6 +164,86 @@ BENCHMARK(BM_RecordEventEnqueueParkedStream)
     ->Repetitions(kReps)
     ->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMicrosecond);
+
+// ---- Tracing's cost on the enqueue ------------------------------------------------------------
+// Tracing off and on, alternated in one process: each round times kRoundBatches batches with
+// no session, then starts a session with the aclprof API (what a program that profiles
+// itself does), lets it fault its first records in, times as many batches traced, and stops
+// the session. Separate processes are no good for this comparison on a VM whose speed
+// changes from process to process by more than the 20% being measured. Counters: the median
+// per-enqueue time of the untraced and traced batches and the extra percentage. call:0
+// aclrtLaunchHostFunc, call:1 aclrtRecordEvent, both while the worker drains the stream (the
+// enqueue benchmarks above); call:2 aclrtLaunchHostFunc on a parked stream (the calling
+// thread's own cost). The traces go to a temporary folder and are deleted after each round.
+constexpr int kRoundBatches = 64;
+
+double Median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+void BM_TracingCostOnEnqueue(benchmark::State& state) {
+    const bool record_event = state.range(0) == 1;
+    const bool parked = state.range(0) == 2;
+    aclrtStream s = NewStream();
+    const auto self = static_cast<uint64_t>(pthread_self());
+    if (parked) CHECK_ACL(aclrtSubscribeReport(self, s));
+    aclrtEvent ev = nullptr;
+    CHECK_ACL(aclrtCreateEvent(&ev));
+    char dir[] = "/tmp/openacl_bench_trace_XXXXXX";
+    if (mkdtemp(dir) == nullptr) {
+        state.SkipWithError("mkdtemp failed");
+        return;
+    }
+    CHECK_ACL(aclprofInit(dir, std::strlen(dir)));
+    uint32_t device = 0;
+    aclprofConfig* config = aclprofCreateConfig(&device, 1, ACL_AICORE_NONE, nullptr,
+                                                ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+    std::vector<double> off, on;
+    auto batch = [&](std::vector<double>* into) {
+        std::optional<ParkedStream> held;
+        if (parked) held.emplace(s);
+        const int64_t t0 = NowNs();
+        for (int i = 0; i < kBatch; ++i) {
+            if (record_event) {
+                aclrtRecordEvent(ev, s);
+            } else {
+                aclrtLaunchHostFunc(s, EmptyHostFunc, nullptr);
+            }
+        }
+        into->push_back(static_cast<double>(NowNs() - t0) / kBatch);
+        if (held) held->Release();
+        CHECK_ACL(aclrtSynchronizeStream(s));
+    };
+    for (auto _ : state) {
+        for (int i = 0; i < kRoundBatches; ++i)
+            batch(&off);
+        CHECK_ACL(aclprofStart(config));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the pool's first pages
+        for (int i = 0; i < kRoundBatches; ++i)
+            batch(&on);
+        CHECK_ACL(aclprofStop(config));
+        for (const auto& entry : std::filesystem::directory_iterator(dir))
+            std::filesystem::remove(entry.path());
+    }
+    const double off_ns = Median(off), on_ns = Median(on);
+    state.counters["off_us"] = off_ns / 1000;
+    state.counters["on_us"] = on_ns / 1000;
+    state.counters["extra_percent"] = 100 * (on_ns - off_ns) / off_ns;
+    CHECK_ACL(aclprofDestroyConfig(config));
+    CHECK_ACL(aclprofFinalize());
+    std::filesystem::remove_all(dir);
+    if (parked) CHECK_ACL(aclrtUnSubscribeReport(self, s));
+    CHECK_ACL(aclrtDestroyEvent(ev));
+    CHECK_ACL(aclrtDestroyStream(s));
+}
+BENCHMARK(BM_TracingCostOnEnqueue)
+    ->ArgName("call")
+    ->DenseRange(0, 2)
+    ->Iterations(20)
+    ->Repetitions(3)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // ---- Round trip -----------------------------------------------------------------------------
 

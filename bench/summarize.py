@@ -14,7 +14,7 @@ UNIT_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 
 def load_medians(path):
-    """({(benchmark, dir argument or None): median entry}, context) of a Google Benchmark
+    """({(benchmark, dir or call argument or None): median entry}, context) of a Google Benchmark
     JSON file; ({}, {}) when there is none."""
     if path is None:
         return {}, {}
@@ -30,7 +30,7 @@ def load_medians(path):
             continue
         name = b["run_name"]
         base = name.split("/")[0].split("::")[-1]
-        m = re.search(r"/dir:(\d+)", name)
+        m = re.search(r"/(?:dir|call):(\d+)", name)
         medians[(base, int(m.group(1)) if m else None)] = b
     return medians, data.get("context", {})
 
@@ -339,6 +339,28 @@ def main(argv):
             verdict(None if idle is None else idle < 1.0),
         )
     )
+
+    # Tracing's cost: untraced and traced batches alternated in one process.
+    for call, label, limit in (
+        (0, "aclrtLaunchHostFunc enqueue", 20.0),
+        (1, "aclrtRecordEvent enqueue", 20.0),
+        (2, "aclrtLaunchHostFunc enqueue on a parked stream", None),
+    ):
+        entry = acl.get(("BM_TracingCostOnEnqueue", call))
+        extra = counter(entry, "extra_percent")
+        rows.append(
+            (
+                f"tracing on (aclprofStart): {label}",
+                "n/a" if extra is None else
+                f"{fmt(counter(entry, 'off_us'))} us off, {fmt(counter(entry, 'on_us'))} us on: "
+                f"{extra:+.0f}%",
+                "",
+                "",
+                "",
+                "(information)" if limit is None else f"<= +{limit:g}%",
+                "" if limit is None else verdict(None if extra is None else extra <= limit),
+            )
+        )
 
     load = acl_ctx.get("load_avg")
     load_text = ", ".join(f"{x:.2f}" for x in load) if isinstance(load, list) else "?"
