@@ -13,6 +13,8 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -83,6 +85,11 @@ struct Storage {
     int first = 0;  // layer indices of its lifetime
     int last = 0;
     size_t offset = 0;
+    // A part of another storage (a Concat's output written in place by its sources): placed
+    // at that storage's offset + `within`, never on its own.
+    int parent = -1;
+    size_t within = 0;
+    bool is_parent = false;
 };
 
 constexpr int kScratchpadSlot = -2;
@@ -112,6 +119,18 @@ struct Compiled {
     size_t arena = 0;
     size_t scratchpad = 0;
     int threads = 1;  // OpenMP threads of a run, which the primitives were built for
+};
+
+// One pass from a blocked tensor to a transposed view of it (see DeferViewOfBlocked).
+struct BlockedTranspose {
+    struct Run {
+        int64_t from;    // the run's first element in the blocked tensor, at cell 0
+        int64_t to;      // its place in the output, at cell 0
+        int64_t length;  // channels that are neighbours on both sides
+    };
+    uint32_t source = 0;
+    std::vector<Run> runs;
+    std::vector<int64_t> by_cell;  // output offset of each cell
 };
 
 class Builder {
@@ -188,6 +207,9 @@ class Builder {
     }
 
     void Conv(const PlanLayer& layer);
+    bool ConcatInPlace(const std::vector<int>& sources, int out);
+    bool DeferViewOfBlocked(const PlanLayer& layer);
+    void TransposeOfBlocked(const PlanLayer& layer, const BlockedTranspose& plan);
     void Deconv(const PlanLayer& layer);
     void Pad(const PlanLayer& layer);
     void LayerNorm(const PlanLayer& layer);
@@ -197,6 +219,8 @@ class Builder {
     Compiled& c_;
     const Plan& plan_;
     int layer_ = 0;
+    // Views of blocked tensors left for the Transpose that reads them (view -> its source).
+    std::unordered_map<uint32_t, BlockedTranspose> deferred_views_;
 };
 
 dnnl::algorithm EltwiseAlgorithm(int64_t alg) {
@@ -487,6 +511,35 @@ bool ConcatIsAppend(const std::vector<memory::desc>& srcs, const memory::desc& d
     return true;
 }
 
+// A concatenation that lays its sources' bytes one after another (ConcatIsAppend) costs nothing
+// when each source is computed straight into its place in the output: its storage becomes a
+// part of the output's. That takes sources that die here (nothing reads them later, so nothing
+// can reuse their bytes while the output lives), each in a storage of its own.
+bool Builder::ConcatInPlace(const std::vector<int>& sources, int out) {
+    std::vector<int> parts;
+    for (int slot : sources) {
+        const int st = c_.slots[slot].storage;
+        if (st < 0 || c_.storages[st].last != layer_ || c_.storages[st].parent >= 0 ||
+            c_.storages[st].is_parent || c_.storages[st].size != c_.slots[slot].desc.get_size() ||
+            std::find(parts.begin(), parts.end(), st) != parts.end()) {
+            return false;
+        }
+        parts.push_back(st);
+    }
+    const int whole = c_.slots[out].storage;
+    Storage& w = c_.storages[whole];
+    w.is_parent = true;
+    size_t within = 0;
+    for (int st : parts) {
+        Storage& part = c_.storages[st];
+        part.parent = whole;
+        part.within = within;
+        within += part.size;
+        w.first = std::min(w.first, part.first);
+    }
+    return true;
+}
+
 // Such a concatenation as copies, split into pieces of at most 256 KiB over the run's threads.
 Kernel AppendKernel(const std::vector<memory::desc>& srcs) {
     struct Piece {
@@ -513,6 +566,112 @@ Kernel AppendKernel(const std::vector<memory::desc>& srcs) {
             std::memcpy(dst + p.to, src + p.from, p.bytes);
         }
     };
+}
+
+// A detector's heads: a convolution's blocked output (nChw16c), viewed with its channels split
+// (N x anchors x values x cells) and transposed (values innermost). Done as written, the view
+// reorders the whole tensor to plain layout and the transpose moves it once more; here one
+// pass reads the blocked tensor and writes the transposed result, cell by cell. It applies
+// when the view's only reader is the Transpose right after it, its source is dense nChw16c,
+// the view's dims split between the channels and the spatial dims (so that where an element
+// goes is the sum of a part that depends on its image and channel and a part that depends on
+// its cell), and neighbouring channels mostly stay neighbours (runs of at least 4 values).
+std::optional<BlockedTranspose> PlanBlockedTranspose(const std::vector<int64_t>& x,
+                                                     const std::vector<int64_t>& view,
+                                                     const std::vector<int64_t>& y,
+                                                     const std::vector<int64_t>& perm) {
+    constexpr int64_t kBlock = 16;
+    const int64_t images_channels = x[0] * x[1], cells = x[2] * x[3];
+    size_t m = 0;
+    int64_t prefix = 1;
+    while (m < view.size() && prefix < images_channels)
+        prefix *= view[m++];
+    if (prefix != images_channels || y.size() != view.size()) return std::nullopt;
+    std::vector<int64_t> ystride(y.size(), 1);
+    for (size_t i = y.size() - 1; i-- > 0;)
+        ystride[i] = ystride[i + 1] * y[i + 1];
+    std::vector<int64_t> step(view.size(), 0);  // an index step along each view dim, in y
+    for (size_t i = 0; i < y.size(); ++i)
+        step[static_cast<size_t>(perm[i])] = ystride[i];
+    auto offset = [&](int64_t k, size_t first, size_t last) {
+        int64_t at = 0;
+        for (size_t i = last; i-- > first;) {
+            at += k % view[i] * step[i];
+            k /= view[i];
+        }
+        return at;
+    };
+    BlockedTranspose plan;
+    const int64_t channels = x[1], blocks = (channels + kBlock - 1) / kBlock;
+    for (int64_t k = 0; k < images_channels; ++k) {
+        const int64_t image = k / channels, channel = k % channels;
+        const int64_t from =
+            ((image * blocks + channel / kBlock) * cells) * kBlock + channel % kBlock;
+        const int64_t to = offset(k, 0, m);
+        BlockedTranspose::Run* last = plan.runs.empty() ? nullptr : &plan.runs.back();
+        if (last != nullptr && channel % kBlock != 0 && last->from + last->length == from &&
+            last->to + last->length == to) {
+            ++last->length;
+        } else {
+            plan.runs.push_back({from, to, 1});
+        }
+    }
+    if (static_cast<int64_t>(plan.runs.size()) * 4 > images_channels) return std::nullopt;
+    plan.by_cell.resize(static_cast<size_t>(cells));
+    for (int64_t c = 0; c < cells; ++c)
+        plan.by_cell[static_cast<size_t>(c)] = offset(c, m, view.size());
+    return plan;
+}
+
+bool Builder::DeferViewOfBlocked(const PlanLayer& layer) {
+    const uint32_t source = layer.inputs[0];
+    const auto& x = plan_.tensors[source].dims;
+    const size_t next = static_cast<size_t>(layer_) + 1;
+    if (x.size() != 4 || next >= plan_.layers.size() || Last(layer.output) != layer_ + 1) {
+        return false;
+    }
+    const PlanLayer& reader = plan_.layers[next];
+    if (reader.kind != LayerKind::kTranspose || reader.inputs[0] != layer.output ||
+        !reader.post_ops.empty() || c_.slots[source].storage < 0 ||
+        c_.slots[source].desc != memory::desc(Dims(x), kF32, Tag::aBcd16b)) {
+        return false;
+    }
+    auto plan = PlanBlockedTranspose(x, plan_.tensors[layer.output].dims,
+                                     plan_.tensors[reader.output].dims, reader.ints);
+    if (!plan) return false;
+    plan->source = source;
+    deferred_views_[layer.output] = std::move(*plan);
+    return true;
+}
+
+void Builder::TransposeOfBlocked(const PlanLayer& layer, const BlockedTranspose& plan) {
+    Storage& st = c_.storages[c_.slots[plan.source].storage];
+    st.last = std::max(st.last, layer_);
+    const int out = Define(layer.output, Plain(plan_.tensors[layer.output].dims));
+    Step step;
+    step.args = {{DNNL_ARG_SRC, static_cast<int>(plan.source)}, {DNNL_ARG_DST, out}};
+    auto shared = std::make_shared<const BlockedTranspose>(plan);
+    step.kernel = [shared](const std::unordered_map<int, memory>& args) {
+        constexpr int64_t kBlock = 16, kCells = 64;
+        const auto* in = static_cast<const float*>(args.at(DNNL_ARG_SRC).get_data_handle());
+        auto* o = static_cast<float*>(args.at(DNNL_ARG_DST).get_data_handle());
+        const BlockedTranspose& p = *shared;
+        const auto cells = static_cast<int64_t>(p.by_cell.size());
+        const int64_t pieces = (cells + kCells - 1) / kCells;
+#pragma omp parallel for schedule(static) if (pieces > 1)
+        for (int64_t piece = 0; piece < pieces; ++piece) {
+            const int64_t end = std::min(cells, (piece + 1) * kCells);
+            for (int64_t cell = piece * kCells; cell < end; ++cell) {
+                float* row = o + p.by_cell[static_cast<size_t>(cell)];
+                const float* column = in + cell * kBlock;
+                for (const BlockedTranspose::Run& r : p.runs) {
+                    for (int64_t l = 0; l < r.length; ++l)
+                        row[r.to + l] = column[r.from + l];
+                }
+            }
+        }
+    };
+    c_.steps.push_back(std::move(step));
 }
 
 void Builder::Pad(const PlanLayer& layer) {
@@ -641,7 +800,21 @@ void Builder::Layer(const PlanLayer& layer) {
                 dnnl::eltwise_forward::desc(fwd, EltwiseAlgorithm(layer.ints[0]), c_.slots[xs].desc,
                                             layer.floats[0], layer.floats[1]),
                 Attr(layer), c_.engine);
-            int out = Define(layer.output, pd.dst_desc());
+            int out = -1;
+            if (const Slot& src = c_.slots[xs]; src.storage >= 0 &&
+                                                c_.storages[src.storage].last == layer_ &&
+                                                src.desc == pd.dst_desc()) {
+                // The input dies here: overwrite it rather than write a fresh buffer (the
+                // memory is already in cache and needs no more room).
+                Slot& o = c_.slots[layer.output];
+                o.desc = pd.dst_desc();
+                o.storage = src.storage;
+                Storage& st = c_.storages[src.storage];
+                st.last = std::max(st.last, Last(layer.output));
+                out = static_cast<int>(layer.output);
+            } else {
+                out = Define(layer.output, pd.dst_desc());
+            }
             Add(dnnl::eltwise_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
             if (alg == EltwiseAlg::kHardSigmoid) {
                 dnnl::eltwise_forward::primitive_desc clip(
@@ -688,6 +861,7 @@ void Builder::Layer(const PlanLayer& layer) {
             for (size_t i = 0; i < ins.size(); ++i)
                 args.emplace_back(DNNL_ARG_MULTIPLE_SRC + static_cast<int>(i), ins[i]);
             if (ConcatIsAppend(srcs, pd.dst_desc(), axis)) {
+                if (ConcatInPlace(ins, out)) return;
                 Step step;
                 step.args = std::move(args);
                 step.kernel = AppendKernel(srcs);
@@ -707,6 +881,7 @@ void Builder::Layer(const PlanLayer& layer) {
             return;
         }
         case LayerKind::kView: {
+            if (DeferViewOfBlocked(layer)) return;
             const Slot& s = c_.slots[in0];
             if (s.storage >= 0 && s.desc == Plain(x)) {
                 // Same bytes, new shape: share the input's storage for as long as either lives.
@@ -723,6 +898,10 @@ void Builder::Layer(const PlanLayer& layer) {
             return;
         }
         case LayerKind::kTranspose: {
+            if (auto view = deferred_views_.find(layer.inputs[0]); view != deferred_views_.end()) {
+                TransposeOfBlocked(layer, view->second);
+                return;
+            }
             int xs = Need(in0, Plain(x));
             std::vector<int64_t> xstride(x.size(), 1);
             for (size_t i = x.size() - 1; i-- > 0;)
@@ -816,7 +995,7 @@ void Builder::PlaceStorages() {
     c_.arena = 0;
     for (size_t i : order) {
         Storage& s = c_.storages[i];
-        if (s.size == 0) continue;
+        if (s.size == 0 || s.parent >= 0) continue;
         std::vector<std::pair<size_t, size_t>> busy;
         for (size_t j : placed) {
             const Storage& o = c_.storages[j];
@@ -833,6 +1012,9 @@ void Builder::PlaceStorages() {
         s.offset = offset;
         c_.arena = std::max(c_.arena, offset + Aligned(s.size));
         placed.push_back(i);
+    }
+    for (Storage& s : c_.storages) {
+        if (s.parent >= 0) s.offset = c_.storages[s.parent].offset + s.within;
     }
 }
 

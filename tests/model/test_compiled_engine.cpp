@@ -638,8 +638,9 @@ TEST(CompiledEngine, ConvTransposeMatchesOpenCv) {
 }
 
 // Concatenating convolution outputs (blocked layouts, whole channel blocks) along the channels:
-// with batch 1 the engine lays the sources' bytes one after the other; with batch 2 it may not
-// (each image's channels are apart) and uses oneDNN's concat. Both must agree with OpenCV.
+// with batch 1 the sources' bytes lie one after the other, so the engine computes each source
+// straight into its place in the output; with batch 2 they do not (each image's channels are
+// apart) and it uses oneDNN's concat. Both must agree with OpenCV.
 Builder ConvConcatModel(int64_t batch) {
     Builder b;
     b.Input("x", {batch, 8, 10, 10}).Output("y", {batch, 48, 10, 10});
@@ -655,6 +656,16 @@ TEST(CompiledEngine, ConcatOfConvolutionsAlongChannelsMatchesOpenCv) {
     ExpectLikeOpenCv(ConvConcatModel(1).Bytes(), {{1, 8, 10, 10}});
 }
 
+// A source that is read again after the Concat keeps bytes of its own, and the Concat copies
+// it: here the later reader is a Sigmoid, which overwrites its input in place once nothing else
+// reads it.
+TEST(CompiledEngine, ConcatOfASourceReadAgainLaterMatchesOpenCv) {
+    Builder b = ConvConcatModel(1);
+    b.Output("s", {1, 16, 10, 10});
+    b.Node("Sigmoid", {"c1"}, {"s"});
+    ExpectLikeOpenCv(b.Bytes(), {{1, 8, 10, 10}});
+}
+
 TEST(CompiledEngine, ConcatOfConvolutionsOfABatchAlongChannelsMatchesOpenCv) {
     ExpectLikeOpenCv(ConvConcatModel(2).Bytes(), {{2, 8, 10, 10}});
 }
@@ -666,6 +677,61 @@ TEST(CompiledEngine, ConcatOfRowsMatchesOpenCv) {
     b.Output("y", {1, 394, 85});
     b.Node("Concat", {"a", "b", "c"}, {"y"}).IntAttribute("axis", 1);
     ExpectLikeOpenCv(b.Bytes(), {{1, 300, 85}, {1, 75, 85}, {1, 19, 85}});
+}
+
+// A detector's head: a convolution's output (blocked; 21 channels, 3 anchors x 7 values, not a
+// whole number of blocks) viewed as anchors x values x cells and transposed so that the values
+// are innermost, then listed as rows. The engine does the view and the transpose in one pass
+// from the blocked layout; `five_dims` splits the cells into rows and columns as YOLOv5 does.
+std::string HeadModel(int64_t batch, bool five_dims) {
+    Builder b;
+    b.Input("x", {batch, 8, 6, 5}).Output("y", {batch, 90, 7});
+    b.Weight("w", {21, 8, 1, 1}, Random(21 * 8, 21, 0.3f)).Weight("b", {21}, Random(21, 22));
+    b.Node("Conv", {"x", "w", "b"}, {"c"});
+    if (five_dims) {
+        b.Int64Weight("grouped", {5}, {batch, 3, 7, 6, 5});
+        b.Node("Reshape", {"c", "grouped"}, {"g"});
+        b.Node("Transpose", {"g"}, {"t"}).IntsAttribute("perm", {0, 1, 3, 4, 2});
+    } else {
+        b.Int64Weight("grouped", {4}, {batch, 3, 7, 30});
+        b.Node("Reshape", {"c", "grouped"}, {"g"});
+        b.Node("Transpose", {"g"}, {"t"}).IntsAttribute("perm", {0, 1, 3, 2});
+    }
+    b.Int64Weight("rows", {3}, {batch, 90, 7});
+    b.Node("Reshape", {"t", "rows"}, {"y"});
+    return b.Bytes();
+}
+
+TEST(CompiledEngine, HeadViewAndTransposeOfABlockedConvolutionMatchOpenCv) {
+    ExpectLikeOpenCv(HeadModel(1, false), {{1, 8, 6, 5}});
+}
+
+TEST(CompiledEngine, HeadViewAndTransposeOfABatchMatchOpenCv) {
+    ExpectLikeOpenCv(HeadModel(2, false), {{2, 8, 6, 5}});
+}
+
+TEST(CompiledEngine, HeadViewOfRowsAndColumnsAndTransposeMatchOpenCv) {
+    ExpectLikeOpenCv(HeadModel(1, true), {{1, 8, 6, 5}});
+}
+
+// The end of a detector: heads joined, then Sigmoid, which overwrites the joined rows in place
+// (nothing reads them after it).
+TEST(CompiledEngine, SigmoidOfConcatenatedRowsMatchesOpenCv) {
+    Builder b;
+    b.Input("a", {1, 30, 7}).Input("b", {1, 9, 7}).Output("y", {1, 39, 7});
+    b.Node("Concat", {"a", "b"}, {"c"}).IntAttribute("axis", 1);
+    b.Node("Sigmoid", {"c"}, {"y"});
+    ExpectLikeOpenCv(b.Bytes(), {{1, 30, 7}, {1, 9, 7}});
+}
+
+// An activation whose input is read again later must leave that input as it was.
+TEST(CompiledEngine, AnActivationWhoseInputIsReadLaterLeavesItIntact) {
+    Builder b;
+    b.Input("a", {1, 30, 7}).Input("b", {1, 9, 7}).Output("y", {1, 39, 7});
+    b.Node("Concat", {"a", "b"}, {"c"}).IntAttribute("axis", 1);
+    b.Node("Sigmoid", {"c"}, {"s"});
+    b.Node("Add", {"c", "s"}, {"y"});
+    ExpectLikeOpenCv(b.Bytes(), {{1, 30, 7}, {1, 9, 7}});
 }
 
 // Pad: a 2x3 input [[1, 2, 3], [4, 5, 6]] padded by one row before and two columns after.
