@@ -445,17 +445,20 @@ TEST(Trace, TheBufferIsFaultedInAheadOfTheWritersNotAllAtOnce) {
     // Before any record: a window of 16 – 32 MiB ahead is resident, not the 203 MiB.
     EXPECT_GE(wait_for_resident(16 << 10), 16 << 10);
     EXPECT_LE(resident_kib(), 32 << 10);
-    // About 40 MiB of records (two per task: its enqueue and its run): the window moves on.
+    // About 17 MiB of records (two per task: its enqueue and its run): the window moves on,
+    // past what was resident before any record.
     int calls = 0;
-    constexpr int kTasks = 200000;
+    constexpr int kTasks = 100000;
     for (int i = 0; i < kTasks; ++i)
         ASSERT_EQ(aclrtLaunchHostFunc(nullptr, AddOne, &calls), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
-    EXPECT_GE(wait_for_resident(50 << 10), 50 << 10);
-    EXPECT_LE(resident_kib(), 80 << 10);
+    EXPECT_EQ(calls, kTasks);
+    EXPECT_GE(wait_for_resident(36 << 10), 36 << 10);
+    EXPECT_LE(resident_kib(), 64 << 10);
     ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
-    auto tasks = CheckTrace(ReadJson(path));
-    EXPECT_EQ(tasks["host func"].size(), static_cast<size_t>(kTasks));
+    // The trace's contents are checked by the tests above; parsing tens of megabytes of JSON
+    // here took most of this test's time (two minutes under ThreadSanitizer).
+    EXPECT_GT(std::filesystem::file_size(path), static_cast<uintmax_t>(kTasks) * 100);
 }
 
 TEST(Trace, NothingIsWrittenWhenTracingIsOff) {
