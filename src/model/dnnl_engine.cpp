@@ -187,6 +187,16 @@ class Builder {
         s.storage = NewStorage(desc.get_size(), layer_, std::max(layer_, Last(tensor)));
         return static_cast<int>(tensor);
     }
+    // Gives plan tensor `tensor` format `desc` in `storage`, another tensor's, which then lives
+    // as long as either.
+    int Share(uint32_t tensor, const memory::desc& desc, int storage) {
+        Slot& s = c_.slots[tensor];
+        s.desc = desc;
+        s.storage = storage;
+        Storage& st = c_.storages[storage];
+        st.last = std::max(st.last, Last(tensor));
+        return static_cast<int>(tensor);
+    }
     dnnl::primitive_attr Attr(const PlanLayer& layer);
     void Add(dnnl::primitive p, const dnnl::primitive_desc_base& pd,
              std::vector<std::pair<int, int>> args) {
@@ -806,12 +816,7 @@ void Builder::Layer(const PlanLayer& layer) {
                                                 src.desc == pd.dst_desc()) {
                 // The input dies here: overwrite it rather than write a fresh buffer (the
                 // memory is already in cache and needs no more room).
-                Slot& o = c_.slots[layer.output];
-                o.desc = pd.dst_desc();
-                o.storage = src.storage;
-                Storage& st = c_.storages[src.storage];
-                st.last = std::max(st.last, Last(layer.output));
-                out = static_cast<int>(layer.output);
+                out = Share(layer.output, pd.dst_desc(), src.storage);
             } else {
                 out = Define(layer.output, pd.dst_desc());
             }
@@ -885,11 +890,7 @@ void Builder::Layer(const PlanLayer& layer) {
             const Slot& s = c_.slots[in0];
             if (s.storage >= 0 && s.desc == Plain(x)) {
                 // Same bytes, new shape: share the input's storage for as long as either lives.
-                Slot& out = c_.slots[layer.output];
-                out.desc = Plain(y);
-                out.storage = s.storage;
-                Storage& st = c_.storages[s.storage];
-                st.last = std::max(st.last, Last(layer.output));
+                Share(layer.output, Plain(y), s.storage);
                 return;
             }
             int out = Define(layer.output, Plain(y));
