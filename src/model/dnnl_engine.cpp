@@ -197,7 +197,19 @@ class Builder {
         st.last = std::max(st.last, Last(tensor));
         return static_cast<int>(tensor);
     }
-    dnnl::primitive_attr Attr(const PlanLayer& layer);
+    // The layer's post-ops. A sum after another post-op becomes a binary add, whose operand
+    // (argument id, plan tensor) goes to *operands; `dst` is the output's format, which that
+    // operand must share.
+    dnnl::primitive_attr Attr(const PlanLayer& layer, const memory::desc& dst = {},
+                              std::vector<std::pair<int, uint32_t>>* operands = nullptr);
+    // Adds the binary post-ops' operands that Attr listed to args, in the formats pd wants.
+    void AddOperands(const std::vector<std::pair<int, uint32_t>>& operands,
+                     const dnnl::primitive_desc_base& pd, std::vector<std::pair<int, int>>* args) {
+        for (const auto& [arg, tensor] : operands) {
+            args->emplace_back(
+                arg, Need(static_cast<int>(tensor), pd.query_md(dnnl::query::exec_arg_md, arg)));
+        }
+    }
     void Add(dnnl::primitive p, const dnnl::primitive_desc_base& pd,
              std::vector<std::pair<int, int>> args) {
         c_.scratchpad = std::max(c_.scratchpad, pd.scratchpad_desc().get_size());
@@ -255,13 +267,25 @@ dnnl::algorithm EltwiseAlgorithm(int64_t alg) {
     return dnnl::algorithm::eltwise_relu;
 }
 
-dnnl::primitive_attr Builder::Attr(const PlanLayer& layer) {
+dnnl::primitive_attr Builder::Attr(const PlanLayer& layer, const memory::desc& dst,
+                                   std::vector<std::pair<int, uint32_t>>* operands) {
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops ops;
     for (const PostOp& op : layer.post_ops) {
-        if (op.kind == PostOp::kSum) {
-            ops.append_sum(1.0f);
+        if (op.kind == PostOp::kSum && ops.len() == 0) {
+            ops.append_sum(1.0f);  // accumulates into the output, which PrepareSum fills
+        } else if (op.kind == PostOp::kSum) {
+            // oneDNN 2.6's jit convolutions take a sum first only (after an activation, its
+            // reference kernel runs, 100x slower), but a binary add anywhere.
+            const memory::desc like = dst.data.format_kind == dnnl_format_kind_any
+                                          ? Plain(plan_.tensors[op.tensor].dims)
+                                          : dst;
+            if (operands != nullptr) {
+                operands->emplace_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(ops.len()) | DNNL_ARG_SRC_1,
+                                       op.tensor);
+            }
+            ops.append_binary(dnnl::algorithm::binary_add, like);
         } else {
             ops.append_eltwise(1.0f, EltwiseAlgorithm(op.alg), op.alpha, op.beta);
             if (op.alg == static_cast<int64_t>(EltwiseAlg::kHardSigmoid)) {
@@ -274,24 +298,22 @@ dnnl::primitive_attr Builder::Attr(const PlanLayer& layer) {
 }
 
 void Builder::PrepareSum(const PlanLayer& layer, int out) {
-    for (const PostOp& op : layer.post_ops) {
-        if (op.kind != PostOp::kSum) continue;
-        const int src = static_cast<int>(op.tensor);
-        const Slot& s = c_.slots[src];
-        bool shared_with_input = false;
-        for (uint32_t in : layer.inputs) {
-            shared_with_input = shared_with_input || (c_.slots[in].storage == s.storage);
-        }
-        if (s.storage >= 0 && s.desc == c_.slots[out].desc &&
-            c_.storages[s.storage].last == layer_ && !shared_with_input) {
-            // The summed tensor dies here: the output takes over its memory.
-            Storage& st = c_.storages[s.storage];
-            st.last = std::max(st.last, c_.storages[c_.slots[out].storage].last);
-            c_.storages[c_.slots[out].storage].size = 0;  // unused now
-            c_.slots[out].storage = s.storage;
-        } else {
-            Reorder(src, out);
-        }
+    if (layer.post_ops.empty() || layer.post_ops[0].kind != PostOp::kSum) return;
+    const int src = static_cast<int>(layer.post_ops[0].tensor);
+    const Slot& s = c_.slots[src];
+    bool shared_with_input = false;
+    for (uint32_t in : layer.inputs) {
+        shared_with_input = shared_with_input || (c_.slots[in].storage == s.storage);
+    }
+    if (s.storage >= 0 && s.desc == c_.slots[out].desc && c_.storages[s.storage].last == layer_ &&
+        !shared_with_input) {
+        // The summed tensor dies here: the output takes over its memory.
+        Storage& st = c_.storages[s.storage];
+        st.last = std::max(st.last, c_.storages[c_.slots[out].storage].last);
+        c_.storages[c_.slots[out].storage].size = 0;  // unused now
+        c_.slots[out].storage = s.storage;
+    } else {
+        Reorder(src, out);
     }
 }
 
@@ -324,7 +346,8 @@ void Builder::Conv(const PlanLayer& layer) {
     const memory::desc wei = Any(wd);
     const bool has_bias = layer.inputs.size() == 3;
     const memory::desc bias = has_bias ? Plain({w[0]}) : memory::desc();
-    dnnl::primitive_attr attr = Attr(layer);
+    std::vector<std::pair<int, uint32_t>> operands;
+    dnnl::primitive_attr attr = Attr(layer, dst, &operands);
     dnnl::convolution_forward::primitive_desc pd;
     bool made = false;
     if (flags & 2) {
@@ -367,6 +390,7 @@ void Builder::Conv(const PlanLayer& layer) {
     ws = Need(ws, pd.weights_desc());
     std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, xs}, {DNNL_ARG_WEIGHTS, ws}};
     if (has_bias) args.emplace_back(DNNL_ARG_BIAS, Need(static_cast<int>(layer.inputs[2]), bias));
+    AddOperands(operands, pd, &args);
     int out = Define(layer.output, pd.dst_desc());
     PrepareSum(layer, out);
     args.emplace_back(DNNL_ARG_DST, out);
@@ -405,12 +429,14 @@ void Builder::Deconv(const PlanLayer& layer) {
                                                           dil, pad_l, pad_r)
                       : dnnl::deconvolution_forward::desc(fwd, alg, src, wei, dst, strides, dil,
                                                           pad_l, pad_r);
-    dnnl::deconvolution_forward::primitive_desc pd(d, Attr(layer), c_.engine);
+    std::vector<std::pair<int, uint32_t>> operands;
+    dnnl::deconvolution_forward::primitive_desc pd(d, Attr(layer, dst, &operands), c_.engine);
     int xs = Need(static_cast<int>(layer.inputs[0]), pd.src_desc());
     int wv = PlainView(layer.inputs[1], memory::desc(wd, kF32, ws));
     std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC, xs},
                                           {DNNL_ARG_WEIGHTS, Need(wv, pd.weights_desc())}};
     if (has_bias) args.emplace_back(DNNL_ARG_BIAS, PlainView(layer.inputs[2], bias));
+    AddOperands(operands, pd, &args);
     int out = Define(layer.output, pd.dst_desc());
     PrepareSum(layer, out);
     args.emplace_back(DNNL_ARG_DST, out);

@@ -371,6 +371,10 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
             if (op.tensor >= plan.tensors.size() || plan.tensors[op.tensor].dims != y) {
                 return bad("sum post-op tensor missing or of another shape");
             }
+            // The engine hands the summed tensor to these two kinds only.
+            if (layer.kind != LayerKind::kConv && layer.kind != LayerKind::kDeconv) {
+                return bad("sum post-op on a layer that is not a convolution");
+            }
         } else {
             return bad("unknown post-op kind");
         }

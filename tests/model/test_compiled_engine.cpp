@@ -221,16 +221,43 @@ TEST(CompiledEngine, SiluAfterAWinogradConvolutionStaysALayerOfItsOwn) {
     ExpectLikeOpenCv(ConvSilu(64, false), {{1, 64, 8, 8}});
 }
 
-// oneDNN 2.6's jit convolutions take a sum post-op first only: a residual add after a fused
-// SiLU stays a layer of its own.
-TEST(CompiledEngine, ResidualAddAfterAFusedSiluStaysALayerOfItsOwn) {
+// A residual add after a fused SiLU is fused too: oneDNN 2.6's jit convolutions take a sum
+// post-op first only, so the engine adds with a binary post-op.
+TEST(CompiledEngine, ResidualAddAfterAFusedSiluBecomesAPostOp) {
     Plan plan;
     auto engine = Compiled(ConvSilu(16, true), {}, &plan);
-    ASSERT_EQ(plan.layers.size(), 2u);
-    ASSERT_EQ(plan.layers[0].post_ops.size(), 1u);
+    ASSERT_EQ(plan.layers.size(), 1u);
+    ASSERT_EQ(plan.layers[0].post_ops.size(), 2u);
     EXPECT_EQ(plan.layers[0].post_ops[0].alg, static_cast<int64_t>(EltwiseAlg::kSwish));
-    EXPECT_EQ(plan.layers[1].kind, LayerKind::kBinary);
+    EXPECT_EQ(plan.layers[0].post_ops[1].kind, PostOp::kSum);
     ExpectLikeOpenCv(ConvSilu(16, true), {{1, 16, 8, 8}});
+}
+
+TEST(CompiledEngine, ResidualAddAfterAFusedSiluInPlainLayoutsMatchesOpenCv) {
+    const Dims dims{1, 16, 8, 8};
+    Tensors input{Random(Count(dims), 22)};
+    auto plain = Compiled(ConvSilu(16, true), CompileOptions{true, false});
+    auto opencv = OpenCv(ConvSilu(16, true));
+    ASSERT_TRUE(plain && opencv);
+    ExpectClose(RunEngine(plain.get(), {dims}, input), RunEngine(opencv.get(), {dims}, input));
+}
+
+// conv -> Relu -> Add at Winograd's shape: the add would cost the convolution its Winograd
+// (oneDNN 2.6's has no binary post-op), so it stays a layer of its own.
+TEST(CompiledEngine, ResidualAddAfterTheReluOfAWinogradConvolutionStaysALayer) {
+    Builder b;
+    const Dims x{1, 64, 8, 8};
+    b.Input("x", x).Output("y", x);
+    b.Weight("w", {64, 64, 3, 3}, Random(Count({64, 64, 3, 3}), 3, 0.1f));
+    b.Node("Conv", {"x", "w"}, {"c"}).IntsAttribute("pads", {1, 1, 1, 1});
+    b.Node("Relu", {"c"}, {"r"});
+    b.Node("Add", {"r", "x"}, {"y"});
+    Plan plan;
+    auto engine = Compiled(b.Bytes(), {}, &plan);
+    ASSERT_EQ(plan.layers.size(), 2u);
+    EXPECT_EQ(plan.layers[0].post_ops.size(), 1u);
+    EXPECT_EQ(plan.layers[1].kind, LayerKind::kBinary);
+    ExpectLikeOpenCv(b.Bytes(), {x});
 }
 
 // A small residual network with SiLU, pooling and a classifier: what the passes rewrite most.
@@ -1022,6 +1049,22 @@ TEST(Plan, AConstantOfTheWrongSizeIsRefused) {
     EXPECT_NE(error.find("values for dims"), std::string::npos) << error;
 }
 
+// The engine hands a summed tensor to convolutions only; elsewhere the plan is corrupt.
+TEST(Plan, ASumPostOpOnALayerOtherThanAConvolutionIsRefused) {
+    Plan plan = SmallPlan();
+    size_t i = 0;
+    while (i < plan.layers.size() && plan.layers[i].kind != LayerKind::kSoftmax)
+        ++i;
+    ASSERT_LT(i, plan.layers.size());
+    PostOp sum;
+    sum.kind = PostOp::kSum;
+    sum.tensor = plan.layers[i].inputs[0];  // the shape is right; the layer kind is not
+    plan.layers[i].post_ops.push_back(sum);
+    std::string error;
+    EXPECT_FALSE(ValidatePlan(plan, &error));
+    EXPECT_NE(error.find("not a convolution"), std::string::npos) << error;
+}
+
 TEST(Plan, InconsistentShapesAreRefused) {
     Plan plan = SmallPlan();
     plan.tensors[plan.layers[0].output].dims[3] += 1;
@@ -1043,6 +1086,9 @@ TEST(Plan, FuzzSeedsAreCurrentPlans) {
         CompileResult decoder;
         ASSERT_TRUE(CompileOnnx(DecoderBlock(), {}, &decoder));
         std::ofstream(dir / "decoder_block.plan", std::ios::binary) << SerializePlan(decoder.plan);
+        CompileResult residual;  // a sum after an activation: a binary post-op in the engine
+        ASSERT_TRUE(CompileOnnx(ConvSilu(16, true), {}, &residual));
+        std::ofstream(dir / "conv_silu_add.plan", std::ios::binary) << SerializePlan(residual.plan);
     }
     size_t seeds = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -1056,7 +1102,7 @@ TEST(Plan, FuzzSeedsAreCurrentPlans) {
             << entry.path() << ": " << error;
         ++seeds;
     }
-    EXPECT_GE(seeds, 3u);
+    EXPECT_GE(seeds, 4u);
 }
 
 }  // namespace

@@ -129,10 +129,11 @@ void FusePostOps(Plan* plan, bool winograd) {
                 op.alpha = next.floats[0];
                 op.beta = next.floats[1];
             } else if (next.kind == LayerKind::kBinary && p.kind == LayerKind::kConv &&
-                       // Not after an eltwise post-op: oneDNN 2.6's jit convolutions take a
-                       // sum first only, and its reference kernel is 100x slower.
-                       next.post_ops.empty() && p.post_ops.empty() &&
-                       next.ints[0] == static_cast<int64_t>(BinaryAlg::kAdd)) {
+                       next.post_ops.empty() &&
+                       next.ints[0] == static_cast<int64_t>(BinaryAlg::kAdd) &&
+                       // After an activation the engine adds with a binary post-op, which
+                       // oneDNN 2.6's Winograd lacks: such a conv would lose Winograd.
+                       (p.post_ops.empty() || !(winograd && WinogradShape(*plan, p)))) {
                 // A residual add: the other operand must exist when the conv runs.
                 uint32_t other = next.inputs[0] == p.output ? next.inputs[1] : next.inputs[0];
                 int q = Producer(*plan, other);
