@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -94,6 +95,45 @@ struct Storage {
 
 constexpr int kScratchpadSlot = -2;
 
+// Convolutions of up to this many multiply-adds try Winograd against direct at load.
+constexpr int64_t kTimedWinogradMacs = int64_t{1} << 26;
+
+// Whether `a` runs faster than `b`, two implementations of one convolution, on zeroed buffers
+// in their formats: the best of three runs each after a warm-up, interleaved so that drift in
+// the machine's speed falls on both.
+bool RunsFaster(const dnnl::convolution_forward::primitive_desc& a,
+                const dnnl::convolution_forward::primitive_desc& b, const dnnl::engine& engine) {
+    struct Trial {
+        dnnl::convolution_forward conv;
+        std::unordered_map<int, memory> args;
+        double best = 1e30;
+    };
+    auto make = [&](const dnnl::convolution_forward::primitive_desc& pd) {
+        Trial t{dnnl::convolution_forward(pd), {}};
+        for (int arg :
+             {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD}) {
+            const memory::desc md = pd.query_md(dnnl::query::exec_arg_md, arg);
+            if (md.is_zero()) continue;
+            memory m(md, engine);
+            std::memset(m.get_data_handle(), 0, md.get_size());
+            t.args.emplace(arg, m);
+        }
+        return t;
+    };
+    Trial ta = make(a), tb = make(b);
+    dnnl::stream stream(engine);
+    for (int round = 0; round < 4; ++round) {
+        for (Trial* t : {&ta, &tb}) {
+            const auto start = std::chrono::steady_clock::now();
+            t->conv.execute(stream, t->args);
+            stream.wait();
+            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+            if (round > 0) t->best = std::min(t->best, took.count());
+        }
+    }
+    return ta.best < tb.best;
+}
+
 // Runs a step oneDNN has no primitive for (Pad), or does slowly (some Concats), on the step's
 // bound memories.
 using Kernel = std::function<void(const std::unordered_map<int, memory>& args)>;
@@ -119,6 +159,7 @@ struct Compiled {
     size_t arena = 0;
     size_t scratchpad = 0;
     int threads = 1;  // OpenMP threads of a run, which the primitives were built for
+    std::vector<std::string> kernels;  // per plan layer: oneDNN's implementation, or empty
 };
 
 // One pass from a blocked tensor to a transposed view of it (see DeferViewOfBlocked).
@@ -214,6 +255,10 @@ class Builder {
              std::vector<std::pair<int, int>> args) {
         c_.scratchpad = std::max(c_.scratchpad, pd.scratchpad_desc().get_size());
         args.emplace_back(DNNL_ARG_SCRATCHPAD, kScratchpadSlot);
+        if (p.get_kind() != dnnl::primitive::kind::reorder &&
+            static_cast<size_t>(layer_) < c_.kernels.size()) {
+            c_.kernels[static_cast<size_t>(layer_)] = pd.impl_info_str();
+        }
         c_.steps.push_back(Step{std::move(p), std::move(args), {}});
     }
     // Sum post-op: the output starts as the summed tensor (shared storage when it dies here).
@@ -368,7 +413,7 @@ void Builder::Conv(const PlanLayer& layer) {
             // oneDNN has no Winograd for this shape/ISA: direct below.
         }
     }
-    if (!made) {
+    auto direct = [&] {
         auto d = has_bias
                      ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                        dnnl::algorithm::convolution_direct, src,
@@ -376,7 +421,15 @@ void Builder::Conv(const PlanLayer& layer) {
                      : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                        dnnl::algorithm::convolution_direct, src,
                                                        wei, dst, strides, dil, pad_l, pad_r);
-        pd = dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
+        return dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
+    };
+    if (!made) {
+        pd = direct();
+    } else if (PlanElementCount(y) * (PlanElementCount(w) / w[0]) <= kTimedWinogradMacs) {
+        // Small grids are where oneDNN's Winograd may lose (a 128-channel 13x13 convolution:
+        // 0.25 ms against 0.15 direct on a Zen 5), and where trying both costs little.
+        auto other = direct();
+        if (RunsFaster(other, pd, c_.engine)) pd = other;
     }
     int xs = Need(static_cast<int>(layer.inputs[0]), pd.src_desc());
     // Grouped weights: the plan's [oc, ic/g, k...] data viewed as [g, oc/g, ic/g, k...].
@@ -1057,6 +1110,7 @@ void Builder::Build() {
         c_.slots.push_back(s);
     }
     c_.plan_views = c_.constants.size();
+    c_.kernels.resize(plan_.layers.size());
     for (size_t i = 0; i < plan_.inputs.size(); ++i)
         c_.slots[plan_.inputs[i]].input = static_cast<int>(i);
     for (size_t i = 0; i < plan_.layers.size(); ++i) {
@@ -1238,8 +1292,9 @@ class DnnlInstance : public EngineInstance {
         slice_names_.push_back(trace::Intern("outputs"));
         for (size_t i = 0; i < c_->plan->layers.size(); ++i) {
             const PlanLayer& layer = c_->plan->layers[i];
-            const std::string name = std::string(LayerKindName(layer.kind)) + " " +
-                                     (layer.name.empty() ? "#" + std::to_string(i) : layer.name);
+            std::string name = std::string(LayerKindName(layer.kind)) + " " +
+                               (layer.name.empty() ? "#" + std::to_string(i) : layer.name);
+            if (!c_->kernels[i].empty()) name += " [" + c_->kernels[i] + "]";
             slice_names_.push_back(trace::Intern(name.c_str()));
         }
     }
@@ -1260,6 +1315,9 @@ class DnnlEngine : public ModelEngine {
     }
     const char* name() const override { return "onednn"; }
     size_t weight_bytes() const override { return c_->weight_bytes; }
+    std::string kernel(size_t layer) const override {
+        return layer < c_->kernels.size() ? c_->kernels[layer] : std::string();
+    }
 
  private:
     std::shared_ptr<const Compiled> c_;

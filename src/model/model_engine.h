@@ -43,6 +43,9 @@ class ModelEngine {
     virtual const char* name() const = 0;  // "onednn" or "opencv-dnn"
     // Bytes of weights the engine holds, in its own formats; 0 when it cannot tell.
     virtual size_t weight_bytes() const { return 0; }
+    // The implementation that runs plan layer `layer` as its library names it (oneDNN's
+    // "jit_fp32_wino_2x3:avx512_core"); empty when there is none or the engine cannot tell.
+    virtual std::string kernel(size_t /*layer*/) const { return {}; }
 };
 
 // The OpenCV DNN engine for a serialized ONNX graph described by `graph`. Fails, naming the

@@ -1,6 +1,7 @@
 // The compiled engine: ONNX graphs built here are compiled into plans and run on oneDNN; each
 // result is compared with OpenCV DNN's (the other engine) or with a plain reference.
 #include <gtest/gtest.h>
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -137,9 +138,34 @@ TEST(CompiledEngine, DepthwiseConvolutionMatchesOpenCv) {
                      {{1, 16, 8, 8}});
 }
 
+// A 3x3 convolution of `channels` at `grid` x `grid`, stride 1: Winograd's shape.
+std::string WinogradSized(int64_t channels, int64_t grid) {
+    return ConvModel({1, channels, grid, grid}, channels, 3, 1, 1, 1, {1, channels, grid, grid})
+        .Bytes();
+}
+
 TEST(CompiledEngine, WinogradSizedConvolutionMatchesOpenCv) {
-    ExpectLikeOpenCv(ConvModel({1, 64, 14, 14}, 64, 3, 1, 1, 1, {1, 64, 14, 14}).Bytes(),
-                     {{1, 64, 14, 14}});
+    ExpectLikeOpenCv(WinogradSized(64, 14), {{1, 64, 14, 14}});
+}
+
+bool HasAvx512Winograd() {
+    return dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core;
+}
+
+// Too large to try both ways at load: Winograd, which wins on large grids, is taken unasked.
+TEST(CompiledEngine, ALargeWinogradShapedConvolutionUsesWinograd) {
+    if (!HasAvx512Winograd()) GTEST_SKIP() << "oneDNN 2.6 has Winograd for AVX-512 only";
+    auto engine = Compiled(WinogradSized(64, 56));
+    ASSERT_TRUE(engine);
+    EXPECT_NE(engine->kernel(0).find("wino"), std::string::npos) << engine->kernel(0);
+}
+
+// Small enough to time both ways at load: either may run, and the result is the same.
+TEST(CompiledEngine, ASmallWinogradShapedConvolutionRunsTheFasterWayAndMatchesOpenCv) {
+    auto engine = Compiled(WinogradSized(128, 13));
+    ASSERT_TRUE(engine);
+    EXPECT_FALSE(engine->kernel(0).empty());
+    ExpectLikeOpenCv(WinogradSized(128, 13), {{1, 128, 13, 13}});
 }
 
 // Conv -> BatchNormalization -> Relu: one convolution after the passes.

@@ -24,7 +24,7 @@ CompileOptions CompileOptionsFromEnvironment();
 
 // Conv layer flags (the conv's last int).
 inline constexpr int64_t kConvBlocked = 1;   // src/dst may use oneDNN's blocked formats
-inline constexpr int64_t kConvWinograd = 2;  // try Winograd first (3x3, stride 1)
+inline constexpr int64_t kConvWinograd = 2;  // may use Winograd (3x3, stride 1; see the engine)
 
 struct CompileResult {
     Plan plan;
