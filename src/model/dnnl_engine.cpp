@@ -160,6 +160,7 @@ struct Compiled {
     size_t scratchpad = 0;
     int threads = 1;  // OpenMP threads of a run, which the primitives were built for
     std::vector<std::string> kernels;  // per plan layer: oneDNN's implementation, or empty
+    bool nhwc = false;                 // 2-D conv regions in nhwc rather than nChw16c
 };
 
 // One pass from a blocked tensor to a transposed view of it (see DeferViewOfBlocked).
@@ -376,18 +377,20 @@ void Builder::Conv(const PlanLayer& layer) {
         wd = {group, w[0] / group};
         wd.insert(wd.end(), w.begin() + 1, w.end());
     }
-    // One blocked format through a conv region: left to choose ("any"), oneDNN picks nhwc for
-    // some convolutions (brgconv) and nChw16c for others (Winograd), and every boundary between
-    // them costs a reorder. 2-D convolutions therefore all use nChw16c (channels padded to 16);
-    // narrow inputs (the first layer's 3 channels) stay plain, which oneDNN reads directly.
+    // One format through a conv region: left to choose ("any"), oneDNN picks nhwc for some
+    // convolutions (brgconv) and nChw16c for others (Winograd), and every boundary between them
+    // costs a reorder. 2-D convolutions therefore all use the engine's region format; in
+    // nChw16c (channels padded to 16) narrow inputs (the first layer's 3 channels) stay plain,
+    // which oneDNN's blocked kernels read directly.
     auto region = [&](const std::vector<int64_t>& d) {
         if (!blocked) return Plain(d);
         if (r != 2) return Any(d);
+        if (c_.nhwc) return memory::desc(Dims(d), kF32, Tag::acdb);
         return d[1] >= 16 ? memory::desc(Dims(d), kF32, Tag::aBcd16b) : Plain(d);
     };
     const memory::desc src = region(x);
     const memory::desc dst =
-        blocked && r == 2 ? memory::desc(Dims(y), kF32, Tag::aBcd16b) : region(y);
+        blocked && r == 2 && !c_.nhwc ? memory::desc(Dims(y), kF32, Tag::aBcd16b) : region(y);
     const memory::desc wei = Any(wd);
     const bool has_bias = layer.inputs.size() == 3;
     const memory::desc bias = has_bias ? Plain({w[0]}) : memory::desc();
@@ -1177,8 +1180,9 @@ void ReleasePlanData(Compiled* c) {
 
 class DnnlInstance : public EngineInstance {
  public:
-    explicit DnnlInstance(std::shared_ptr<const Compiled> c)
-        : c_(std::move(c)), stream_(c_->engine) {
+    // A trial instance (timed at load) leaves no layer slices in a trace.
+    explicit DnnlInstance(std::shared_ptr<const Compiled> c, bool trial = false)
+        : c_(std::move(c)), stream_(c_->engine), trial_(trial) {
         arena_.reset(static_cast<uint8_t*>(
             std::aligned_alloc(kAlign, std::max(kAlign, Aligned(c_->arena)))));
         scratch_.reset(static_cast<uint8_t*>(
@@ -1238,7 +1242,7 @@ class DnnlInstance : public EngineInstance {
         omp_set_num_threads(lease.threads());
         // Traced: each layer (with the reorders feeding it) becomes a slice inside the model's
         // task. oneDNN's CPU stream runs each primitive before execute() returns.
-        const bool traced = trace::On();
+        const bool traced = !trial_ && trace::On();
         if (traced && slice_names_.empty()) NameSlices();
         int64_t slice_start = traced ? cpu::Ticks() : 0;
         try {
@@ -1279,6 +1283,7 @@ class DnnlInstance : public EngineInstance {
     };
     std::shared_ptr<const Compiled> c_;
     dnnl::stream stream_;
+    bool trial_ = false;
     std::unique_ptr<uint8_t, Free> arena_;
     std::unique_ptr<uint8_t, Free> scratch_;
     memory scratchpad_;
@@ -1325,15 +1330,72 @@ class DnnlEngine : public ModelEngine {
 
 }  // namespace
 
-std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
-                                              std::string* error) {
+namespace {
+
+// Builds the plan's primitives into a new Compiled; throws what oneDNN throws.
+std::shared_ptr<Compiled> Build(const std::shared_ptr<const Plan>& plan, int threads, bool nhwc) {
     auto c = std::make_shared<Compiled>();
-    c->plan = std::move(plan);
-    c->threads = std::clamp(threads, 1, cpu::ComputeGate::Get().capacity());
+    c->plan = plan;
+    c->threads = threads;
+    c->nhwc = nhwc;
+    Builder(c.get()).Build();
+    return c;
+}
+
+// Whether the plan has 2-D convolutions that may use blocked formats and none of them runs
+// Winograd, which nhwc would lose.
+bool LayoutWorthMeasuring(const Compiled& c) {
+    bool blocked = false;
+    for (size_t i = 0; i < c.plan->layers.size(); ++i) {
+        const PlanLayer& layer = c.plan->layers[i];
+        if (layer.kind != LayerKind::kConv || c.plan->tensors[layer.inputs[0]].dims.size() != 4)
+            continue;
+        if (c.kernels[i].find("wino") != std::string::npos) return false;
+        blocked = blocked || (layer.ints.back() & 1) != 0;  // may use blocked formats
+    }
+    return blocked;
+}
+
+// Whether `a` runs the model faster than `b` on zeroed inputs: the best of three runs each
+// after a warm-up, interleaved.
+bool ModelRunsFaster(const std::shared_ptr<const Compiled>& a,
+                     const std::shared_ptr<const Compiled>& b) {
+    std::vector<std::vector<float>> data;
+    std::vector<TensorView> inputs;
+    for (uint32_t id : a->plan->inputs) {
+        const auto& dims = a->plan->tensors[id].dims;
+        data.emplace_back(static_cast<size_t>(PlanElementCount(dims)), 0.0f);
+        inputs.push_back(TensorView{ACL_FLOAT, dims, data.back().data(), data.back().size() * 4});
+    }
+    DnnlInstance ia(a, true), ib(b, true);
+    double best[2] = {1e30, 1e30};
+    std::vector<TensorView> outputs;
+    std::string error;
+    for (int round = 0; round < 4; ++round) {
+        for (int k = 0; k < 2; ++k) {
+            const auto start = std::chrono::steady_clock::now();
+            if (!(k == 0 ? ia : ib).Run(inputs, &outputs, &error)) return k == 1;
+            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+            if (round > 0) best[k] = std::min(best[k], took.count());
+        }
+    }
+    return best[0] < best[1];
+}
+
+}  // namespace
+
+std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
+                                              std::string* error, ConvLayout layout) {
+    std::shared_ptr<Compiled> c;
+    threads = std::clamp(threads, 1, cpu::ComputeGate::Get().capacity());
     try {
         // Primitives are built for the thread count they will run with.
-        omp_set_num_threads(c->threads);
-        Builder(c.get()).Build();
+        omp_set_num_threads(threads);
+        c = Build(plan, threads, layout == ConvLayout::kNhwc);
+        if (layout == ConvLayout::kMeasure && LayoutWorthMeasuring(*c)) {
+            auto nhwc = Build(plan, threads, true);
+            if (ModelRunsFaster(nhwc, c)) c = std::move(nhwc);
+        }
         ReleasePlanData(c.get());
     } catch (const dnnl::error& e) {
         *error = std::string("oneDNN cannot build the plan: ") + e.what();

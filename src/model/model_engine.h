@@ -55,11 +55,18 @@ std::unique_ptr<ModelEngine> CreateOpenCvEngine(const std::string& onnx, const G
 
 struct Plan;
 
+// The format of the compiled engine's 2-D convolution regions (where the plan lets them use
+// blocked formats): oneDNN's channel-blocked nChw16c, which its Winograd needs, or nhwc, where
+// its newer brgemm kernels run (5% faster on MobileNetV2 on a Zen 5, slower elsewhere).
+// kMeasure builds a plan without Winograd both ways and keeps the faster.
+enum class ConvLayout { kMeasure, kBlocked, kNhwc };
+
 // The compiled engine (dnnl_engine.cpp) for a validated plan: its oneDNN primitives are built
 // now, for runs of `threads` OpenMP threads (at most the compute gate's capacity), which each
 // run borrows from the gate (backend/cpu/compute_gate.h). Fails with *error when oneDNN cannot
 // build a layer.
 std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
-                                              std::string* error);
+                                              std::string* error,
+                                              ConvLayout layout = ConvLayout::kMeasure);
 
 }  // namespace openacl::model

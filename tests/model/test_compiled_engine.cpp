@@ -63,8 +63,11 @@ Tensors RunEngine(ModelEngine* engine, const std::vector<Dims>& dims, const Tens
     return result;
 }
 
+// Built in nChw16c unless asked otherwise: which format kMeasure picks depends on timings,
+// and each test should run the path it was written for.
 std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions options = {},
-                                      Plan* plan_out = nullptr) {
+                                      Plan* plan_out = nullptr,
+                                      ConvLayout layout = ConvLayout::kBlocked) {
     CompileResult result;
     bool ok = CompileOnnx(onnx, options, &result);
     std::string why = result.error;
@@ -74,7 +77,8 @@ std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions op
     if (!ok) return nullptr;
     if (plan_out) *plan_out = result.plan;
     std::string error;
-    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), 1, &error);
+    auto engine =
+        CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), 1, &error, layout);
     EXPECT_NE(engine, nullptr) << error;
     return engine;
 }
@@ -317,6 +321,40 @@ std::string SmallNet() {
 
 TEST(CompiledEngine, SmallResidualNetworkMatchesOpenCv) {
     ExpectLikeOpenCv(SmallNet(), {{2, 3, 16, 16}});
+}
+
+// SmallNet in each region format, and in the one measured faster, against OpenCV.
+class ConvLayouts : public ::testing::TestWithParam<ConvLayout> {};
+
+TEST_P(ConvLayouts, SmallResidualNetworkMatchesOpenCv) {
+    const Dims dims{2, 3, 16, 16};
+    Tensors input{Random(Count(dims), 23)};
+    auto compiled = Compiled(SmallNet(), {}, nullptr, GetParam());
+    auto opencv = OpenCv(SmallNet());
+    ASSERT_TRUE(compiled && opencv);
+    ExpectClose(RunEngine(compiled.get(), {dims}, input), RunEngine(opencv.get(), {dims}, input));
+}
+
+INSTANTIATE_TEST_SUITE_P(CompiledEngine, ConvLayouts,
+                         ::testing::Values(ConvLayout::kBlocked, ConvLayout::kNhwc,
+                                           ConvLayout::kMeasure));
+
+// The nhwc build runs oneDNN's nhwc kernels: on AVX-512, brgemm-based depthwise convolution
+// where the nChw16c build runs its channel-blocked jit kernel.
+TEST(CompiledEngine, AnNhwcBuildRunsOneDnnsNhwcKernels) {
+    if (!HasAvx512Winograd()) GTEST_SKIP() << "kernel names checked for AVX-512 only";
+    Plan plan;
+    auto blocked = Compiled(SmallNet(), {}, &plan, ConvLayout::kBlocked);
+    auto nhwc = Compiled(SmallNet(), {}, nullptr, ConvLayout::kNhwc);
+    ASSERT_TRUE(blocked && nhwc);
+    size_t depthwise = plan.layers.size();
+    for (size_t i = 0; i < plan.layers.size(); ++i) {
+        if (plan.layers[i].kind == LayerKind::kConv && plan.layers[i].ints[0] > 1) depthwise = i;
+    }
+    ASSERT_LT(depthwise, plan.layers.size());
+    EXPECT_NE(blocked->kernel(depthwise), nhwc->kernel(depthwise));
+    EXPECT_EQ(blocked->kernel(depthwise).find("brdgmm"), std::string::npos);
+    EXPECT_NE(nhwc->kernel(depthwise).find("brdgmm"), std::string::npos) << nhwc->kernel(depthwise);
 }
 
 TEST(CompiledEngine, PassesOnAndOffGiveTheSameOutputs) {
