@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -98,40 +99,51 @@ constexpr int kScratchpadSlot = -2;
 // Convolutions of up to this many multiply-adds try Winograd against direct at load.
 constexpr int64_t kTimedWinogradMacs = int64_t{1} << 26;
 
-// Whether `a` runs faster than `b`, two implementations of one convolution, on zeroed buffers
-// in their formats: the best of three runs each after a warm-up, interleaved so that drift in
-// the machine's speed falls on both.
-bool RunsFaster(const dnnl::convolution_forward::primitive_desc& a,
-                const dnnl::convolution_forward::primitive_desc& b, const dnnl::engine& engine) {
-    struct Trial {
-        dnnl::convolution_forward conv;
+// A way to compute one layer, for timing at load: primitives run one after another, each on
+// zeroed buffers of its own in the formats it wants.
+class Trial {
+ public:
+    void Add(dnnl::primitive p, const dnnl::primitive_desc_base& pd, const dnnl::engine& engine) {
         std::unordered_map<int, memory> args;
-        double best = 1e30;
-    };
-    auto make = [&](const dnnl::convolution_forward::primitive_desc& pd) {
-        Trial t{dnnl::convolution_forward(pd), {}};
-        for (int arg :
-             {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD}) {
+        std::vector<int> wanted{DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_WEIGHTS,
+                                DNNL_ARG_BIAS,  DNNL_ARG_DST,   DNNL_ARG_SCRATCHPAD};
+        for (int i = 0; i < pd.get_primitive_attr().get_post_ops().len(); ++i)
+            wanted.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1);  // binary ones
+        for (int arg : wanted) {
             const memory::desc md = pd.query_md(dnnl::query::exec_arg_md, arg);
             if (md.is_zero()) continue;
             memory m(md, engine);
             std::memset(m.get_data_handle(), 0, md.get_size());
-            t.args.emplace(arg, m);
+            args.emplace(arg, m);
         }
-        return t;
-    };
-    Trial ta = make(a), tb = make(b);
+        steps_.emplace_back(std::move(p), std::move(args));
+    }
+    // Seconds one run takes.
+    double Run(dnnl::stream& stream) const {
+        const auto start = std::chrono::steady_clock::now();
+        for (const auto& [p, args] : steps_)
+            p.execute(stream, args);
+        stream.wait();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+ private:
+    std::vector<std::pair<dnnl::primitive, std::unordered_map<int, memory>>> steps_;
+};
+
+// Whether `a` runs faster than `b`: the best of three runs each after a warm-up, interleaved
+// so that drift in the machine's speed falls on both.
+bool RunsFaster(const Trial& a, const Trial& b, const dnnl::engine& engine) {
     dnnl::stream stream(engine);
+    double best_a = 1e30, best_b = 1e30;
     for (int round = 0; round < 4; ++round) {
-        for (Trial* t : {&ta, &tb}) {
-            const auto start = std::chrono::steady_clock::now();
-            t->conv.execute(stream, t->args);
-            stream.wait();
-            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-            if (round > 0) t->best = std::min(t->best, took.count());
+        const double ta = a.Run(stream), tb = b.Run(stream);
+        if (round > 0) {
+            best_a = std::min(best_a, ta);
+            best_b = std::min(best_b, tb);
         }
     }
-    return ta.best < tb.best;
+    return best_a < best_b;
 }
 
 // Runs a step oneDNN has no primitive for (Pad), or does slowly (some Concats), on the step's
@@ -257,13 +269,18 @@ class Builder {
         c_.scratchpad = std::max(c_.scratchpad, pd.scratchpad_desc().get_size());
         args.emplace_back(DNNL_ARG_SCRATCHPAD, kScratchpadSlot);
         if (p.get_kind() != dnnl::primitive::kind::reorder &&
-            static_cast<size_t>(layer_) < c_.kernels.size()) {
+            static_cast<size_t>(layer_) < c_.kernels.size() &&
+            c_.kernels[static_cast<size_t>(layer_)].empty()) {  // the layer's main primitive
             c_.kernels[static_cast<size_t>(layer_)] = pd.impl_info_str();
         }
         c_.steps.push_back(Step{std::move(p), std::move(args), {}});
     }
     // Sum post-op: the output starts as the summed tensor (shared storage when it dies here).
     void PrepareSum(const PlanLayer& layer, int out);
+    // Post-ops run as primitives of their own on `desc` data in place (what a kernel could not
+    // fuse), each with the tensor it reads (a sum's operand; -1 for none).
+    std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> PostOpPrimitives(
+        const std::vector<PostOp>& ops, const memory::desc& desc);
 
     // A view of constant or activation `tensor` as `desc` (the same bytes), in plain layout.
     int PlainView(uint32_t tensor, const memory::desc& desc) {
@@ -394,45 +411,53 @@ void Builder::Conv(const PlanLayer& layer) {
     const memory::desc wei = Any(wd);
     const bool has_bias = layer.inputs.size() == 3;
     const memory::desc bias = has_bias ? Plain({w[0]}) : memory::desc();
-    std::vector<std::pair<int, uint32_t>> operands;
-    dnnl::primitive_attr attr = Attr(layer, dst, &operands);
-    dnnl::convolution_forward::primitive_desc pd;
-    bool made = false;
-    if (flags & 2) {
-        try {
-            auto d =
-                has_bias
-                    ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                      dnnl::algorithm::convolution_winograd, src,
-                                                      wei, bias, dst, strides, pad_l, pad_r)
-                    : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                      dnnl::algorithm::convolution_winograd, src,
-                                                      wei, dst, strides, pad_l, pad_r);
-            pd = dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
-            // oneDNN's reference kernel takes any algorithm: Winograd with a post-op its jit
-            // Winograd lacks (swish) would run there, a hundred times slower than direct.
-            made = std::string_view(pd.impl_info_str()).substr(0, 3) != "ref";
-        } catch (const dnnl::error&) {
-            // oneDNN has no Winograd for this shape/ISA: direct below.
-        }
-    }
-    auto direct = [&] {
-        auto d = has_bias
-                     ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                       dnnl::algorithm::convolution_direct, src,
-                                                       wei, bias, dst, strides, dil, pad_l, pad_r)
-                     : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                       dnnl::algorithm::convolution_direct, src,
-                                                       wei, dst, strides, dil, pad_l, pad_r);
+    auto make = [&](dnnl::algorithm algorithm, const dnnl::primitive_attr& attr) {
+        auto d =
+            has_bias
+                ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, algorithm,
+                                                  src, wei, bias, dst, strides, dil, pad_l, pad_r)
+                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, algorithm,
+                                                  src, wei, dst, strides, dil, pad_l, pad_r);
         return dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
     };
-    if (!made) {
-        pd = direct();
+    // Winograd where the compiler allows it, with as many of the post-ops as its jit kernel
+    // takes (oneDNN 2.6's has no swish and no binary add): the rest run after it, in place.
+    PlanLayer head = layer;
+    dnnl::convolution_forward::primitive_desc wino;
+    std::vector<std::pair<int, uint32_t>> wino_operands;
+    bool has_wino = false;
+    for (size_t kept = layer.post_ops.size() + 1; (flags & 2) && !has_wino && kept-- > 0;) {
+        head.post_ops.resize(kept);
+        wino_operands.clear();
+        try {
+            wino = make(dnnl::algorithm::convolution_winograd, Attr(head, dst, &wino_operands));
+            // oneDNN's reference kernel takes any algorithm and post-op, a hundred times slower.
+            has_wino = std::string_view(wino.impl_info_str()).substr(0, 3) != "ref";
+        } catch (const dnnl::error&) {
+            // No Winograd for this shape, ISA or these post-ops.
+        }
+    }
+    const std::vector<PostOp> rest(layer.post_ops.begin() + static_cast<long>(head.post_ops.size()),
+                                   layer.post_ops.end());
+    std::vector<std::pair<int, uint32_t>> operands;
+    dnnl::convolution_forward::primitive_desc pd;
+    bool use_wino = has_wino;
+    if (!has_wino) {
+        pd = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &operands));
     } else if (PlanElementCount(y) * (PlanElementCount(w) / w[0]) <= kTimedWinogradMacs) {
         // Small grids are where oneDNN's Winograd may lose (a 128-channel 13x13 convolution:
         // 0.25 ms against 0.15 direct on a Zen 5), and where trying both costs little.
-        auto other = direct();
-        if (RunsFaster(other, pd, c_.engine)) pd = other;
+        pd = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &operands));
+        Trial direct, winograd;
+        direct.Add(dnnl::convolution_forward(pd), pd, c_.engine);
+        winograd.Add(dnnl::convolution_forward(wino), wino, c_.engine);
+        for (auto& [p, step_pd, tensor] : PostOpPrimitives(rest, wino.dst_desc()))
+            winograd.Add(p, step_pd, c_.engine);
+        use_wino = RunsFaster(winograd, direct, c_.engine);
+    }
+    if (use_wino) {
+        pd = wino;
+        operands = wino_operands;
     }
     int xs = Need(static_cast<int>(layer.inputs[0]), pd.src_desc());
     // Grouped weights: the plan's [oc, ic/g, k...] data viewed as [g, oc/g, ic/g, k...].
@@ -448,9 +473,39 @@ void Builder::Conv(const PlanLayer& layer) {
     if (has_bias) args.emplace_back(DNNL_ARG_BIAS, Need(static_cast<int>(layer.inputs[2]), bias));
     AddOperands(operands, pd, &args);
     int out = Define(layer.output, pd.dst_desc());
-    PrepareSum(layer, out);
+    PrepareSum(use_wino ? head : layer, out);
     args.emplace_back(DNNL_ARG_DST, out);
     Add(dnnl::convolution_forward(pd), pd, std::move(args));
+    if (!use_wino) return;
+    for (auto& [p, step_pd, tensor] : PostOpPrimitives(rest, pd.dst_desc())) {
+        std::vector<std::pair<int, int>> step_args{{DNNL_ARG_SRC_0, out}, {DNNL_ARG_DST, out}};
+        if (tensor >= 0) step_args.emplace_back(DNNL_ARG_SRC_1, Need(tensor, pd.dst_desc()));
+        Add(p, step_pd, std::move(step_args));
+    }
+}
+
+std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> Builder::PostOpPrimitives(
+    const std::vector<PostOp>& ops, const memory::desc& desc) {
+    std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> steps;
+    const auto fwd = dnnl::prop_kind::forward_inference;
+    auto eltwise = [&](dnnl::algorithm algorithm, float alpha, float beta) {
+        dnnl::eltwise_forward::primitive_desc pd({fwd, algorithm, desc, alpha, beta},
+                                                 Attr(PlanLayer{}), c_.engine);
+        steps.emplace_back(dnnl::eltwise_forward(pd), pd, -1);
+    };
+    for (const PostOp& op : ops) {
+        if (op.kind == PostOp::kSum) {
+            dnnl::binary::primitive_desc pd({dnnl::algorithm::binary_add, desc, desc, desc},
+                                            Attr(PlanLayer{}), c_.engine);
+            steps.emplace_back(dnnl::binary(pd), pd, static_cast<int>(op.tensor));
+            continue;
+        }
+        eltwise(EltwiseAlgorithm(op.alg), op.alpha, op.beta);
+        if (op.alg == static_cast<int64_t>(EltwiseAlg::kHardSigmoid)) {
+            eltwise(dnnl::algorithm::eltwise_clip, 0.0f, 1.0f);
+        }
+    }
+    return steps;
 }
 
 void Builder::Deconv(const PlanLayer& layer) {

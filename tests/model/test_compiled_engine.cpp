@@ -227,10 +227,11 @@ TEST(CompiledEngine, BatchNormFoldsAndSiluBecomesTheConvolutionsSwishPostOp) {
     ExpectLikeOpenCv(ConvBnSilu(), {{1, 8, 6, 6}});
 }
 
-// conv -> SiLU [-> Add]: `channels` wide, 3x3 stride 1 (Winograd's shape from 64 channels).
-std::string ConvSilu(int64_t channels, bool residual) {
+// conv -> SiLU [-> Add]: `channels` wide at `grid` x `grid`, 3x3 stride 1 (Winograd's shape from
+// 64 channels).
+std::string ConvSilu(int64_t channels, bool residual, int64_t grid = 8) {
     Builder b;
-    const Dims x{1, channels, 8, 8};
+    const Dims x{1, channels, grid, grid};
     b.Input("x", x).Output("y", x);
     b.Weight("w", {channels, channels, 3, 3}, Random(Count({channels, channels, 3, 3}), 3, 0.1f));
     b.Node("Conv", {"x", "w"}, {"c"}).IntsAttribute("pads", {1, 1, 1, 1});
@@ -240,15 +241,31 @@ std::string ConvSilu(int64_t channels, bool residual) {
     return b.Bytes();
 }
 
-// oneDNN 2.6's Winograd has no swish post-op (its reference kernel would run it, 100x slower):
-// after a convolution that will use Winograd, SiLU stays a layer of its own.
-TEST(CompiledEngine, SiluAfterAWinogradConvolutionStaysALayerOfItsOwn) {
+// oneDNN 2.6's Winograd has no swish or binary post-op (its reference kernel would run them,
+// 100x slower): a large convolution runs Winograd and then the SiLU and the add as steps of
+// their own.
+TEST(CompiledEngine, SiluAndAddAfterALargeWinogradConvolutionRunAfterIt) {
     Plan plan;
-    auto engine = Compiled(ConvSilu(64, false), {}, &plan);
-    ASSERT_EQ(plan.layers.size(), 2u);
-    EXPECT_TRUE(plan.layers[0].post_ops.empty());
-    EXPECT_EQ(plan.layers[1].kind, LayerKind::kEltwise);
+    auto engine = Compiled(ConvSilu(64, true, 56), {}, &plan);
+    ASSERT_TRUE(engine);
+    ASSERT_EQ(plan.layers.size(), 1u);
+    ASSERT_EQ(plan.layers[0].post_ops.size(), 2u);
+    EXPECT_EQ(plan.layers[0].post_ops[0].alg, static_cast<int64_t>(EltwiseAlg::kSwish));
+    EXPECT_EQ(plan.layers[0].post_ops[1].kind, PostOp::kSum);
+    if (HasAvx512Winograd()) {
+        EXPECT_NE(engine->kernel(0).find("wino"), std::string::npos) << engine->kernel(0);
+    }
+    ExpectLikeOpenCv(ConvSilu(64, true, 56), {{1, 64, 56, 56}});
+}
+
+// Small enough to time: Winograd and the steps after it, or direct with everything fused
+// (the add then a binary post-op, which the timing run must feed too).
+TEST(CompiledEngine, SiluAfterASmallWinogradShapedConvolutionMatchesOpenCv) {
     ExpectLikeOpenCv(ConvSilu(64, false), {{1, 64, 8, 8}});
+}
+
+TEST(CompiledEngine, SiluAndAddAfterASmallWinogradShapedConvolutionMatchOpenCv) {
+    ExpectLikeOpenCv(ConvSilu(64, true), {{1, 64, 8, 8}});
 }
 
 // A residual add after a fused SiLU is fused too: oneDNN 2.6's jit convolutions take a sum
@@ -272,11 +289,10 @@ TEST(CompiledEngine, ResidualAddAfterAFusedSiluInPlainLayoutsMatchesOpenCv) {
     ExpectClose(RunEngine(plain.get(), {dims}, input), RunEngine(opencv.get(), {dims}, input));
 }
 
-// conv -> Relu -> Add at Winograd's shape: the add would cost the convolution its Winograd
-// (oneDNN 2.6's has no binary post-op), so it stays a layer of its own.
-TEST(CompiledEngine, ResidualAddAfterTheReluOfAWinogradConvolutionStaysALayer) {
+// conv -> Relu -> Add at Winograd's shape: Winograd takes the Relu; the add runs after it.
+TEST(CompiledEngine, ResidualAddAfterTheReluOfALargeWinogradConvolutionRunsAfterIt) {
     Builder b;
-    const Dims x{1, 64, 8, 8};
+    const Dims x{1, 64, 56, 56};
     b.Input("x", x).Output("y", x);
     b.Weight("w", {64, 64, 3, 3}, Random(Count({64, 64, 3, 3}), 3, 0.1f));
     b.Node("Conv", {"x", "w"}, {"c"}).IntsAttribute("pads", {1, 1, 1, 1});
@@ -284,9 +300,12 @@ TEST(CompiledEngine, ResidualAddAfterTheReluOfAWinogradConvolutionStaysALayer) {
     b.Node("Add", {"r", "x"}, {"y"});
     Plan plan;
     auto engine = Compiled(b.Bytes(), {}, &plan);
-    ASSERT_EQ(plan.layers.size(), 2u);
-    EXPECT_EQ(plan.layers[0].post_ops.size(), 1u);
-    EXPECT_EQ(plan.layers[1].kind, LayerKind::kBinary);
+    ASSERT_TRUE(engine);
+    ASSERT_EQ(plan.layers.size(), 1u);
+    EXPECT_EQ(plan.layers[0].post_ops.size(), 2u);
+    if (HasAvx512Winograd()) {
+        EXPECT_NE(engine->kernel(0).find("wino"), std::string::npos) << engine->kernel(0);
+    }
     ExpectLikeOpenCv(b.Bytes(), {x});
 }
 

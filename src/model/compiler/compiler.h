@@ -41,9 +41,8 @@ bool CompileOnnx(const std::string& onnx, const CompileOptions& options, Compile
 // Passes (compiler/*.cpp), each keeps the plan's meaning.
 void FoldBatchNorm(Plan* plan);  // conv -> batchnorm becomes one conv
 void FuseSwish(Plan* plan);      // x * sigmoid(x) becomes eltwise swish
-// Eltwise / residual add into the producer's post-ops; with `winograd`, swish stays apart from
-// the convolutions ChooseLayouts will give Winograd (WinogradShape), which has no swish post-op.
-void FusePostOps(Plan* plan, bool winograd);
+// Eltwise / residual add into the producer's post-ops.
+void FusePostOps(Plan* plan);
 void CollapseViews(Plan* plan);                // view(view(x)) -> view(x)
 void RemoveDeadLayers(Plan* plan);             // layers and tensors no output depends on
 void ChooseLayouts(Plan* plan, bool blocked);  // conv flags: blocked formats, Winograd

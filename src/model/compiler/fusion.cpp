@@ -104,7 +104,7 @@ void FuseSwish(Plan* plan) {
     }
 }
 
-void FusePostOps(Plan* plan, bool winograd) {
+void FusePostOps(Plan* plan) {
     for (size_t i = 0; i < plan->layers.size(); ++i) {
         for (;;) {
             PlanLayer& p = plan->layers[i];
@@ -116,24 +116,17 @@ void FusePostOps(Plan* plan, bool winograd) {
             if (c < 0) break;
             const PlanLayer& next = plan->layers[static_cast<size_t>(c)];
             PostOp op;
-            // SiLU (swish) is a post-op of every convolution but those that will use Winograd:
-            // oneDNN 2.6's Winograd kernel has no swish post-op, and Winograd with a separate
-            // swish beats direct with it fused (0.075 + 0.01 against 0.113 ms for a 64-channel
-            // 26x26 one).
-            const bool swish = next.kind == LayerKind::kEltwise &&
-                               next.ints[0] == static_cast<int64_t>(EltwiseAlg::kSwish);
-            if (next.kind == LayerKind::kEltwise && next.post_ops.empty() &&
-                !(swish && winograd && p.kind == LayerKind::kConv && WinogradShape(*plan, p))) {
+            // Every activation and residual add fuses, whatever kernel the engine picks: where
+            // that kernel cannot take them (oneDNN 2.6's Winograd has no swish and no binary
+            // add), the engine runs them after it.
+            if (next.kind == LayerKind::kEltwise && next.post_ops.empty()) {
                 op.kind = PostOp::kEltwise;
                 op.alg = next.ints[0];
                 op.alpha = next.floats[0];
                 op.beta = next.floats[1];
             } else if (next.kind == LayerKind::kBinary && p.kind == LayerKind::kConv &&
                        next.post_ops.empty() &&
-                       next.ints[0] == static_cast<int64_t>(BinaryAlg::kAdd) &&
-                       // After an activation the engine adds with a binary post-op, which
-                       // oneDNN 2.6's Winograd lacks: such a conv would lose Winograd.
-                       (p.post_ops.empty() || !(winograd && WinogradShape(*plan, p)))) {
+                       next.ints[0] == static_cast<int64_t>(BinaryAlg::kAdd)) {
                 // A residual add: the other operand must exist when the conv runs.
                 uint32_t other = next.inputs[0] == p.output ? next.inputs[1] : next.inputs[0];
                 int q = Producer(*plan, other);

@@ -933,7 +933,7 @@ bool CompileOnnx(const std::string& onnx, const CompileOptions& options, Compile
         // The sigmoids FuseSwish replaced still read the convolutions' outputs, which would
         // keep the swishes from becoming their post-ops.
         RemoveDeadLayers(&plan);
-        FusePostOps(&plan, options.layout);
+        FusePostOps(&plan);
         CollapseViews(&plan);
     }
     RemoveDeadLayers(&plan);
