@@ -198,6 +198,9 @@ aclError ProcessReport(int32_t timeout_ms) {
     thread_local std::vector<Channel::Item> batch;
     batch.clear();
     {
+        // The wait holds only the channel, which is never freed: streams destroyed meanwhile
+        // must not wait for it to end to be freed (a report thread may wait forever).
+        UnpinnedWait unpinned;
         std::unique_lock lock(channel->mutex);
         auto has_work = [channel] { return !channel->pending.empty(); };
         if (timeout_ms < 0) {

@@ -38,8 +38,9 @@ aclError OpenDeviceLocked(Device* device) {
     options.cpus = config.worker_cpus;
     options.spin = std::chrono::microseconds(config.spin_us);
     // A destroyed stream's queue slot is recycled only once no API call that began before the
-    // destroy is still running (core/reclaim.h), and one thread blocked in a long call (a report
-    // thread in aclrtProcessReport) holds that back for every stream destroyed meanwhile. A
+    // destroy is still running (core/reclaim.h), and one thread in a long call (a slow
+    // callback run by aclrtProcessReport, a long synchronize) holds that back for every stream
+    // destroyed meanwhile; waits that hold no object step out of that (UnpinnedWait). A
     // program that creates and destroys streams quickly (a VDEC channel per clip) would run out
     // of slots while far below the stream limit, which CreateStreamLocked enforces on live
     // streams; the headroom absorbs slots waiting to be recycled (16 bytes each until used).

@@ -70,6 +70,16 @@ ApiScope::~ApiScope() {
     if (pin_ != nullptr) reclaim::Leave(pin_);
 }
 
+UnpinnedWait::UnpinnedWait() noexcept : pin_(nullptr) {
+    const ThreadApi& self = t_thread;
+    if (self.api == nullptr || self.pin == nullptr) return;  // not inside an API call
+    pin_ = self.pin;
+    reclaim::Leave(pin_);
+}
+UnpinnedWait::~UnpinnedWait() {
+    if (pin_ != nullptr) reclaim::Resume(pin_);
+}
+
 const char* CurrentApi() {
     return t_thread.api != nullptr ? t_thread.api : "openacl";
 }

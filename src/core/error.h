@@ -29,6 +29,22 @@ class ApiScope {
 };
 const char* CurrentApi();
 
+// Around a blocking wait inside an API call that holds no stream, context or event meanwhile
+// (a report thread waiting for callbacks): for as long as it lives, the call does not keep
+// objects that other threads destroy from being freed (core/reclaim.h), which a wait of
+// minutes, or forever, otherwise would. Objects the call found before the wait must not be
+// touched after it unless something else keeps them alive.
+class UnpinnedWait {
+ public:
+    UnpinnedWait() noexcept;
+    ~UnpinnedWait();
+    UnpinnedWait(const UnpinnedWait&) = delete;
+    UnpinnedWait& operator=(const UnpinnedWait&) = delete;
+
+ private:
+    reclaim::Pin* pin_;  // the call's pin, stepped out of; nullptr outside an API call
+};
+
 // Records and logs a failure of the current API call and returns `code`.
 aclError Fail(aclError code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

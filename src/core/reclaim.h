@@ -62,6 +62,13 @@ inline void Leave(Pin* pin) noexcept {
         ReclaimDue();
 }
 
+// Steps a running call back in after it stepped out with Leave for a wait that holds no
+// object (UnpinnedWait, core/error.h): what is retired from now on waits for it again.
+inline void Resume(Pin* pin) noexcept {
+    pin->active.exchange(detail::g_epoch.load(std::memory_order_relaxed),
+                         std::memory_order_seq_cst);
+}
+
 // Frees `release` (runs it) once no call that may still see the object is running. The caller
 // must have made the object unreachable for new calls first (unregistered its handle).
 // Objects are freed in the order they were retired, so an executor retired after its streams

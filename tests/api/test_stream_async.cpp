@@ -407,10 +407,11 @@ TEST_F(StreamDestroy, DestroyStreamWaitsForPendingTasks) {
 }
 
 // A destroyed stream's resources are recycled once no call that began before the destroy is
-// running. A report thread blocked in aclrtProcessReport holds that back for as long as it
-// waits; meanwhile another thread creating and destroying streams, more of them in all than a
-// device may hold at once (a VDEC channel per clip does), must not run out.
-TEST_F(StreamDestroy, StreamsComeAndGoWhileAReportThreadWaits) {
+// running. A report thread blocked in aclrtProcessReport, here without a timeout, holds no
+// stream while it waits and must not hold that back: another thread creating and destroying
+// streams meanwhile, far more of them in all than a device may hold at once (a VDEC channel
+// per clip does), must not run out (the executor keeps 4 x 1984 queue slots).
+TEST_F(StreamDestroy, StreamsComeAndGoWhileAReportThreadWaitsForever) {
     aclrtContext context = nullptr;
     ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
     aclrtStream subscribed = nullptr;
@@ -421,19 +422,20 @@ TEST_F(StreamDestroy, StreamsComeAndGoWhileAReportThreadWaits) {
         aclrtSetCurrentContext(context);
         reporter.store(static_cast<uint64_t>(pthread_self()));
         while (!done.load())
-            aclrtProcessReport(5000);  // returns when the callback below arrives
+            aclrtProcessReport(-1);  // returns when the callback below arrives
     });
     while (reporter.load() == 0)
         std::this_thread::yield();
     ASSERT_EQ(aclrtSubscribeReport(reporter.load(), subscribed), ACL_SUCCESS);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the report thread waits
+    constexpr int kStreams = 10000;
     int created = 0;
-    for (; created < 3000; ++created) {
+    for (; created < kStreams; ++created) {
         aclrtStream stream = nullptr;
         if (aclrtCreateStream(&stream) != ACL_SUCCESS) break;
         ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
     }
-    EXPECT_EQ(created, 3000) << aclGetRecentErrMsg();
+    EXPECT_EQ(created, kStreams) << aclGetRecentErrMsg();
     done.store(true);
     std::atomic<int> called{0};
     ASSERT_EQ(aclrtLaunchCallback(SetFlag, &called, ACL_CALLBACK_NO_BLOCK, subscribed),
