@@ -233,6 +233,13 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
             "model %u runs on the compiled engine (onednn, %zu layers, %.1f MiB of "
             "weights in its formats)",
             id_, plan->layers.size(), static_cast<double>(engine->weight_bytes()) / (1 << 20));
+    } else if (plan) {
+        // The compiler covered the graph but oneDNN could not build or run its plan: not the
+        // model's fault, and it now runs several times slower. Say so where users look.
+        OPENACL_LOG_WARNING(
+            "model %u runs on OpenCV DNN, several times slower: its graph compiled, but the "
+            "compiled engine could not take the plan (%s)",
+            id_, why.c_str());
     } else {
         OPENACL_LOG_INFO("model %u runs on OpenCV DNN: the compiled engine cannot take it (%s)",
                          id_, why.c_str());
