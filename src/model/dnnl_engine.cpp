@@ -1441,15 +1441,27 @@ bool ModelRunsFaster(const std::shared_ptr<const Compiled>& a,
 
 std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
                                               std::string* error, ConvLayout layout) {
+    // A graph (hostile or mistaken) may declare activations no machine holds: refuse it with
+    // the size, before anything (a timing run below, an instance) allocates them.
+    auto too_large = [](const Compiled& c, std::string* why) {
+        constexpr size_t kMaxActivationBytes = size_t{8} << 30;
+        if (c.arena <= kMaxActivationBytes && c.scratchpad <= kMaxActivationBytes) return false;
+        *why = "the compiled model needs " + std::to_string(c.arena >> 20) +
+               " MiB of activation memory per execution (at most " +
+               std::to_string(kMaxActivationBytes >> 20) + " MiB)";
+        return true;
+    };
     std::shared_ptr<Compiled> c;
     threads = std::clamp(threads, 1, cpu::ComputeGate::Get().capacity());
     try {
         // Primitives are built for the thread count they will run with.
         omp_set_num_threads(threads);
         c = Build(plan, threads, layout == ConvLayout::kNhwc);
+        if (too_large(*c, error)) return nullptr;
         if (layout == ConvLayout::kMeasure && LayoutWorthMeasuring(*c)) {
             auto nhwc = Build(plan, threads, true);
-            if (ModelRunsFaster(nhwc, c)) c = std::move(nhwc);
+            std::string why;
+            if (!too_large(*nhwc, &why) && ModelRunsFaster(nhwc, c)) c = std::move(nhwc);
         }
         ReleasePlanData(c.get());
     } catch (const dnnl::error& e) {
@@ -1457,15 +1469,6 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, 
         return nullptr;
     } catch (const std::exception& e) {
         *error = std::string("oneDNN cannot build the plan: ") + e.what();
-        return nullptr;
-    }
-    // A graph (hostile or mistaken) may declare activations no machine holds: refuse it here,
-    // with the size, rather than at the first allocation of an instance.
-    constexpr size_t kMaxActivationBytes = size_t{8} << 30;
-    if (c->arena > kMaxActivationBytes || c->scratchpad > kMaxActivationBytes) {
-        *error = "the compiled model needs " + std::to_string(c->arena >> 20) +
-                 " MiB of activation memory per execution (at most " +
-                 std::to_string(kMaxActivationBytes >> 20) + " MiB)";
         return nullptr;
     }
     return std::make_unique<DnnlEngine>(std::move(c));
