@@ -364,6 +364,14 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
         default:
             return bad("unknown layer kind");
     }
+    // The engine applies post-ops where oneDNN's primitive takes them; elsewhere it would drop
+    // them without a word.
+    const bool takes_post_ops =
+        layer.kind == LayerKind::kConv || layer.kind == LayerKind::kDeconv ||
+        layer.kind == LayerKind::kMatMul || layer.kind == LayerKind::kBinary ||
+        layer.kind == LayerKind::kEltwise || layer.kind == LayerKind::kPool;
+    if (!layer.post_ops.empty() && !takes_post_ops)
+        return bad("has post-ops, which it cannot take");
     for (const PostOp& op : layer.post_ops) {
         if (op.kind == PostOp::kEltwise) {
             if (op.alg < 0 || op.alg > 7) return bad("unknown post-op algorithm");

@@ -1134,18 +1134,32 @@ TEST(Plan, AConstantOfTheWrongSizeIsRefused) {
 
 // The engine hands a summed tensor to convolutions only; elsewhere the plan is corrupt.
 TEST(Plan, ASumPostOpOnALayerOtherThanAConvolutionIsRefused) {
+    CompileResult result;  // unfused: conv, sigmoid, mul
+    ASSERT_TRUE(CompileOnnx(ConvSilu(16, false), CompileOptions{false, false}, &result));
+    Plan& plan = result.plan;
+    ASSERT_EQ(plan.layers.size(), 3u);
+    ASSERT_EQ(plan.layers[2].kind, LayerKind::kBinary);
+    PostOp sum;
+    sum.kind = PostOp::kSum;
+    sum.tensor = plan.layers[0].output;  // defined before, of the right shape
+    plan.layers[2].post_ops.push_back(sum);
+    std::string error;
+    EXPECT_FALSE(ValidatePlan(plan, &error));
+    EXPECT_NE(error.find("not a convolution"), std::string::npos) << error;
+}
+
+// Post-ops on a layer kind whose primitive takes none would be dropped: the plan is corrupt.
+TEST(Plan, PostOpsOnALayerThatCannotTakeThemAreRefused) {
     Plan plan = SmallPlan();
     size_t i = 0;
     while (i < plan.layers.size() && plan.layers[i].kind != LayerKind::kSoftmax)
         ++i;
     ASSERT_LT(i, plan.layers.size());
-    PostOp sum;
-    sum.kind = PostOp::kSum;
-    sum.tensor = plan.layers[i].inputs[0];  // the shape is right; the layer kind is not
-    plan.layers[i].post_ops.push_back(sum);
+    PostOp relu;  // eltwise, relu
+    plan.layers[i].post_ops.push_back(relu);
     std::string error;
     EXPECT_FALSE(ValidatePlan(plan, &error));
-    EXPECT_NE(error.find("not a convolution"), std::string::npos) << error;
+    EXPECT_NE(error.find("cannot take"), std::string::npos) << error;
 }
 
 TEST(Plan, InconsistentShapesAreRefused) {
