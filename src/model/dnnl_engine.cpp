@@ -111,7 +111,7 @@ class Trial {
             wanted.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1);  // binary ones
         for (int arg : wanted) {
             const memory::desc md = pd.query_md(dnnl::query::exec_arg_md, arg);
-            if (md.is_zero()) continue;
+            if (md.is_zero() || md.get_size() == 0) continue;  // unused (an empty scratchpad)
             memory m(md, engine);
             std::memset(m.get_data_handle(), 0, md.get_size());
             args.emplace(arg, m);
