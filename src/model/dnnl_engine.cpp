@@ -388,7 +388,8 @@ void Builder::Conv(const PlanLayer& layer) {
     const int64_t group = layer.ints[0];
     const int64_t flags = layer.ints.back();
     const bool blocked = (flags & 1) != 0;
-    const auto [strides, dil, pad_l, pad_r] = ReadWindow(layer, r);
+    // Not a structured binding: the lambda below reads it (clang < 16 cannot capture bindings).
+    const Window window = ReadWindow(layer, r);
     std::vector<int64_t> wd = w;
     if (group > 1) {
         wd = {group, w[0] / group};
@@ -412,12 +413,12 @@ void Builder::Conv(const PlanLayer& layer) {
     const bool has_bias = layer.inputs.size() == 3;
     const memory::desc bias = has_bias ? Plain({w[0]}) : memory::desc();
     auto make = [&](dnnl::algorithm algorithm, const dnnl::primitive_attr& attr) {
-        auto d =
-            has_bias
-                ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, algorithm,
-                                                  src, wei, bias, dst, strides, dil, pad_l, pad_r)
-                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, algorithm,
-                                                  src, wei, dst, strides, dil, pad_l, pad_r);
+        auto d = has_bias ? dnnl::convolution_forward::desc(
+                                dnnl::prop_kind::forward_inference, algorithm, src, wei, bias, dst,
+                                window.strides, window.dil, window.pad_l, window.pad_r)
+                          : dnnl::convolution_forward::desc(
+                                dnnl::prop_kind::forward_inference, algorithm, src, wei, dst,
+                                window.strides, window.dil, window.pad_l, window.pad_r);
         return dnnl::convolution_forward::primitive_desc(d, attr, c_.engine);
     };
     // Winograd where the compiler allows it, with as many of the post-ops as its jit kernel
