@@ -131,13 +131,18 @@ class Trial {
     std::vector<std::pair<dnnl::primitive, std::unordered_map<int, memory>>> steps_;
 };
 
-// Whether `a` runs faster than `b`: the best of three runs each after a warm-up, interleaved
-// so that drift in the machine's speed falls on both.
-bool RunsFaster(const Trial& a, const Trial& b, const dnnl::engine& engine) {
-    dnnl::stream stream(engine);
+// Whether `a` runs faster than `b`, each a callable that runs once and returns the seconds it
+// took, or kFailedRun: the best of three runs each after a warm-up, interleaved so that drift
+// in the machine's speed falls on both. A failed run loses.
+constexpr double kFailedRun = -1.0;
+template <typename A, typename B>
+bool RunsFaster(A&& a, B&& b) {
     double best_a = 1e30, best_b = 1e30;
     for (int round = 0; round < 4; ++round) {
-        const double ta = a.Run(stream), tb = b.Run(stream);
+        const double ta = a();
+        if (ta == kFailedRun) return false;
+        const double tb = b();
+        if (tb == kFailedRun) return true;
         if (round > 0) {
             best_a = std::min(best_a, ta);
             best_b = std::min(best_b, tb);
@@ -330,6 +335,20 @@ dnnl::algorithm EltwiseAlgorithm(int64_t alg) {
     return dnnl::algorithm::eltwise_relu;
 }
 
+// oneDNN's eltwise operations for one plan activation, in order (alpha and beta as given):
+// HardSigmoid is oneDNN's linear, then a clip to [0, 1].
+struct EltwiseOp {
+    dnnl::algorithm algorithm;
+    float alpha, beta;
+};
+std::vector<EltwiseOp> EltwiseOps(int64_t alg, float alpha, float beta) {
+    std::vector<EltwiseOp> ops{{EltwiseAlgorithm(alg), alpha, beta}};
+    if (alg == static_cast<int64_t>(EltwiseAlg::kHardSigmoid)) {
+        ops.push_back({dnnl::algorithm::eltwise_clip, 0.0f, 1.0f});
+    }
+    return ops;
+}
+
 dnnl::primitive_attr Builder::Attr(const PlanLayer& layer, const memory::desc& dst,
                                    std::vector<std::pair<int, uint32_t>>* operands) {
     dnnl::primitive_attr attr;
@@ -350,10 +369,8 @@ dnnl::primitive_attr Builder::Attr(const PlanLayer& layer, const memory::desc& d
             }
             ops.append_binary(dnnl::algorithm::binary_add, like);
         } else {
-            ops.append_eltwise(1.0f, EltwiseAlgorithm(op.alg), op.alpha, op.beta);
-            if (op.alg == static_cast<int64_t>(EltwiseAlg::kHardSigmoid)) {
-                ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, 1.0f);
-            }
+            for (const EltwiseOp& e : EltwiseOps(op.alg, op.alpha, op.beta))
+                ops.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
         }
     }
     attr.set_post_ops(ops);
@@ -454,7 +471,9 @@ void Builder::Conv(const PlanLayer& layer) {
         winograd.Add(dnnl::convolution_forward(wino), wino, c_.engine);
         for (auto& [p, step_pd, tensor] : PostOpPrimitives(rest, wino.dst_desc()))
             winograd.Add(p, step_pd, c_.engine);
-        use_wino = RunsFaster(winograd, direct, c_.engine);
+        dnnl::stream stream(c_.engine);
+        use_wino =
+            RunsFaster([&] { return winograd.Run(stream); }, [&] { return direct.Run(stream); });
     }
     if (use_wino) {
         pd = wino;
@@ -489,11 +508,6 @@ std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> Builder
     const std::vector<PostOp>& ops, const memory::desc& desc) {
     std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> steps;
     const auto fwd = dnnl::prop_kind::forward_inference;
-    auto eltwise = [&](dnnl::algorithm algorithm, float alpha, float beta) {
-        dnnl::eltwise_forward::primitive_desc pd({fwd, algorithm, desc, alpha, beta},
-                                                 Attr(PlanLayer{}), c_.engine);
-        steps.emplace_back(dnnl::eltwise_forward(pd), pd, -1);
-    };
     for (const PostOp& op : ops) {
         if (op.kind == PostOp::kSum) {
             dnnl::binary::primitive_desc pd({dnnl::algorithm::binary_add, desc, desc, desc},
@@ -501,9 +515,10 @@ std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> Builder
             steps.emplace_back(dnnl::binary(pd), pd, static_cast<int>(op.tensor));
             continue;
         }
-        eltwise(EltwiseAlgorithm(op.alg), op.alpha, op.beta);
-        if (op.alg == static_cast<int64_t>(EltwiseAlg::kHardSigmoid)) {
-            eltwise(dnnl::algorithm::eltwise_clip, 0.0f, 1.0f);
+        for (const EltwiseOp& e : EltwiseOps(op.alg, op.alpha, op.beta)) {
+            dnnl::eltwise_forward::primitive_desc pd({fwd, e.algorithm, desc, e.alpha, e.beta},
+                                                     Attr(PlanLayer{}), c_.engine);
+            steps.emplace_back(dnnl::eltwise_forward(pd), pd, -1);
         }
     }
     return steps;
@@ -941,12 +956,12 @@ void Builder::Layer(const PlanLayer& layer) {
             return;
         }
         case LayerKind::kEltwise: {
-            const auto alg = static_cast<EltwiseAlg>(layer.ints[0]);
+            const auto steps = EltwiseOps(layer.ints[0], layer.floats[0], layer.floats[1]);
             int xs = in0;
             if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
             dnnl::eltwise_forward::primitive_desc pd(
-                dnnl::eltwise_forward::desc(fwd, EltwiseAlgorithm(layer.ints[0]), c_.slots[xs].desc,
-                                            layer.floats[0], layer.floats[1]),
+                dnnl::eltwise_forward::desc(fwd, steps[0].algorithm, c_.slots[xs].desc,
+                                            steps[0].alpha, steps[0].beta),
                 Attr(layer), c_.engine);
             int out = -1;
             if (const Slot& src = c_.slots[xs]; src.storage >= 0 &&
@@ -959,12 +974,12 @@ void Builder::Layer(const PlanLayer& layer) {
                 out = Define(layer.output, pd.dst_desc());
             }
             Add(dnnl::eltwise_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
-            if (alg == EltwiseAlg::kHardSigmoid) {
-                dnnl::eltwise_forward::primitive_desc clip(
-                    dnnl::eltwise_forward::desc(fwd, dnnl::algorithm::eltwise_clip, pd.dst_desc(),
-                                                0.0f, 1.0f),
+            for (size_t k = 1; k < steps.size(); ++k) {  // HardSigmoid's clip, in place
+                dnnl::eltwise_forward::primitive_desc next(
+                    dnnl::eltwise_forward::desc(fwd, steps[k].algorithm, pd.dst_desc(),
+                                                steps[k].alpha, steps[k].beta),
                     Attr(PlanLayer{}), c_.engine);
-                Add(dnnl::eltwise_forward(clip), clip, {{DNNL_ARG_SRC, out}, {DNNL_ARG_DST, out}});
+                Add(dnnl::eltwise_forward(next), next, {{DNNL_ARG_SRC, out}, {DNNL_ARG_DST, out}});
             }
             return;
         }
@@ -1412,8 +1427,7 @@ bool LayoutWorthMeasuring(const Compiled& c) {
     return blocked;
 }
 
-// Whether `a` runs the model faster than `b` on zeroed inputs: the best of three runs each
-// after a warm-up, interleaved.
+// Whether `a` runs the model faster than `b` on zeroed inputs (RunsFaster).
 bool ModelRunsFaster(const std::shared_ptr<const Compiled>& a,
                      const std::shared_ptr<const Compiled>& b) {
     std::vector<std::vector<float>> data;
@@ -1424,18 +1438,14 @@ bool ModelRunsFaster(const std::shared_ptr<const Compiled>& a,
         inputs.push_back(TensorView{ACL_FLOAT, dims, data.back().data(), data.back().size() * 4});
     }
     DnnlInstance ia(a, true), ib(b, true);
-    double best[2] = {1e30, 1e30};
     std::vector<TensorView> outputs;
     std::string error;
-    for (int round = 0; round < 4; ++round) {
-        for (int k = 0; k < 2; ++k) {
-            const auto start = std::chrono::steady_clock::now();
-            if (!(k == 0 ? ia : ib).Run(inputs, &outputs, &error)) return k == 1;
-            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-            if (round > 0) best[k] = std::min(best[k], took.count());
-        }
-    }
-    return best[0] < best[1];
+    auto run = [&](DnnlInstance& instance) {
+        const auto start = std::chrono::steady_clock::now();
+        if (!instance.Run(inputs, &outputs, &error)) return kFailedRun;
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    return RunsFaster([&] { return run(ia); }, [&] { return run(ib); });
 }
 
 }  // namespace
