@@ -13,6 +13,7 @@
 
 #include "acl/acl.h"
 #include "onnx_builder.h"
+#include "sanitizer.h"
 #include "test_support.h"
 
 namespace {
@@ -46,18 +47,7 @@ constexpr size_t kWeightBytes =
 
 // Sanitizers keep shadow memory for what the program touches (ThreadSanitizer several times
 // its bytes, AddressSanitizer an eighth plus a quarantine of freed blocks), so under them the
-// resident set no longer tells what the runtime holds.
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+// resident set no longer tells what the runtime holds (kSanitized: sanitizer.h).
 
 // Resident memory of this process, once the heap has handed its free pages back, so that what
 // is counted is what is held.
