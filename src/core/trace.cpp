@@ -66,8 +66,17 @@ constexpr uint32_t kChunkRecords = 4096;
 // 2.8 million records): pages are touched only as records fill them.
 constexpr uint64_t kDefaultPoolMiB = 256;
 
+// Who has a chunk (Chunk::state, accessed through std::atomic_ref; fresh memory reads kFresh).
+enum ChunkState : uint32_t {
+    kFresh = 0,     // untouched: the writer that claims it faults its pages itself
+    kTouching = 1,  // the prefaulter is writing to its pages; a writer that claims it waits
+    kReady = 2,     // every page written by the prefaulter
+    kClaimed = 3,   // a writer took it fresh; the prefaulter leaves it alone
+};
+
 struct Chunk {
-    uint32_t used;  // written by the owning thread; read once the session has stopped
+    uint32_t state;  // ChunkState
+    uint32_t used;   // written by the owning thread; read once the session has stopped
     Rec recs[kChunkRecords];
 };
 
@@ -94,12 +103,17 @@ struct Pool {
     }
 };
 
-// Faults the pool in ahead of the writers, on a thread of its own. A record that lands on a
-// fresh page pays for the page fault and for clearing the page: about 9 ns a record on bare
-// memory, up to 0.3 µs under a VM whose host backs guest memory on first touch. And each
-// writer is a thread the program is timing. MADV_POPULATE_WRITE (Linux 5.14) faults pages in
-// without changing their contents, so it may overlap chunks being written; where the kernel
-// lacks it, the writers fault as before.
+// Writes to the pool ahead of the writers, on a thread of its own. A record that lands on a
+// page nobody has written yet pays for the page fault and for clearing the page: about 9 ns a
+// record on bare memory. Under a VM it pays more, once per 4 KiB page: the host backs guest
+// memory on the first write to each page, even where the guest kernel had already faulted the
+// page in (MADV_POPULATE_WRITE, which this thread used before, left the traced enqueue 2 – 5x
+// slower than untraced here; a user-space write to each 4 KiB page brought it back near the
+// two clock reads). Each writer is a thread the program is timing, so this thread takes those
+// costs: it claims each chunk ahead of the writers (kFresh -> kTouching), writes one byte of
+// every page that starts inside it, and hands it over as kReady. A writer that claims a chunk
+// this thread has not reached takes it as it is (kClaimed); one that claims a chunk being
+// touched waits for it, which happens only when writers outrun this thread.
 class Prefaulter {
  public:
     Prefaulter() = default;
@@ -137,35 +151,54 @@ class Prefaulter {
  private:
     // 24 MiB: more than a second of records at the fastest enqueue rate.
     static constexpr uint32_t kAhead = 64;
-    static constexpr uint32_t kStep = 8;  // chunks per call, so that Stop is not kept waiting
 
     void Run() {
-        constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE; older headers lack it
         const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
         uint32_t done = 0;
         for (;;) {
             const uint32_t want = wanted_.load(std::memory_order_relaxed);
             if (stop_.load(std::memory_order_relaxed)) return;
-            if (done >= want) {
+            if (done >= want || done >= count_) {
                 wanted_.wait(want, std::memory_order_relaxed);
                 continue;
             }
-            const uint32_t end = std::min({want, count_, done + kStep});
-            const auto first = reinterpret_cast<uintptr_t>(&chunks_[done]) & ~(page - 1);
-            const auto last = reinterpret_cast<uintptr_t>(&chunks_[end]);
-            if (madvise(reinterpret_cast<void*>(first), last - first, kPopulateWrite) != 0) {
-                return;  // not supported here: writers fault their pages themselves
+            Chunk& chunk = chunks_[done++];
+            std::atomic_ref<uint32_t> state(chunk.state);
+            uint32_t fresh = kFresh;
+            if (!state.compare_exchange_strong(fresh, kTouching, std::memory_order_acquire)) {
+                continue;  // a writer got there first
             }
-            done = end;
+            // The state word's page is written by the exchange; the chunk's other pages get
+            // one byte each (a chunk's bytes are its own: the neighbours' pages are theirs).
+            const auto first = reinterpret_cast<uintptr_t>(&chunk);
+            const auto last = first + sizeof(Chunk);
+            for (uintptr_t at = (first + page) & ~(page - 1); at < last; at += page)
+                *reinterpret_cast<volatile unsigned char*>(at) = 0;
+            state.store(kReady, std::memory_order_release);
         }
     }
 
     Chunk* chunks_ = nullptr;
     uint32_t count_ = 0;
-    std::atomic<uint32_t> wanted_{0};  // chunks [0, wanted_) should be resident
+    std::atomic<uint32_t> wanted_{0};  // chunks [0, wanted_) should be written
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };
+
+// A writer's claim on chunk `c` (see Prefaulter): after it, the chunk is the writer's alone.
+void TakeChunk(Chunk& c) {
+    std::atomic_ref<uint32_t> state(c.state);
+    uint32_t seen = kFresh;
+    if (state.compare_exchange_strong(seen, kClaimed, std::memory_order_acquire)) return;
+    for (unsigned spins = 0; seen == kTouching; ++spins) {
+        if (spins < 64) {
+            cpu::CpuRelax();
+        } else {
+            std::this_thread::yield();
+        }
+        seen = state.load(std::memory_order_acquire);
+    }
+}
 
 struct Session {
     SessionOptions options;
@@ -290,6 +323,7 @@ Rec* BeginRecord(ThreadState* self) {
             self->writing.store(0, std::memory_order_release);
             return nullptr;
         }
+        TakeChunk(*self->chunk);
         self->chunk->used = 0;
     }
     return &self->chunk->recs[self->chunk->used];

@@ -415,18 +415,10 @@ std::pair<long, long> MappingResidentKib(long min_kib, long max_kib) {
     return {-1, -1};
 }
 
-bool KernelPopulatesPages() {
-    void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    const bool ok = madvise(page, 4096, 23 /* MADV_POPULATE_WRITE, Linux 5.14 */) == 0;
-    munmap(page, 4096);
-    return ok;
-}
-
 // Records land on memory already faulted in (a fresh page costs the writer, whose time the
 // program is measuring, a fault and the clearing of the page), yet a session does not make its
 // whole buffer resident up front.
 TEST(Trace, TheBufferIsFaultedInAheadOfTheWritersNotAllAtOnce) {
-    if (!KernelPopulatesPages()) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE";
     TempDir dir;
     const std::string path = dir.path() + "/ahead.json";
     ScopedEnv env("OPENACL_TRACE", path.c_str());
