@@ -959,10 +959,25 @@ void Builder::Layer(const PlanLayer& layer) {
             const auto steps = EltwiseOps(layer.ints[0], layer.floats[0], layer.floats[1]);
             int xs = in0;
             if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
+            // The layer's own later steps (HardSigmoid's clip) come before its post-ops.
+            dnnl::primitive_attr attr = Attr(layer);
+            if (steps.size() > 1) {
+                dnnl::post_ops ops;
+                for (size_t k = 1; k < steps.size(); ++k)
+                    ops.append_eltwise(1.0f, steps[k].algorithm, steps[k].alpha, steps[k].beta);
+                const dnnl::post_ops fused = attr.get_post_ops();
+                for (int k = 0; k < fused.len(); ++k) {
+                    dnnl::algorithm alg;
+                    float scale = 1.0f, alpha = 0.0f, beta = 0.0f;
+                    fused.get_params_eltwise(k, scale, alg, alpha, beta);
+                    ops.append_eltwise(scale, alg, alpha, beta);
+                }
+                attr.set_post_ops(ops);
+            }
             dnnl::eltwise_forward::primitive_desc pd(
                 dnnl::eltwise_forward::desc(fwd, steps[0].algorithm, c_.slots[xs].desc,
                                             steps[0].alpha, steps[0].beta),
-                Attr(layer), c_.engine);
+                attr, c_.engine);
             int out = -1;
             if (const Slot& src = c_.slots[xs]; src.storage >= 0 &&
                                                 c_.storages[src.storage].last == layer_ &&
@@ -974,13 +989,6 @@ void Builder::Layer(const PlanLayer& layer) {
                 out = Define(layer.output, pd.dst_desc());
             }
             Add(dnnl::eltwise_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
-            for (size_t k = 1; k < steps.size(); ++k) {  // HardSigmoid's clip, in place
-                dnnl::eltwise_forward::primitive_desc next(
-                    dnnl::eltwise_forward::desc(fwd, steps[k].algorithm, pd.dst_desc(),
-                                                steps[k].alpha, steps[k].beta),
-                    Attr(PlanLayer{}), c_.engine);
-                Add(dnnl::eltwise_forward(next), next, {{DNNL_ARG_SRC, out}, {DNNL_ARG_DST, out}});
-            }
             return;
         }
         case LayerKind::kMatMul: {

@@ -438,6 +438,14 @@ std::vector<OpCase> OpCases() {
              return b;
          },
          {x}},
+        {"HardSigmoid",  // alpha 2: inputs in [-1, 1] reach both ends of the clip
+         [x] {
+             Builder b;
+             b.Input("x", x).Output("y", x).Node("HardSigmoid", {"x"}, {"y"});
+             b.FloatAttribute("alpha", 2.0f).FloatAttribute("beta", 0.5f);
+             return b;
+         },
+         {x}},
         {"AddBroadcast",
          [x] {
              Builder b;
@@ -833,6 +841,36 @@ TEST(CompiledEngine, SigmoidOfConcatenatedRowsMatchesOpenCv) {
     b.Node("Concat", {"a", "b"}, {"c"}).IntAttribute("axis", 1);
     b.Node("Sigmoid", {"c"}, {"y"});
     ExpectLikeOpenCv(b.Bytes(), {{1, 30, 7}, {1, 9, 7}});
+}
+
+// HardSigmoid runs as oneDNN's linear and a clip. The compiler fuses nothing into an eltwise
+// layer, but a plan may carry post-ops there (ValidatePlan allows them): they must see the
+// clipped value (tanh(1) for a large input, not tanh of the unclipped line).
+TEST(CompiledEngine, APostOpOfAHardSigmoidLayerSeesTheClippedValue) {
+    Builder b;
+    b.Input("x", {1, 4, 5, 5}).Output("y", {1, 4, 5, 5});
+    b.Node("HardSigmoid", {"x"}, {"h"}).FloatAttribute("alpha", 2.0f).FloatAttribute("beta", 0.5f);
+    b.Node("Tanh", {"h"}, {"y"});
+    CompileResult result;
+    ASSERT_TRUE(CompileOnnx(b.Bytes(), {}, &result));
+    Plan plan = std::move(result.plan);
+    ASSERT_EQ(plan.layers.size(), 2u);
+    PostOp tanh_op;
+    tanh_op.alg = static_cast<int64_t>(EltwiseAlg::kTanh);
+    plan.layers[0].post_ops.push_back(tanh_op);
+    plan.layers[0].output = plan.layers[1].output;
+    plan.layers.pop_back();
+    ComputeLifetimes(&plan);
+    std::string error;
+    ASSERT_TRUE(ValidatePlan(plan, &error)) << error;
+    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(plan)), 1, &error,
+                                   ConvLayout::kBlocked);
+    ASSERT_NE(engine, nullptr) << error;
+    const Dims dims{1, 4, 5, 5};
+    const Tensors inputs{Random(Count(dims), 7)};
+    auto opencv = OpenCv(b.Bytes());
+    ASSERT_TRUE(opencv);
+    ExpectClose(RunEngine(engine.get(), {dims}, inputs), RunEngine(opencv.get(), {dims}, inputs));
 }
 
 // An activation whose input is read again later must leave that input as it was.
