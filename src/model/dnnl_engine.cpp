@@ -192,6 +192,12 @@ struct BlockedTranspose {
     std::vector<int64_t> by_cell;  // output offset of each cell
 };
 
+// One of oneDNN's eltwise operations; a plan activation is one or more (EltwiseOps).
+struct EltwiseOp {
+    dnnl::algorithm algorithm;
+    float alpha, beta;
+};
+
 class Builder {
  public:
     Builder(Compiled* c) : c_(*c), plan_(*c->plan) {}
@@ -283,9 +289,19 @@ class Builder {
     // Sum post-op: the output starts as the summed tensor (shared storage when it dies here).
     void PrepareSum(const PlanLayer& layer, int out);
     // Post-ops run as primitives of their own on `desc` data in place (what a kernel could not
-    // fuse), each with the tensor it reads (a sum's operand; -1 for none).
+    // fuse), each with the tensor it reads (a sum's operand; -1 for none); `lead` runs first.
     std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> PostOpPrimitives(
-        const std::vector<PostOp>& ops, const memory::desc& desc);
+        const std::vector<PostOp>& ops, const memory::desc& desc,
+        const std::vector<EltwiseOp>& lead = {});
+    // Adds those primitives as steps on `out`.
+    void AddInPlace(const std::vector<PostOp>& ops, int out, const memory::desc& desc,
+                    const std::vector<EltwiseOp>& lead = {}) {
+        for (auto& [p, step_pd, tensor] : PostOpPrimitives(ops, desc, lead)) {
+            std::vector<std::pair<int, int>> args{{DNNL_ARG_SRC_0, out}, {DNNL_ARG_DST, out}};
+            if (tensor >= 0) args.emplace_back(DNNL_ARG_SRC_1, Need(tensor, desc));
+            Add(p, step_pd, std::move(args));
+        }
+    }
 
     // A view of constant or activation `tensor` as `desc` (the same bytes), in plain layout.
     int PlainView(uint32_t tensor, const memory::desc& desc) {
@@ -337,10 +353,6 @@ dnnl::algorithm EltwiseAlgorithm(int64_t alg) {
 
 // oneDNN's eltwise operations for one plan activation, in order (alpha and beta as given):
 // HardSigmoid is oneDNN's linear, then a clip to [0, 1].
-struct EltwiseOp {
-    dnnl::algorithm algorithm;
-    float alpha, beta;
-};
 std::vector<EltwiseOp> EltwiseOps(int64_t alg, float alpha, float beta) {
     std::vector<EltwiseOp> ops{{EltwiseAlgorithm(alg), alpha, beta}};
     if (alg == static_cast<int64_t>(EltwiseAlg::kHardSigmoid)) {
@@ -496,18 +508,18 @@ void Builder::Conv(const PlanLayer& layer) {
     PrepareSum(use_wino ? head : layer, out);
     args.emplace_back(DNNL_ARG_DST, out);
     Add(dnnl::convolution_forward(pd), pd, std::move(args));
-    if (!use_wino) return;
-    for (auto& [p, step_pd, tensor] : PostOpPrimitives(rest, pd.dst_desc())) {
-        std::vector<std::pair<int, int>> step_args{{DNNL_ARG_SRC_0, out}, {DNNL_ARG_DST, out}};
-        if (tensor >= 0) step_args.emplace_back(DNNL_ARG_SRC_1, Need(tensor, pd.dst_desc()));
-        Add(p, step_pd, std::move(step_args));
-    }
+    if (use_wino) AddInPlace(rest, out, pd.dst_desc());
 }
 
 std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> Builder::PostOpPrimitives(
-    const std::vector<PostOp>& ops, const memory::desc& desc) {
+    const std::vector<PostOp>& ops, const memory::desc& desc, const std::vector<EltwiseOp>& lead) {
     std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> steps;
     const auto fwd = dnnl::prop_kind::forward_inference;
+    for (const EltwiseOp& e : lead) {
+        dnnl::eltwise_forward::primitive_desc pd({fwd, e.algorithm, desc, e.alpha, e.beta},
+                                                 Attr(PlanLayer{}), c_.engine);
+        steps.emplace_back(dnnl::eltwise_forward(pd), pd, -1);
+    }
     for (const PostOp& op : ops) {
         if (op.kind == PostOp::kSum) {
             dnnl::binary::primitive_desc pd({dnnl::algorithm::binary_add, desc, desc, desc},
@@ -959,25 +971,13 @@ void Builder::Layer(const PlanLayer& layer) {
             const auto steps = EltwiseOps(layer.ints[0], layer.floats[0], layer.floats[1]);
             int xs = in0;
             if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
-            // The layer's own later steps (HardSigmoid's clip) come before its post-ops.
-            dnnl::primitive_attr attr = Attr(layer);
-            if (steps.size() > 1) {
-                dnnl::post_ops ops;
-                for (size_t k = 1; k < steps.size(); ++k)
-                    ops.append_eltwise(1.0f, steps[k].algorithm, steps[k].alpha, steps[k].beta);
-                const dnnl::post_ops fused = attr.get_post_ops();
-                for (int k = 0; k < fused.len(); ++k) {
-                    dnnl::algorithm alg;
-                    float scale = 1.0f, alpha = 0.0f, beta = 0.0f;
-                    fused.get_params_eltwise(k, scale, alg, alpha, beta);
-                    ops.append_eltwise(scale, alg, alpha, beta);
-                }
-                attr.set_post_ops(ops);
-            }
+            // No post-ops on the primitive: oneDNN 2.6 runs an eltwise with post-ops on its
+            // reference kernel, which left a plain 1-D output unwritten. The layer's later steps
+            // (HardSigmoid's clip), then its post-ops, run in place after it.
             dnnl::eltwise_forward::primitive_desc pd(
                 dnnl::eltwise_forward::desc(fwd, steps[0].algorithm, c_.slots[xs].desc,
                                             steps[0].alpha, steps[0].beta),
-                attr, c_.engine);
+                Attr(PlanLayer{}), c_.engine);
             int out = -1;
             if (const Slot& src = c_.slots[xs]; src.storage >= 0 &&
                                                 c_.storages[src.storage].last == layer_ &&
@@ -989,6 +989,7 @@ void Builder::Layer(const PlanLayer& layer) {
                 out = Define(layer.output, pd.dst_desc());
             }
             Add(dnnl::eltwise_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
+            AddInPlace(layer.post_ops, out, pd.dst_desc(), {steps.begin() + 1, steps.end()});
             return;
         }
         case LayerKind::kMatMul: {

@@ -843,6 +843,19 @@ TEST(CompiledEngine, SigmoidOfConcatenatedRowsMatchesOpenCv) {
     ExpectLikeOpenCv(b.Bytes(), {{1, 30, 7}, {1, 9, 7}});
 }
 
+// ONNX's own example: a plain 1-D tensor, where oneDNN 2.6's reference eltwise kernel (which
+// it picks for an eltwise with post-ops) left the output unwritten.
+TEST(CompiledEngine, HardSigmoidOfAVectorGivesOnnxsExample) {
+    Builder b;
+    b.Input("x", {3}).Output("y", {3});
+    b.Node("HardSigmoid", {"x"}, {"y"}).FloatAttribute("alpha", 0.5f).FloatAttribute("beta", 0.6f);
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    const auto out = RunEngine(engine.get(), {{3}}, {{-1.0f, 0.0f, 1.0f}});
+    ASSERT_EQ(out.size(), 1u);
+    ExpectClose(out, {{0.1f, 0.6f, 1.0f}});
+}
+
 // HardSigmoid runs as oneDNN's linear and a clip. The compiler fuses nothing into an eltwise
 // layer, but a plan may carry post-ops there (ValidatePlan allows them): they must see the
 // clipped value (tanh(1) for a large input, not tanh of the unclipped line).
