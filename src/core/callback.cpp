@@ -186,13 +186,9 @@ aclError ProcessReport(int32_t timeout_ms) {
     // the spin ends, so the callback would arrive only after both had gone to sleep.
     const int64_t spin_ns = static_cast<int64_t>(Runtime::Get().config().spin_us) * 1000;
     const int64_t spin_end = cpu::NowNs() + spin_ns;
-    for (unsigned i = 0; channel->queued.load(std::memory_order_acquire) == 0; ++i) {
+    for (unsigned i = 0; channel->queued.load(std::memory_order_acquire) == 0;) {
         if (cpu::NowNs() >= spin_end) break;
-        if (i < 64) {
-            cpu::CpuRelax();
-        } else {
-            std::this_thread::yield();
-        }
+        cpu::Backoff(i);
     }
     // Swapped with `pending`, so both vectors keep their capacity: no allocation per call.
     thread_local std::vector<Channel::Item> batch;

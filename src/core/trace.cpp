@@ -190,14 +190,8 @@ void TakeChunk(Chunk& c) {
     std::atomic_ref<uint32_t> state(c.state);
     uint32_t seen = kFresh;
     if (state.compare_exchange_strong(seen, kClaimed, std::memory_order_acquire)) return;
-    for (unsigned spins = 0; seen == kTouching; ++spins) {
-        if (spins < 64) {
-            cpu::CpuRelax();
-        } else {
-            std::this_thread::yield();
-        }
-        seen = state.load(std::memory_order_acquire);
-    }
+    for (unsigned spins = 0; seen == kTouching; seen = state.load(std::memory_order_acquire))
+        cpu::Backoff(spins);
 }
 
 struct Session {

@@ -43,6 +43,16 @@ inline int64_t Ticks() noexcept {
     return NowNs();
 }
 
+// One step of a busy wait: a pause for the first 64 steps, then a yield, so that a preempted
+// thread being waited for can run on an oversubscribed machine.
+inline void Backoff(unsigned& spins) noexcept {
+    if (++spins < 64) {
+        CpuRelax();
+    } else {
+        std::this_thread::yield();
+    }
+}
+
 // Guards critical sections of a few dozen instructions that never block. A spin lock beats
 // std::mutex there: glibc's mutex sleeps in the kernel on the first contention, which costs
 // microseconds when the holder would have released it in nanoseconds. Yields after a short
@@ -52,13 +62,8 @@ class SpinLock {
     void lock() noexcept {
         for (unsigned spins = 0;;) {
             if (!locked_.exchange(true, std::memory_order_acquire)) return;
-            while (locked_.load(std::memory_order_relaxed)) {
-                if (++spins < 64) {
-                    CpuRelax();
-                } else {
-                    std::this_thread::yield();
-                }
-            }
+            while (locked_.load(std::memory_order_relaxed))
+                Backoff(spins);
         }
     }
     bool try_lock() noexcept {
