@@ -515,11 +515,13 @@ std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> Builder
     const std::vector<PostOp>& ops, const memory::desc& desc, const std::vector<EltwiseOp>& lead) {
     std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> steps;
     const auto fwd = dnnl::prop_kind::forward_inference;
-    for (const EltwiseOp& e : lead) {
+    auto eltwise = [&](const EltwiseOp& e) {
         dnnl::eltwise_forward::primitive_desc pd({fwd, e.algorithm, desc, e.alpha, e.beta},
                                                  Attr(PlanLayer{}), c_.engine);
         steps.emplace_back(dnnl::eltwise_forward(pd), pd, -1);
-    }
+    };
+    for (const EltwiseOp& e : lead)
+        eltwise(e);
     for (const PostOp& op : ops) {
         if (op.kind == PostOp::kSum) {
             dnnl::binary::primitive_desc pd({dnnl::algorithm::binary_add, desc, desc, desc},
@@ -527,11 +529,8 @@ std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> Builder
             steps.emplace_back(dnnl::binary(pd), pd, static_cast<int>(op.tensor));
             continue;
         }
-        for (const EltwiseOp& e : EltwiseOps(op.alg, op.alpha, op.beta)) {
-            dnnl::eltwise_forward::primitive_desc pd({fwd, e.algorithm, desc, e.alpha, e.beta},
-                                                     Attr(PlanLayer{}), c_.engine);
-            steps.emplace_back(dnnl::eltwise_forward(pd), pd, -1);
-        }
+        for (const EltwiseOp& e : EltwiseOps(op.alg, op.alpha, op.beta))
+            eltwise(e);
     }
     return steps;
 }

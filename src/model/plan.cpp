@@ -364,8 +364,8 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
         default:
             return bad("unknown layer kind");
     }
-    // The engine applies post-ops where oneDNN's primitive takes them; elsewhere it would drop
-    // them without a word.
+    // The engine applies post-ops on these kinds, fused into oneDNN's primitive or run in place
+    // after it; elsewhere it would drop them without a word.
     const bool takes_post_ops =
         layer.kind == LayerKind::kConv || layer.kind == LayerKind::kDeconv ||
         layer.kind == LayerKind::kMatMul || layer.kind == LayerKind::kBinary ||
