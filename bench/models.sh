@@ -55,6 +55,11 @@ busy_before=$(cpu_busy_percent)
 echo "== $(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//');" \
   "busy before the run: ${busy_before}%; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 if ((busy_before > 10)); then echo "warning: the machine is busy; expect slower and noisier results" >&2; fi
+# PASSIVE (the advice for shared machines) costs each of a run's 60 - 150 OpenMP parallel
+# regions a wake-up, while ONNX Runtime's threads spin by default: say which one this run had.
+if [[ -n ${OMP_WAIT_POLICY:-} ]]; then
+  echo "note: OMP_WAIT_POLICY=$OMP_WAIT_POLICY from the environment applies to openacl's engine" >&2
+fi
 
 if [[ -z $names ]]; then
   names=$("${PYTHON:-/usr/bin/python3}" -c 'import json, sys
@@ -88,4 +93,5 @@ done
 busy_after=$(cpu_busy_percent)
 
 "${PYTHON:-/usr/bin/python3}" bench/models_summary.py --manifest "$models/manifest.json" --busy "$busy_before,$busy_after" \
+  --omp-wait-policy "${OMP_WAIT_POLICY:-}" \
   "$out"/round* | tee "$out/summary.md"

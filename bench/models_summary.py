@@ -111,6 +111,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--manifest", required=True)
     parser.add_argument("--busy", default="")
+    parser.add_argument("--omp-wait-policy", default="")
     parser.add_argument("rounds", nargs="+")
     args = parser.parse_args()
     manifest = load(args.manifest)
@@ -123,6 +124,9 @@ def main():
           f"({acl_info.get('opencv_threads', '?')} threads), called directly and behind "
           f"aclmdlExecute. {len(rounds)} rounds"
           + (f"; CPUs busy before/after: {args.busy.replace(',', '% / ')}%" if args.busy else "")
+          + "; openacl's OpenMP wait policy: "
+          + (f"OMP_WAIT_POLICY={args.omp_wait_policy}" if args.omp_wait_policy
+             else "libgomp's default (threads spin between parallel regions, as ONNX Runtime's do)")
           + ".\n")
     print("Times in ms: median of the per-round medians (range of the rounds). Ratios: to ONNX "
           "Runtime's time, the median of the per-round ratios (their range). "
