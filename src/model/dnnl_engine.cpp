@@ -99,6 +99,11 @@ constexpr int kScratchpadSlot = -2;
 // Convolutions of up to this many multiply-adds try Winograd against direct at load.
 constexpr int64_t kTimedWinogradMacs = int64_t{1} << 26;
 
+// Models of up to this many multiply-adds (PlanWork) try one thread against all at load: each
+// layer run on two threads opens an OpenMP region, whose wake-up of the second thread costs
+// microseconds (a 16-float Relu: 6 - 11 us per execution on two threads, 1 us on one).
+constexpr int64_t kTimedThreadsWork = int64_t{1} << 22;
+
 // A way to compute one layer, for timing at load: primitives run one after another, each on
 // zeroed buffers of its own in the formats it wants.
 class Trial {
@@ -1402,6 +1407,7 @@ class DnnlEngine : public ModelEngine {
     std::string kernel(size_t layer) const override {
         return layer < c_->kernels.size() ? c_->kernels[layer] : std::string();
     }
+    int threads() const override { return c_->threads; }
 
  private:
     std::shared_ptr<const Compiled> c_;
@@ -1435,9 +1441,28 @@ bool LayoutWorthMeasuring(const Compiled& c) {
     return blocked;
 }
 
-// Whether `a` runs the model faster than `b` on zeroed inputs (RunsFaster).
+// About how many multiply-adds a run of the plan does: a convolution's or product's per
+// output element, one per output element of every other layer.
+int64_t PlanWork(const Plan& plan) {
+    int64_t work = 0;
+    for (const PlanLayer& layer : plan.layers) {
+        const int64_t out = PlanElementCount(plan.tensors[layer.output].dims);
+        int64_t per = 1;
+        if (layer.kind == LayerKind::kConv || layer.kind == LayerKind::kDeconv) {
+            const auto& w = plan.tensors[layer.inputs[1]].dims;  // [oc or ic, ..., k...]
+            per = std::max<int64_t>(1, PlanElementCount(w) / std::max<int64_t>(1, w[0]));
+        } else if (layer.kind == LayerKind::kMatMul) {
+            per = std::max<int64_t>(1, plan.tensors[layer.inputs[0]].dims.back());
+        }
+        work += out * per;
+    }
+    return work;
+}
+
+// Whether `a` runs the model faster than `b` on zeroed inputs (RunsFaster), each timing
+// `repeat` runs in a row (short models: one run is too short to time).
 bool ModelRunsFaster(const std::shared_ptr<const Compiled>& a,
-                     const std::shared_ptr<const Compiled>& b) {
+                     const std::shared_ptr<const Compiled>& b, int repeat = 1) {
     std::vector<std::vector<float>> data;
     std::vector<TensorView> inputs;
     for (uint32_t id : a->plan->inputs) {
@@ -1450,7 +1475,9 @@ bool ModelRunsFaster(const std::shared_ptr<const Compiled>& a,
     std::string error;
     auto run = [&](DnnlInstance& instance) {
         const auto start = std::chrono::steady_clock::now();
-        if (!instance.Run(inputs, &outputs, &error)) return kFailedRun;
+        for (int i = 0; i < repeat; ++i) {
+            if (!instance.Run(inputs, &outputs, &error)) return kFailedRun;
+        }
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     return RunsFaster([&] { return run(ia); }, [&] { return run(ib); });
@@ -1481,6 +1508,12 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, 
             auto nhwc = Build(plan, threads, true);
             std::string why;
             if (!too_large(*nhwc, &why) && ModelRunsFaster(nhwc, c)) c = std::move(nhwc);
+        }
+        if (layout == ConvLayout::kMeasure && threads > 1 && PlanWork(*plan) <= kTimedThreadsWork) {
+            omp_set_num_threads(1);
+            auto single = Build(plan, 1, c->nhwc);
+            omp_set_num_threads(threads);
+            if (ModelRunsFaster(single, c, 10)) c = std::move(single);
         }
         ReleasePlanData(c.get());
     } catch (const dnnl::error& e) {

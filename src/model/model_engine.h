@@ -46,6 +46,8 @@ class ModelEngine {
     // The implementation that runs plan layer `layer` as its library names it (oneDNN's
     // "jit_fp32_wino_2x3:avx512_core"); empty when there is none or the engine cannot tell.
     virtual std::string kernel(size_t /*layer*/) const { return {}; }
+    // The compute threads each run borrows (backend/cpu/compute_gate.h); 0: not from the gate.
+    virtual int threads() const { return 0; }
 };
 
 // The OpenCV DNN engine for a serialized ONNX graph described by `graph`. Fails, naming the
@@ -58,13 +60,15 @@ struct Plan;
 // The format of the compiled engine's 2-D convolution regions (where the plan lets them use
 // blocked formats): oneDNN's channel-blocked nChw16c, which its Winograd needs, or nhwc, where
 // its newer brgemm kernels run (5% faster on MobileNetV2 on a Zen 5, slower elsewhere).
-// kMeasure builds a plan without Winograd both ways and keeps the faster.
+// kMeasure builds a plan without Winograd both ways and keeps the faster; it also lets a small
+// model run on one thread where that is faster (CreateDnnlEngine). The others fix both.
 enum class ConvLayout { kMeasure, kBlocked, kNhwc };
 
 // The compiled engine (dnnl_engine.cpp) for a validated plan: its oneDNN primitives are built
 // now, for runs of `threads` OpenMP threads (at most the compute gate's capacity), which each
-// run borrows from the gate (backend/cpu/compute_gate.h). Fails with *error when oneDNN cannot
-// build a layer.
+// run borrows from the gate (backend/cpu/compute_gate.h); a model small enough that waking the
+// other threads may cost more than they save is also built for one thread, and the faster
+// kept. Fails with *error when oneDNN cannot build a layer.
 std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
                                               std::string* error,
                                               ConvLayout layout = ConvLayout::kMeasure);

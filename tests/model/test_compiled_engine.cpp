@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cpu/compute_gate.h"
 #include "model/compiler/compiler.h"
 #include "model/model_engine.h"
 #include "model/onnx_graph.h"
@@ -358,6 +359,56 @@ TEST_P(ConvLayouts, SmallResidualNetworkMatchesOpenCv) {
 INSTANTIATE_TEST_SUITE_P(CompiledEngine, ConvLayouts,
                          ::testing::Values(ConvLayout::kBlocked, ConvLayout::kNhwc,
                                            ConvLayout::kMeasure));
+
+// Compiled for `threads` threads, in `layout` (kMeasure: as aclmdlLoad* compiles).
+std::unique_ptr<ModelEngine> CompiledFor(const std::string& onnx, int threads, ConvLayout layout) {
+    CompileResult result;
+    EXPECT_TRUE(CompileOnnx(onnx, {}, &result)) << result.error;
+    std::string error;
+    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), threads,
+                                   &error, layout);
+    EXPECT_NE(engine, nullptr) << error;
+    return engine;
+}
+
+std::string TinyRelu() {
+    Builder b;
+    b.Input("x", {1, 16}).Output("y", {1, 16});
+    b.Node("Relu", {"x"}, {"y"});
+    return b.Bytes();
+}
+
+// 38 M multiply-adds: worth a second thread wherever there is one.
+std::string LargeConv() {
+    return ConvModel({1, 32, 64, 64}, 32, 3, 1, 1, 1, {1, 32, 64, 64}).Bytes();
+}
+
+int ThreadsAvailable(int wanted) {
+    return std::min(wanted, cpu::ComputeGate::Get().capacity());
+}
+
+TEST(CompiledEngine, ATinyModelRunsOnOneThread) {
+    auto engine = CompiledFor(TinyRelu(), 2, ConvLayout::kMeasure);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(engine->threads(), 1);
+    const Tensors out = RunEngine(engine.get(), {{1, 16}}, {Random(16, 9)});
+    const Tensors in{Random(16, 9)};
+    ASSERT_EQ(out.size(), 1u);
+    for (size_t i = 0; i < 16; ++i)
+        EXPECT_EQ(out[0][i], std::max(0.0f, in[0][i])) << i;
+}
+
+TEST(CompiledEngine, AModelWithMuchWorkKeepsTheThreadsItWasGiven) {
+    auto engine = CompiledFor(LargeConv(), 2, ConvLayout::kMeasure);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(engine->threads(), ThreadsAvailable(2));
+}
+
+TEST(CompiledEngine, APinnedLayoutAlsoPinsTheThreads) {
+    auto engine = CompiledFor(TinyRelu(), 2, ConvLayout::kBlocked);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(engine->threads(), ThreadsAvailable(2));
+}
 
 // The nhwc build runs oneDNN's nhwc kernels: on AVX-512, brgemm-based depthwise convolution
 // where the nChw16c build runs its channel-blocked jit kernel.
@@ -980,7 +1031,13 @@ TEST(CompiledEngine, PadLargeEnoughToRunOnSeveralThreadsMatchesOpenCv) {
     b.Input("x", {1, 16, 64, 64}).Output("y", {1, 16, 68, 68});
     b.Node("Pad", {"x"}, {"y"}).IntsAttribute("pads", {0, 0, 1, 3, 0, 0, 3, 1});
     b.StringAttribute("mode", "reflect");
-    ExpectLikeOpenCv(b.Bytes(), {{1, 16, 64, 64}});
+    const Dims dims{1, 16, 64, 64};
+    const Tensors input{Random(Count(dims), 31)};
+    auto compiled = CompiledFor(b.Bytes(), 2, ConvLayout::kBlocked);
+    auto opencv = OpenCv(b.Bytes());
+    ASSERT_TRUE(compiled && opencv);
+    EXPECT_EQ(compiled->threads(), ThreadsAvailable(2));
+    ExpectClose(RunEngine(compiled.get(), {dims}, input), RunEngine(opencv.get(), {dims}, input));
 }
 
 // LayerNormalization: (x - mean) / sqrt(var + epsilon) * scale + bias over the dims from `axis`.
