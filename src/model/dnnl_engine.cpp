@@ -96,6 +96,19 @@ struct Storage {
 
 constexpr int kScratchpadSlot = -2;
 
+// Sets the calling thread's OpenMP thread count for as long as it lives. Loads and synchronous
+// executions run on the application's threads, whose own OpenMP code keeps its setting.
+class OmpThreads {
+ public:
+    explicit OmpThreads(int n) : saved_(omp_get_max_threads()) { omp_set_num_threads(n); }
+    ~OmpThreads() { omp_set_num_threads(saved_); }
+    OmpThreads(const OmpThreads&) = delete;
+    OmpThreads& operator=(const OmpThreads&) = delete;
+
+ private:
+    int saved_;
+};
+
 // Convolutions of up to this many multiply-adds try Winograd against direct at load.
 constexpr int64_t kTimedWinogradMacs = int64_t{1} << 26;
 
@@ -1323,7 +1336,7 @@ class DnnlInstance : public EngineInstance {
         // The threads are borrowed from the device's, shared with every stream's model runs and
         // BLAS products (backend/cpu/compute_gate.h), for as long as the primitives run.
         cpu::ComputeLease lease(c_->threads);
-        omp_set_num_threads(lease.threads());
+        OmpThreads team(lease.threads());
         // Traced: each layer (with the reorders feeding it) becomes a slice inside the model's
         // task. oneDNN's CPU stream runs each primitive before execute() returns.
         const bool traced = !trial_ && trace::On();
@@ -1501,7 +1514,7 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, 
     threads = std::clamp(threads, 1, cpu::ComputeGate::Get().capacity());
     try {
         // Primitives are built for the thread count they will run with.
-        omp_set_num_threads(threads);
+        OmpThreads team(threads);
         c = Build(plan, threads, layout == ConvLayout::kNhwc);
         if (too_large(*c, error)) return nullptr;
         if (layout == ConvLayout::kMeasure && LayoutWorthMeasuring(*c)) {
@@ -1510,9 +1523,11 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, 
             if (!too_large(*nhwc, &why) && ModelRunsFaster(nhwc, c)) c = std::move(nhwc);
         }
         if (layout == ConvLayout::kMeasure && threads > 1 && PlanWork(*plan) <= kTimedThreadsWork) {
-            omp_set_num_threads(1);
-            auto single = Build(plan, 1, c->nhwc);
-            omp_set_num_threads(threads);
+            std::shared_ptr<Compiled> single;
+            {
+                OmpThreads alone(1);
+                single = Build(plan, 1, c->nhwc);
+            }
             if (ModelRunsFaster(single, c, 10)) c = std::move(single);
         }
         ReleasePlanData(c.get());

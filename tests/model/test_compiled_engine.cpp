@@ -1,6 +1,7 @@
 // The compiled engine: ONNX graphs built here are compiled into plans and run on oneDNN; each
 // result is compared with OpenCV DNN's (the other engine) or with a plain reference.
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
@@ -402,6 +403,27 @@ TEST(CompiledEngine, AModelWithMuchWorkKeepsTheThreadsItWasGiven) {
     auto engine = CompiledFor(LargeConv(), 2, ConvLayout::kMeasure);
     ASSERT_TRUE(engine);
     EXPECT_EQ(engine->threads(), ThreadsAvailable(2));
+}
+
+TEST(CompiledEngine, LoadingLeavesTheCallersOpenMpThreadCountAsItWas) {
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(3);
+    auto tiny = CompiledFor(TinyRelu(), 2, ConvLayout::kMeasure);
+    EXPECT_EQ(omp_get_max_threads(), 3);
+    auto large = CompiledFor(LargeConv(), 2, ConvLayout::kBlocked);
+    EXPECT_EQ(omp_get_max_threads(), 3);
+    omp_set_num_threads(before);
+}
+
+// aclmdlExecute runs the model on the calling thread.
+TEST(CompiledEngine, ARunLeavesTheCallersOpenMpThreadCountAsItWas) {
+    auto engine = CompiledFor(LargeConv(), 2, ConvLayout::kBlocked);
+    ASSERT_TRUE(engine);
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(3);
+    RunEngine(engine.get(), {{1, 32, 64, 64}}, {Random(32 * 64 * 64, 4)});
+    EXPECT_EQ(omp_get_max_threads(), 3);
+    omp_set_num_threads(before);
 }
 
 TEST(CompiledEngine, APinnedLayoutAlsoPinsTheThreads) {
