@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/cpu/compute_gate.h"
+#include "core/device.h"
 #include "model/compiler/compiler.h"
 #include "model/model_engine.h"
 #include "model/onnx_graph.h"
@@ -361,12 +361,19 @@ INSTANTIATE_TEST_SUITE_P(CompiledEngine, ConvLayouts,
                          ::testing::Values(ConvLayout::kBlocked, ConvLayout::kNhwc,
                                            ConvLayout::kMeasure));
 
-// Compiled for `threads` threads, in `layout` (kMeasure: as aclmdlLoad* compiles).
-std::unique_ptr<ModelEngine> CompiledFor(const std::string& onnx, int threads, ConvLayout layout) {
+// Two threads where the device has them, unless OPENACL_MODEL_THREADS says fewer, as for
+// aclmdlLoad* (scripts/test.sh sets 1 under ThreadSanitizer, which cannot see how libgomp's
+// threads synchronise).
+int Threads() {
+    return std::min(2, ComputeThreadsPerRun());
+}
+
+// Compiled for Threads() threads, in `layout` (kMeasure: as aclmdlLoad* compiles).
+std::unique_ptr<ModelEngine> CompiledFor(const std::string& onnx, ConvLayout layout) {
     CompileResult result;
     EXPECT_TRUE(CompileOnnx(onnx, {}, &result)) << result.error;
     std::string error;
-    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), threads,
+    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), Threads(),
                                    &error, layout);
     EXPECT_NE(engine, nullptr) << error;
     return engine;
@@ -384,12 +391,8 @@ std::string LargeConv() {
     return ConvModel({1, 32, 64, 64}, 32, 3, 1, 1, 1, {1, 32, 64, 64}).Bytes();
 }
 
-int ThreadsAvailable(int wanted) {
-    return std::min(wanted, cpu::ComputeGate::Get().capacity());
-}
-
 TEST(CompiledEngine, ATinyModelRunsOnOneThread) {
-    auto engine = CompiledFor(TinyRelu(), 2, ConvLayout::kMeasure);
+    auto engine = CompiledFor(TinyRelu(), ConvLayout::kMeasure);
     ASSERT_TRUE(engine);
     EXPECT_EQ(engine->threads(), 1);
     const Tensors out = RunEngine(engine.get(), {{1, 16}}, {Random(16, 9)});
@@ -400,24 +403,24 @@ TEST(CompiledEngine, ATinyModelRunsOnOneThread) {
 }
 
 TEST(CompiledEngine, AModelWithMuchWorkKeepsTheThreadsItWasGiven) {
-    auto engine = CompiledFor(LargeConv(), 2, ConvLayout::kMeasure);
+    auto engine = CompiledFor(LargeConv(), ConvLayout::kMeasure);
     ASSERT_TRUE(engine);
-    EXPECT_EQ(engine->threads(), ThreadsAvailable(2));
+    EXPECT_EQ(engine->threads(), Threads());
 }
 
 TEST(CompiledEngine, LoadingLeavesTheCallersOpenMpThreadCountAsItWas) {
     const int before = omp_get_max_threads();
     omp_set_num_threads(3);
-    auto tiny = CompiledFor(TinyRelu(), 2, ConvLayout::kMeasure);
+    auto tiny = CompiledFor(TinyRelu(), ConvLayout::kMeasure);
     EXPECT_EQ(omp_get_max_threads(), 3);
-    auto large = CompiledFor(LargeConv(), 2, ConvLayout::kBlocked);
+    auto large = CompiledFor(LargeConv(), ConvLayout::kBlocked);
     EXPECT_EQ(omp_get_max_threads(), 3);
     omp_set_num_threads(before);
 }
 
 // aclmdlExecute runs the model on the calling thread.
 TEST(CompiledEngine, ARunLeavesTheCallersOpenMpThreadCountAsItWas) {
-    auto engine = CompiledFor(LargeConv(), 2, ConvLayout::kBlocked);
+    auto engine = CompiledFor(LargeConv(), ConvLayout::kBlocked);
     ASSERT_TRUE(engine);
     const int before = omp_get_max_threads();
     omp_set_num_threads(3);
@@ -427,9 +430,9 @@ TEST(CompiledEngine, ARunLeavesTheCallersOpenMpThreadCountAsItWas) {
 }
 
 TEST(CompiledEngine, APinnedLayoutAlsoPinsTheThreads) {
-    auto engine = CompiledFor(TinyRelu(), 2, ConvLayout::kBlocked);
+    auto engine = CompiledFor(TinyRelu(), ConvLayout::kBlocked);
     ASSERT_TRUE(engine);
-    EXPECT_EQ(engine->threads(), ThreadsAvailable(2));
+    EXPECT_EQ(engine->threads(), Threads());
 }
 
 // The nhwc build runs oneDNN's nhwc kernels: on AVX-512, brgemm-based depthwise convolution
@@ -1055,10 +1058,10 @@ TEST(CompiledEngine, PadLargeEnoughToRunOnSeveralThreadsMatchesOpenCv) {
     b.StringAttribute("mode", "reflect");
     const Dims dims{1, 16, 64, 64};
     const Tensors input{Random(Count(dims), 31)};
-    auto compiled = CompiledFor(b.Bytes(), 2, ConvLayout::kBlocked);
+    auto compiled = CompiledFor(b.Bytes(), ConvLayout::kBlocked);
     auto opencv = OpenCv(b.Bytes());
     ASSERT_TRUE(compiled && opencv);
-    EXPECT_EQ(compiled->threads(), ThreadsAvailable(2));
+    EXPECT_EQ(compiled->threads(), Threads());
     ExpectClose(RunEngine(compiled.get(), {dims}, input), RunEngine(opencv.get(), {dims}, input));
 }
 
