@@ -66,10 +66,10 @@ Tensors RunEngine(ModelEngine* engine, const std::vector<Dims>& dims, const Tens
 }
 
 // Built in nChw16c unless asked otherwise: which format kMeasure picks depends on timings,
-// and each test should run the path it was written for.
+// and each test should run the path it was written for. One thread unless asked otherwise.
 std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions options = {},
                                       Plan* plan_out = nullptr,
-                                      ConvLayout layout = ConvLayout::kBlocked) {
+                                      ConvLayout layout = ConvLayout::kBlocked, int threads = 1) {
     CompileResult result;
     bool ok = CompileOnnx(onnx, options, &result);
     std::string why = result.error;
@@ -79,8 +79,8 @@ std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions op
     if (!ok) return nullptr;
     if (plan_out) *plan_out = result.plan;
     std::string error;
-    auto engine =
-        CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), 1, &error, layout);
+    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), threads,
+                                   &error, layout);
     EXPECT_NE(engine, nullptr) << error;
     return engine;
 }
@@ -370,13 +370,7 @@ int Threads() {
 
 // Compiled for Threads() threads, in `layout` (kMeasure: as aclmdlLoad* compiles).
 std::unique_ptr<ModelEngine> CompiledFor(const std::string& onnx, ConvLayout layout) {
-    CompileResult result;
-    EXPECT_TRUE(CompileOnnx(onnx, {}, &result)) << result.error;
-    std::string error;
-    auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), Threads(),
-                                   &error, layout);
-    EXPECT_NE(engine, nullptr) << error;
-    return engine;
+    return Compiled(onnx, {}, nullptr, layout, Threads());
 }
 
 std::string TinyRelu() {
@@ -395,8 +389,8 @@ TEST(CompiledEngine, ATinyModelRunsOnOneThread) {
     auto engine = CompiledFor(TinyRelu(), ConvLayout::kMeasure);
     ASSERT_TRUE(engine);
     EXPECT_EQ(engine->threads(), 1);
-    const Tensors out = RunEngine(engine.get(), {{1, 16}}, {Random(16, 9)});
     const Tensors in{Random(16, 9)};
+    const Tensors out = RunEngine(engine.get(), {{1, 16}}, in);
     ASSERT_EQ(out.size(), 1u);
     for (size_t i = 0; i < 16; ++i)
         EXPECT_EQ(out[0][i], std::max(0.0f, in[0][i])) << i;
