@@ -48,6 +48,9 @@ class ModelEngine {
     virtual std::string kernel(size_t /*layer*/) const { return {}; }
     // The compute threads each run borrows (backend/cpu/compute_gate.h); 0: not from the gate.
     virtual int threads() const { return 0; }
+    // How many of the plan's first layers each run runs one image at a time (a batch's
+    // large early activations stay in cache); 0: every layer runs the whole batch.
+    virtual size_t layers_by_image() const { return 0; }
 };
 
 // The OpenCV DNN engine for a serialized ONNX graph described by `graph`. Fails, naming the
@@ -64,6 +67,11 @@ struct Plan;
 // model run on one thread where that is faster (CreateDnnlEngine). The others fix both.
 enum class ConvLayout { kMeasure, kBlocked, kNhwc };
 
+// Whether a batch's first layers run one image at a time (ModelEngine::layers_by_image):
+// kMeasure times it against the whole batch at load where the layout is measured too (a pinned
+// layout runs the whole batch); kAlways wherever the plan has such layers; kNever nowhere.
+enum class ByImage { kMeasure, kAlways, kNever };
+
 // The compiled engine (dnnl_engine.cpp) for a validated plan: its oneDNN primitives are built
 // now, for runs of `threads` OpenMP threads (at most the compute gate's capacity), which each
 // run borrows from the gate (backend/cpu/compute_gate.h); a model small enough that waking the
@@ -71,6 +79,7 @@ enum class ConvLayout { kMeasure, kBlocked, kNhwc };
 // kept. Fails with *error when oneDNN cannot build a layer.
 std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
                                               std::string* error,
-                                              ConvLayout layout = ConvLayout::kMeasure);
+                                              ConvLayout layout = ConvLayout::kMeasure,
+                                              ByImage by_image = ByImage::kMeasure);
 
 }  // namespace openacl::model

@@ -69,7 +69,8 @@ Tensors RunEngine(ModelEngine* engine, const std::vector<Dims>& dims, const Tens
 // and each test should run the path it was written for. One thread unless asked otherwise.
 std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions options = {},
                                       Plan* plan_out = nullptr,
-                                      ConvLayout layout = ConvLayout::kBlocked, int threads = 1) {
+                                      ConvLayout layout = ConvLayout::kBlocked, int threads = 1,
+                                      ByImage by_image = ByImage::kMeasure) {
     CompileResult result;
     bool ok = CompileOnnx(onnx, options, &result);
     std::string why = result.error;
@@ -80,7 +81,7 @@ std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions op
     if (plan_out) *plan_out = result.plan;
     std::string error;
     auto engine = CreateDnnlEngine(std::make_shared<const Plan>(std::move(result.plan)), threads,
-                                   &error, layout);
+                                   &error, layout, by_image);
     EXPECT_NE(engine, nullptr) << error;
     return engine;
 }
@@ -421,6 +422,121 @@ TEST(CompiledEngine, ARunLeavesTheCallersOpenMpThreadCountAsItWas) {
     RunEngine(engine.get(), {{1, 32, 64, 64}}, {Random(32 * 64 * 64, 4)});
     EXPECT_EQ(omp_get_max_threads(), 3);
     omp_set_num_threads(before);
+}
+
+// ---- Image by image ----
+
+// SmallNet's batch of two, run image by image where it can be and as a whole, in `layout`.
+void ExpectImageByImageLikeTheWholeBatch(ConvLayout layout) {
+    const Dims dims{2, 3, 16, 16};
+    const Tensors input{Random(Count(dims), 31)};
+    auto by_image = Compiled(SmallNet(), {}, nullptr, layout, Threads(), ByImage::kAlways);
+    auto whole = Compiled(SmallNet(), {}, nullptr, layout, Threads(), ByImage::kNever);
+    ASSERT_TRUE(by_image && whole);
+    EXPECT_GT(by_image->layers_by_image(), 0u);
+    EXPECT_EQ(whole->layers_by_image(), 0u);
+    ExpectClose(RunEngine(by_image.get(), {dims}, input), RunEngine(whole.get(), {dims}, input));
+}
+
+TEST(CompiledEngine, ABatchRunImageByImageGivesTheWholeBatchsOutputsInNChw16c) {
+    ExpectImageByImageLikeTheWholeBatch(ConvLayout::kBlocked);
+}
+
+TEST(CompiledEngine, ABatchRunImageByImageGivesTheWholeBatchsOutputsInNhwc) {
+    ExpectImageByImageLikeTheWholeBatch(ConvLayout::kNhwc);
+}
+
+// Two runs of one instance: each run binds its own images again.
+TEST(CompiledEngine, AnInstanceRunsImageByImageAgainWithNewInputs) {
+    const Dims dims{2, 3, 16, 16};
+    auto by_image =
+        Compiled(SmallNet(), {}, nullptr, ConvLayout::kBlocked, Threads(), ByImage::kAlways);
+    auto whole =
+        Compiled(SmallNet(), {}, nullptr, ConvLayout::kBlocked, Threads(), ByImage::kNever);
+    ASSERT_TRUE(by_image && whole);
+    std::string error;
+    auto instance = by_image->CreateInstance(&error);
+    ASSERT_TRUE(instance) << error;
+    for (uint32_t seed : {41u, 42u}) {
+        const Tensors input{Random(Count(dims), seed)};
+        std::vector<TensorView> in{
+            TensorView{ACL_FLOAT, dims, input[0].data(), input[0].size() * 4}};
+        std::vector<TensorView> out;
+        ASSERT_TRUE(instance->Run(in, &out, &error)) << error;
+        const float* p = static_cast<const float*>(out[0].data);
+        ExpectClose({std::vector<float>(p, p + out[0].bytes / 4)},
+                    RunEngine(whole.get(), {dims}, input));
+    }
+}
+
+// The images' last layer adds a residual: its output takes over the memory of the tensor it
+// adds, which must then be the whole batch's too.
+TEST(CompiledEngine, AResidualSumEndingTheImagesLandsInTheWholeBatch) {
+    Builder b;
+    b.Input("x", {3, 8, 6, 6}).Output("y", {3, 4});
+    b.Weight("w1", {8, 8, 1, 1}, Random(64, 51, 0.3f));
+    b.Weight("w2", {8, 8, 1, 1}, Random(64, 52, 0.3f));
+    b.Weight("w3", {8, 8, 1, 1}, Random(64, 53, 0.3f));
+    b.Weight("fc", {4, 288}, Random(4 * 288, 54, 0.1f));
+    b.Node("Conv", {"x", "w1"}, {"c1"});
+    b.Node("Relu", {"c1"}, {"r1"});
+    b.Node("Conv", {"r1", "w2"}, {"c2"});
+    b.Node("Conv", {"c2", "w3"}, {"c3"});
+    b.Node("Add", {"c3", "r1"}, {"s"});
+    b.Node("Flatten", {"s"}, {"flat"});
+    b.Node("Gemm", {"flat", "fc"}, {"y"}).IntAttribute("transB", 1);
+    const Dims dims{3, 8, 6, 6};
+    const Tensors input{Random(Count(dims), 55)};
+    for (ConvLayout layout : {ConvLayout::kBlocked, ConvLayout::kNhwc}) {
+        auto by_image = Compiled(b.Bytes(), {}, nullptr, layout, Threads(), ByImage::kAlways);
+        auto whole = Compiled(b.Bytes(), {}, nullptr, layout, Threads(), ByImage::kNever);
+        ASSERT_TRUE(by_image && whole);
+        EXPECT_GT(by_image->layers_by_image(), 0u);
+        ExpectClose(RunEngine(by_image.get(), {dims}, input),
+                    RunEngine(whole.get(), {dims}, input));
+    }
+}
+
+// The images part at the first layer that mixes them (SmallNet's Flatten).
+TEST(CompiledEngine, ImagesRunAloneUpToTheFirstLayerThatMixesThem) {
+    Plan plan;
+    auto engine = Compiled(SmallNet(), {}, &plan, ConvLayout::kBlocked, 1, ByImage::kAlways);
+    ASSERT_TRUE(engine);
+    size_t flatten = 0;
+    while (flatten < plan.layers.size() && plan.layers[flatten].kind != LayerKind::kView)
+        ++flatten;
+    ASSERT_LT(flatten, plan.layers.size());
+    EXPECT_EQ(engine->layers_by_image(), flatten);
+}
+
+TEST(CompiledEngine, ABatchOfOneRunsAsAWhole) {
+    auto engine = Compiled(ConvModel({1, 8, 10, 10}, 16, 3, 1, 1, 1, {1, 16, 10, 10}).Bytes(), {},
+                           nullptr, ConvLayout::kBlocked, 1, ByImage::kAlways);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(engine->layers_by_image(), 0u);
+}
+
+// Reading a layer's weights once per image costs more than its images' activations save when
+// the weights are larger than an image's output (64 x 64 x 3 x 3 weights, 64 x 4 x 4 outputs).
+TEST(CompiledEngine, ALayerWithWeightsLargerThanAnImagesOutputRunsTheWholeBatch) {
+    auto engine = Compiled(ConvModel({2, 64, 4, 4}, 64, 3, 1, 1, 1, {2, 64, 4, 4}).Bytes(), {},
+                           nullptr, ConvLayout::kBlocked, 1, ByImage::kAlways);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(engine->layers_by_image(), 0u);
+}
+
+// As aclmdlLoad* compiles: only layers doing tens of millions of multiply-adds per image are
+// worth an OpenMP region per image (SmallNet's do thousands), whatever the timing would say.
+TEST(CompiledEngine, LightLayersRunTheWholeBatchWhenLoadedAsUsual) {
+    auto engine = CompiledFor(SmallNet(), ConvLayout::kMeasure);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(engine->layers_by_image(), 0u);
+}
+
+TEST(CompiledEngine, APinnedLayoutRunsTheWholeBatch) {
+    auto engine = Compiled(SmallNet(), {}, nullptr, ConvLayout::kBlocked, 1);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(engine->layers_by_image(), 0u);
 }
 
 TEST(CompiledEngine, APinnedLayoutAlsoPinsTheThreads) {
