@@ -1478,7 +1478,9 @@ class DnnlEngine : public ModelEngine {
         return nullptr;
     }
     const char* name() const override { return "onednn"; }
-    size_t weight_bytes() const override { return c_->weight_bytes; }
+    size_t weight_bytes() const override {
+        return c_->weight_bytes + (c_->head ? c_->head->weight_bytes : 0);
+    }
     std::string kernel(size_t layer) const override {
         return layer < c_->kernels.size() ? c_->kernels[layer] : std::string();
     }

@@ -230,9 +230,10 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
     if (plan) engine = CreateDnnlEngine(plan, ComputeThreadsPerRun(), &why);
     if (engine) {
         OPENACL_LOG_INFO(
-            "model %u runs on the compiled engine (onednn, %zu layers, %.1f MiB of "
-            "weights in its formats)",
-            id_, plan->layers.size(), static_cast<double>(engine->weight_bytes()) / (1 << 20));
+            "model %u runs on the compiled engine (onednn, %zu layers, the first %zu of them "
+            "image by image, %.1f MiB of weights in its formats)",
+            id_, plan->layers.size(), engine->layers_by_image(),
+            static_cast<double>(engine->weight_bytes()) / (1 << 20));
     } else if (plan) {
         // The compiler covered the graph but oneDNN could not build or run its plan: not the
         // model's fault, and it now runs several times slower. Say so where users look.
