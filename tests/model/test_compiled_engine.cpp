@@ -10,12 +10,15 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/device.h"
+#include "core/trace.h"
 #include "model/compiler/compiler.h"
 #include "model/model_engine.h"
 #include "model/onnx_graph.h"
@@ -507,6 +510,35 @@ TEST(CompiledEngine, ImagesRunAloneUpToTheFirstLayerThatMixesThem) {
         ++flatten;
     ASSERT_LT(flatten, plan.layers.size());
     EXPECT_EQ(engine->layers_by_image(), flatten);
+}
+
+// Traced, each layer run image by image is a slice per image; the others, one per run.
+TEST(CompiledEngine, ALayerRunImageByImageIsASlicePerImageInATrace) {
+    auto engine = Compiled(SmallNet(), {}, nullptr, ConvLayout::kBlocked, 1, ByImage::kAlways);
+    ASSERT_TRUE(engine);
+    const size_t by_image = engine->layers_by_image();
+    ASSERT_GT(by_image, 0u);
+    trace::SessionOptions options;
+    options.path = ::testing::TempDir() + "openacl_by_image_trace.json";
+    options.owner = trace::Owner::kProfApi;
+    std::string why;
+    ASSERT_TRUE(trace::Start(options, &why)) << why;
+    RunEngine(engine.get(), {{2, 3, 16, 16}}, {Random(2 * 3 * 16 * 16, 61)});
+    ASSERT_TRUE(trace::Stop(&why)) << why;
+    std::ifstream file(options.path);
+    const nlohmann::json trace = nlohmann::json::parse(file);
+    std::map<std::string, int> slices;  // per layer name
+    for (const auto& e : trace["traceEvents"]) {
+        if (e.value("cat", "") == "layer") ++slices[e["name"].get<std::string>()];
+    }
+    size_t twice = 0;
+    for (const auto& [name, count] : slices) {
+        EXPECT_TRUE(count == 1 || count == 2) << name << ": " << count << " slices";
+        twice += count == 2 ? 1 : 0;
+    }
+    EXPECT_EQ(twice, by_image);
+    std::filesystem::remove(options.path);
+    std::filesystem::remove(::testing::TempDir() + "openacl_by_image_trace.txt");
 }
 
 TEST(CompiledEngine, ABatchOfOneRunsAsAWhole) {
