@@ -1519,21 +1519,25 @@ bool LayoutWorthMeasuring(const Compiled& c) {
     return blocked;
 }
 
-// About how many multiply-adds a run of the plan does: a convolution's or product's per
-// output element, one per output element of every other layer.
+// About how many multiply-adds a layer does: a convolution's or product's per output element,
+// one per output element of every other layer.
+int64_t LayerWork(const Plan& plan, const PlanLayer& layer) {
+    const int64_t out = PlanElementCount(plan.tensors[layer.output].dims);
+    int64_t per = 1;
+    if (layer.kind == LayerKind::kConv || layer.kind == LayerKind::kDeconv) {
+        const auto& w = plan.tensors[layer.inputs[1]].dims;  // [oc or ic, ..., k...]
+        per = std::max<int64_t>(1, PlanElementCount(w) / std::max<int64_t>(1, w[0]));
+    } else if (layer.kind == LayerKind::kMatMul) {
+        per = std::max<int64_t>(1, plan.tensors[layer.inputs[0]].dims.back());
+    }
+    return out * per;
+}
+
+// About how many multiply-adds a run of the plan does.
 int64_t PlanWork(const Plan& plan) {
     int64_t work = 0;
-    for (const PlanLayer& layer : plan.layers) {
-        const int64_t out = PlanElementCount(plan.tensors[layer.output].dims);
-        int64_t per = 1;
-        if (layer.kind == LayerKind::kConv || layer.kind == LayerKind::kDeconv) {
-            const auto& w = plan.tensors[layer.inputs[1]].dims;  // [oc or ic, ..., k...]
-            per = std::max<int64_t>(1, PlanElementCount(w) / std::max<int64_t>(1, w[0]));
-        } else if (layer.kind == LayerKind::kMatMul) {
-            per = std::max<int64_t>(1, plan.tensors[layer.inputs[0]].dims.back());
-        }
-        work += out * per;
-    }
+    for (const PlanLayer& layer : plan.layers)
+        work += LayerWork(plan, layer);
     return work;
 }
 
@@ -1585,7 +1589,7 @@ constexpr int64_t kImageWorkWorthIt = int64_t{1} << 25;
 // alone (a convolution, pooling, activation, normalisation or elementwise operation whose
 // activations all carry the batch) and reads no more bytes of weights than one image of its
 // output has. 0 when that is none or no convolution, the batch is 1, or those layers do fewer
-// than `min_work` multiply-adds per image on average (PlanWork's count).
+// than `min_work` multiply-adds per image on average (LayerWork's count).
 size_t HeadLayers(const Plan& plan, int64_t min_work) {
     const int64_t n = PlanBatch(plan);
     if (n <= 1) return 0;
@@ -1604,7 +1608,7 @@ size_t HeadLayers(const Plan& plan, int64_t min_work) {
         for (const PostOp& op : layer.post_ops) {
             if (op.kind == PostOp::kSum) touched.push_back(op.tensor);
         }
-        int64_t weights = 0, per_output = 1;
+        int64_t weights = 0;
         bool per_image = true;
         for (uint32_t id : touched) {
             const PlanTensor& t = plan.tensors[id];
@@ -1613,8 +1617,6 @@ size_t HeadLayers(const Plan& plan, int64_t min_work) {
                 per_image =
                     per_image && (kind != LayerKind::kBinary || t.dims.empty() || t.dims[0] == 1);
                 weights += PlanElementCount(t.dims);
-                if (kind == LayerKind::kConv && id == layer.inputs[1])
-                    per_output = std::max<int64_t>(1, PlanElementCount(t.dims) / t.dims[0]);
             } else {
                 per_image = per_image && !t.dims.empty() && t.dims[0] == n;
             }
@@ -1622,7 +1624,7 @@ size_t HeadLayers(const Plan& plan, int64_t min_work) {
         const int64_t image = PlanElementCount(plan.tensors[layer.output].dims) / n;
         if (!per_image || weights > image) break;
         conv = conv || kind == LayerKind::kConv;
-        work += image * per_output;
+        work += LayerWork(plan, layer) / n;
     }
     return conv && work >= min_work * static_cast<int64_t>(count) ? count : 0;
 }
