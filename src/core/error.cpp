@@ -11,7 +11,6 @@
 #include "core/trace.h"
 
 namespace openacl {
-namespace {
 
 // The running API call's name and the thread's pin (core/reclaim.h), together: one
 // thread-local lookup serves both.
@@ -19,6 +18,9 @@ struct ThreadApi {
     const char* api = nullptr;
     reclaim::Pin* pin = nullptr;
 };
+
+namespace {
+
 thread_local ThreadApi t_thread;
 thread_local aclError t_last_error = ACL_SUCCESS;
 
@@ -52,21 +54,21 @@ void Record(const char* text) {
 
 }  // namespace
 
-ApiScope::ApiScope(const char* name) noexcept : previous_(nullptr), trace_start_(0), pin_(nullptr) {
-    ThreadApi& self = t_thread;  // looked up once
+ApiScope::ApiScope(const char* name) noexcept
+    : thread_(&t_thread), previous_(nullptr), trace_(nullptr), pin_(nullptr) {
+    ThreadApi& self = *thread_;
     previous_ = self.api;
     if (previous_ == nullptr) {
         self.api = name;
         // The outermost call pins the runtime's objects until it returns (core/reclaim.h).
         pin_ = reclaim::Enter(&self.pin);
-        trace_start_ = trace::On() ? trace::ApiBegin() : 0;  // off: one relaxed load
+        trace_ = trace::On() ? trace::ApiBegin(name) : nullptr;  // off: one relaxed load
     }
 }
 ApiScope::~ApiScope() {
-    ThreadApi& self = t_thread;
-    if (trace_start_ != 0) [[unlikely]]
-        trace::ApiEnd(self.api, trace_start_);
-    self.api = previous_;
+    if (trace_ != nullptr) [[unlikely]]
+        trace::ApiEnd(trace_);
+    thread_->api = previous_;
     if (pin_ != nullptr) reclaim::Leave(pin_);
 }
 

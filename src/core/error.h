@@ -12,6 +12,10 @@ namespace openacl {
 namespace reclaim {
 struct Pin;
 }
+namespace trace {
+struct ThreadState;
+}
+struct ThreadApi;  // the calling thread's running API call (error.cpp)
 
 // Names the API function running on this thread, so messages say who failed. Entry points
 // open one with OPENACL_API(); nested scopes keep the outermost name.
@@ -23,9 +27,12 @@ class ApiScope {
     ApiScope& operator=(const ApiScope&) = delete;
 
  private:
+    // The thread's state, kept from the constructor to the destructor: each thread-local
+    // lookup costs a call in a shared library.
+    ThreadApi* thread_;
     const char* previous_;
-    int64_t trace_start_;  // non-zero: the outermost scope, traced
-    reclaim::Pin* pin_;    // the outermost scope's pin on the runtime (core/reclaim.h)
+    trace::ThreadState* trace_;  // non-null: the outermost scope, traced
+    reclaim::Pin* pin_;          // the outermost scope's pin on the runtime (core/reclaim.h)
 };
 const char* CurrentApi();
 

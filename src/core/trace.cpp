@@ -206,6 +206,8 @@ struct Session {
     uint64_t dropped = 0;  // summed over the threads at Stop
 };
 
+}  // namespace
+
 // A thread's writing state. Never freed: a thread may record during its own teardown or from
 // static destructors, and the list is tiny.
 struct ThreadState {
@@ -215,13 +217,16 @@ struct ThreadState {
     bool full = false;     // the pool ran out during this epoch: drop without asking again
     uint64_t dropped = 0;  // records dropped during this epoch
     uint32_t tid = 0;
-    // Per call (kept here, not in thread_locals of their own: each thread-local access from
-    // the shared library is a __tls_get_addr call).
-    int64_t api_start = 0;  // start of this thread's traced API call, or 0
+    // Per call (kept here, not in thread_locals of their own, and handed from ApiBegin to
+    // ApiEnd through ApiScope: each thread-local lookup costs a call).
+    int64_t api_start = 0;           // start of this thread's traced API call, or 0
+    const char* api_name = nullptr;  // and its name
     // The enqueue record of this thread's traced API call, claimed but not committed: the
     // call's end completes it (one record per call instead of two). `writing` stays set.
     Rec* open = nullptr;
 };
+
+namespace {
 
 std::mutex g_threads_mutex;
 std::vector<ThreadState*>& Threads() {
@@ -965,7 +970,7 @@ void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
     r->context = stream.context();
     r->source = label.source;
     r->name = label.name;
-    r->api = CurrentApi();
+    r->api = self->api_start != 0 ? self->api_name : CurrentApi();
     r->seq = seq;
     r->a = label.a;
     r->b = label.b;
@@ -982,16 +987,17 @@ void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label) {
     CommitRecord(self);
 }
 
-int64_t ApiBegin() {
-    if (!On()) return 0;
+ThreadState* ApiBegin(const char* name) {
+    if (!On()) return nullptr;
     ThreadState* self = Self();
+    self->api_name = name;
     self->api_start = cpu::Ticks();
-    return self->api_start;
+    return self;
 }
 
-void ApiEnd(const char* name, int64_t start) {
-    if (start == 0) return;
-    ThreadState* self = Self();
+void ApiEnd(ThreadState* self) {
+    if (self == nullptr) return;
+    const int64_t start = self->api_start;
     self->api_start = 0;
     const int64_t end = cpu::Ticks();
     if (Rec* open = self->open; open != nullptr) {
@@ -1005,7 +1011,7 @@ void ApiEnd(const char* name, int64_t start) {
     if (r == nullptr) return;
     r->t0 = start;
     r->t1 = end;
-    r->name = name;
+    r->name = self->api_name;
     r->thread = self->tid;
     r->type = RecType::kApi;
     r->kind = Kind::kNone;

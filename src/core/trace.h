@@ -80,10 +80,14 @@ int64_t TicksFromNs(int64_t ns);
 // of an enqueue); outside an API call, now.
 void NoteEnqueue(const Stream& stream, uint64_t seq, const Label& label);
 
-// API slices on host-thread tracks: ApiBegin returns 0 when tracing is off, and ApiEnd
-// ignores a 0 start. Only outermost API calls are traced (see ApiScope).
-int64_t ApiBegin();
-void ApiEnd(const char* name, int64_t start);
+// API slices on host-thread tracks. ApiBegin starts the calling thread's API call `name`
+// (which must live for the whole process) and returns the thread's recorder state, nullptr
+// when tracing is off; ApiEnd ends that call and ignores nullptr. Only outermost API calls are
+// traced (see ApiScope), which hands the state from one to the other: a thread-local lookup
+// costs a call in a shared library.
+struct ThreadState;
+ThreadState* ApiBegin(const char* name);
+void ApiEnd(ThreadState* call);
 
 // A slice inside the task the calling thread is running (a model's layers): drawn on the
 // track of that task's stream, nested in the task, or on the calling thread's own track when
