@@ -117,6 +117,11 @@ constexpr int64_t kTimedWinogradMacs = int64_t{1} << 26;
 // microseconds (a 16-float Relu: 6 - 11 us per execution on two threads, 1 us on one).
 constexpr int64_t kTimedThreadsWork = int64_t{1} << 22;
 
+// Models of up to this many take one thread without timing: one core does 32 Ki multiply-adds
+// in a few microseconds, less than one wake-up of a second thread, and a timing of so short a
+// run is noise on a busy machine (it once chose two threads for a 16-float Relu under ASan).
+constexpr int64_t kOneThreadWork = int64_t{1} << 15;
+
 // A way to compute one layer, for timing at load: primitives run one after another, each on
 // zeroed buffers of its own in the formats it wants.
 class Trial {
@@ -1758,13 +1763,14 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, 
             std::string why;
             if (!too_large(*nhwc, &why) && ModelRunsFaster(nhwc, c)) c = std::move(nhwc);
         }
-        if (layout == ConvLayout::kMeasure && threads > 1 && PlanWork(*plan) <= kTimedThreadsWork) {
+        const int64_t work = PlanWork(*plan);
+        if (layout == ConvLayout::kMeasure && threads > 1 && work <= kTimedThreadsWork) {
             std::shared_ptr<Compiled> single;
             {
                 OmpThreads alone(1);
                 single = Build(plan, 1, c->nhwc);
             }
-            if (ModelRunsFaster(single, c, 10)) c = std::move(single);
+            if (work <= kOneThreadWork || ModelRunsFaster(single, c, 10)) c = std::move(single);
         }
         const bool measure = by_image == ByImage::kMeasure && layout == ConvLayout::kMeasure;
         if (by_image == ByImage::kAlways || measure) {

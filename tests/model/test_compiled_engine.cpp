@@ -389,6 +389,8 @@ std::string LargeConv() {
     return ConvModel({1, 32, 64, 64}, 32, 3, 1, 1, 1, {1, 32, 64, 64}).Bytes();
 }
 
+// A model of a few thousand operations runs on one thread whatever it was given: a second
+// thread's wake-up would cost more than the work.
 TEST(CompiledEngine, ATinyModelRunsOnOneThread) {
     auto engine = CompiledFor(TinyRelu(), ConvLayout::kMeasure);
     ASSERT_TRUE(engine);
