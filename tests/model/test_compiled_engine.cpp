@@ -234,6 +234,62 @@ TEST(CompiledEngine, BatchNormFoldsAndSiluBecomesTheConvolutionsSwishPostOp) {
     ExpectLikeOpenCv(ConvBnSilu(), {{1, 8, 6, 6}});
 }
 
+// A downsampling block's two strided 1x1 convolutions of one input (ResNet v1), each with its
+// own strides (`first`, `second`), on an odd 9x9 grid; their outputs are the graph's.
+std::string StridedPointwisePair(int64_t first, int64_t second) {
+    Builder b;
+    const int64_t h1 = (9 - 1) / first + 1, h2 = (9 - 1) / second + 1;
+    b.Input("x", {1, 16, 9, 9}).Output("a", {1, 32, h1, h1}).Output("b", {1, 8, h2, h2});
+    b.Weight("wa", {32, 16, 1, 1}, Random(32 * 16, 41, 0.3f)).Weight("ba", {32}, Random(32, 42));
+    b.Weight("wb", {8, 16, 1, 1}, Random(8 * 16, 43, 0.3f));
+    b.Node("Relu", {"x"}, {"r"});
+    b.Node("Conv", {"r", "wa", "ba"}, {"a"}).IntsAttribute("strides", {first, first});
+    b.Node("Conv", {"r", "wb"}, {"b"}).IntsAttribute("strides", {second, second});
+    return b.Bytes();
+}
+
+// Conv ints for 2-D: group, strides[2], pads_begin[2], pads_end[2], dilations[2], flags.
+std::vector<int64_t> ConvStrides(const PlanLayer& conv) {
+    return {conv.ints[1], conv.ints[2]};
+}
+
+TEST(CompiledEngine, TwoStridedPointwiseConvolutionsOfOneInputSubsampleItOnce) {
+    Plan plan;
+    auto engine = Compiled(StridedPointwisePair(2, 2), {}, &plan);
+    ASSERT_TRUE(engine);
+    ASSERT_EQ(plan.layers.size(), 4u);  // relu, the subsampling pool, the two convolutions
+    const PlanLayer& pool = plan.layers[1];
+    ASSERT_EQ(pool.kind, LayerKind::kPool);
+    // Max over a 1x1 window with strides 2, no padding: every other pixel.
+    EXPECT_EQ(pool.ints, (std::vector<int64_t>{0, 1, 1, 2, 2, 0, 0, 0, 0}));
+    EXPECT_EQ(plan.tensors[pool.output].dims, (std::vector<int64_t>{1, 16, 5, 5}));
+    for (size_t i : {2u, 3u}) {
+        EXPECT_EQ(plan.layers[i].kind, LayerKind::kConv);
+        EXPECT_EQ(plan.layers[i].inputs[0], pool.output);
+        EXPECT_EQ(ConvStrides(plan.layers[i]), (std::vector<int64_t>{1, 1}));
+    }
+    ExpectLikeOpenCv(StridedPointwisePair(2, 2), {{1, 16, 9, 9}});
+}
+
+TEST(CompiledEngine, StridedPointwiseConvolutionsWithOtherStridesKeepThem) {
+    Plan plan;
+    auto engine = Compiled(StridedPointwisePair(2, 3), {}, &plan);
+    ASSERT_TRUE(engine);
+    ASSERT_EQ(plan.layers.size(), 3u);
+    EXPECT_EQ(ConvStrides(plan.layers[1]), (std::vector<int64_t>{2, 2}));
+    EXPECT_EQ(ConvStrides(plan.layers[2]), (std::vector<int64_t>{3, 3}));
+    ExpectLikeOpenCv(StridedPointwisePair(2, 3), {{1, 16, 9, 9}});
+}
+
+TEST(CompiledEngine, SubsamplingOnceGivesTheSameOutputsAsTheStridedConvolutions) {
+    const Tensors input{Random(16 * 81, 44)};
+    auto once = Compiled(StridedPointwisePair(2, 2), CompileOptions{true, true});
+    auto strided = Compiled(StridedPointwisePair(2, 2), CompileOptions{false, true});
+    ASSERT_TRUE(once && strided);
+    ExpectClose(RunEngine(once.get(), {{1, 16, 9, 9}}, input),
+                RunEngine(strided.get(), {{1, 16, 9, 9}}, input));
+}
+
 // conv -> SiLU [-> Add]: `channels` wide at `grid` x `grid`, 3x3 stride 1 (Winograd's shape from
 // 64 channels).
 std::string ConvSilu(int64_t channels, bool residual, int64_t grid = 8) {

@@ -2,8 +2,9 @@
 // layers with ONNX's meaning (constant subgraphs are evaluated on the way); passes then rewrite
 // the plan without changing what it computes: BatchNormalization folded into convolutions,
 // x*sigmoid(x) turned into swish, activations and residual adds fused into the layer before
-// them as oneDNN post-ops, views collapsed, dead layers removed, and each convolution told
-// whether it may use blocked layouts and Winograd.
+// them as oneDNN post-ops, views collapsed, an input that two strided 1x1 convolutions read
+// subsampled once, dead layers removed, and each convolution told whether it may use blocked
+// layouts and Winograd.
 #pragma once
 
 #include <string>
@@ -14,7 +15,8 @@
 namespace openacl::model {
 
 struct CompileOptions {
-    bool fuse = true;    // BatchNorm folding, SiLU, post-op fusion, view collapsing
+    bool fuse = true;    // BatchNorm folding, SiLU, post-op fusion, view collapsing,
+                         // subsampling once for strided 1x1 convolutions
     bool layout = true;  // convolutions may pick blocked layouts ("any") and Winograd
 };
 
@@ -43,7 +45,9 @@ void FoldBatchNorm(Plan* plan);  // conv -> batchnorm becomes one conv
 void FuseSwish(Plan* plan);      // x * sigmoid(x) becomes eltwise swish
 // Eltwise / residual add into the producer's post-ops.
 void FusePostOps(Plan* plan);
-void CollapseViews(Plan* plan);                // view(view(x)) -> view(x)
+void CollapseViews(Plan* plan);  // view(view(x)) -> view(x)
+// Strided 1x1 convolutions of one input read it through one strided 1x1 max pool instead.
+void SubsampleOnce(Plan* plan);
 void RemoveDeadLayers(Plan* plan);             // layers and tensors no output depends on
 void ChooseLayouts(Plan* plan, bool blocked);  // conv flags: blocked formats, Winograd
 // A 2-D 3x3 convolution, stride and dilation 1, of 64 channels or more: Winograd F(4x4, 3x3)

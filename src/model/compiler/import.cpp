@@ -935,6 +935,7 @@ bool CompileOnnx(const std::string& onnx, const CompileOptions& options, Compile
         RemoveDeadLayers(&plan);
         FusePostOps(&plan);
         CollapseViews(&plan);
+        SubsampleOnce(&plan);
     }
     RemoveDeadLayers(&plan);
     ChooseLayouts(&plan, options.layout);
