@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,10 +15,15 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // atc writes --output and --json files: into a scratch directory, and only by plain names,
-    // so the fuzzer cannot write elsewhere.
+    // so the fuzzer cannot write elsewhere. The directory goes when the run ends.
     static const bool in_scratch = [] {
-        char dir[] = "/tmp/openacl-atc-fuzz-XXXXXX";
-        return mkdtemp(dir) != nullptr && chdir(dir) == 0;
+        static char dir[] = "/tmp/openacl-atc-fuzz-XXXXXX";
+        if (mkdtemp(dir) == nullptr) return false;
+        std::atexit([] {
+            std::error_code ignored;
+            std::filesystem::remove_all(dir, ignored);
+        });
+        return chdir(dir) == 0;
     }();
     if (!in_scratch) return 0;
     std::vector<std::string> args = {"atc"};
