@@ -127,6 +127,7 @@ aclError aclprofFinalize(void) {
         openacl::Warn("aclprofFinalize while profiling runs: stopping it (call aclprofStop first)");
         rc = StopLocked(state);
     }
+    openacl::trace::ReleaseKeptBuffers();
     state.initialized = false;
     return rc;
 }

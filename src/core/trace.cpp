@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 #include <unordered_set>
+#include <utility>
 
 #include "backend/cpu/sync.h"
 #include "core/context.h"
@@ -86,10 +87,15 @@ struct Chunk {
 struct Pool {
     Chunk* chunks = nullptr;
     size_t bytes = 0;
+    uint32_t count = 0;
+    // Chunks [0, touched) may have pages written (kept pools: what the next session finds
+    // backed); the rest are as mmap gave them.
+    uint32_t touched = 0;
     Pool() = default;
     Pool(const Pool&) = delete;
     Pool& operator=(const Pool&) = delete;
-    bool Allocate(uint32_t count) {
+    bool Allocate(uint32_t n) {
+        count = n;
         bytes = size_t{count} * sizeof(Chunk);
         void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -148,13 +154,16 @@ class Prefaulter {
         thread_.join();
     }
 
+    // Chunks the thread went through (after Stop).
+    uint32_t done() const { return done_; }
+
  private:
     // 24 MiB: more than a second of records at the fastest enqueue rate.
     static constexpr uint32_t kAhead = 64;
 
     void Run() {
         const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-        uint32_t done = 0;
+        uint32_t& done = done_;
         for (;;) {
             const uint32_t want = wanted_.load(std::memory_order_relaxed);
             if (stop_.load(std::memory_order_relaxed)) return;
@@ -182,6 +191,7 @@ class Prefaulter {
     uint32_t count_ = 0;
     std::atomic<uint32_t> wanted_{0};  // chunks [0, wanted_) should be written
     std::atomic<bool> stop_{false};
+    uint32_t done_ = 0;  // the thread's; read after join
     std::thread thread_;
 };
 
@@ -199,8 +209,9 @@ struct Session {
     int64_t origin = 0;        // NowNs() at the start
     int64_t origin_ticks = 0;  // and cpu::Ticks(): records are stamped in ticks (see ToNs)
     uint64_t epoch = 0;
-    Pool chunks;
-    Prefaulter prefaulter;  // after `chunks`: stopped before the pool is unmapped
+    std::unique_ptr<Pool> pool;
+    Chunk* chunks = nullptr;  // pool->chunks
+    Prefaulter prefaulter;    // after `pool`: stopped before the pool is unmapped
     uint32_t chunk_count = 0;
     std::atomic<uint32_t> next_chunk{0};
     uint64_t dropped = 0;  // summed over the threads at Stop
@@ -239,6 +250,33 @@ std::atomic<Session*> g_session{nullptr};
 std::mutex g_control;  // Start / Stop
 uint64_t g_epoch = 0;  // g_control held
 uint64_t g_last_dropped = 0;
+
+// The last session's pool, kept for the next one (g_control held). A session faults 24 MiB in
+// ahead of its writers as it starts, and on a VM writing a page for the first time is costly:
+// the prefaulter took 7 - 34 ms of a core per session on the 2-vCPU test machine, 0.2 - 0.4 ms
+// on a kept pool's pages. A program that starts and stops sessions (each phase, each aclInit)
+// pays it once. aclprofFinalize releases the pool; OPENACL_TRACE's stays until exit.
+Pool* g_kept = nullptr;
+
+// The kept pool if it has `count` chunks, ready for a session: its chunks read kFresh again, so
+// that the prefaulter goes over them (cheaply now) and hands them out as before. Null otherwise
+// (a kept pool of another size is released).
+std::unique_ptr<Pool> TakeKeptPool(uint32_t count) {
+    std::unique_ptr<Pool> pool(std::exchange(g_kept, nullptr));
+    if (pool == nullptr || pool->count != count) return nullptr;
+    for (uint32_t i = 0; i < pool->touched; ++i)
+        pool->chunks[i].state = kFresh;
+    pool->touched = 0;
+    return pool;
+}
+
+// Keeps a stopped session's pool (its prefaulter stopped, its records written) for the next.
+void KeepPool(Session* s) {
+    Pool* pool = s->pool.release();
+    pool->touched = std::max(s->prefaulter.done(), std::min(s->next_chunk.load(), s->chunk_count));
+    std::lock_guard control(g_control);
+    delete std::exchange(g_kept, pool);
+}
 
 // The first record of a thread registers it (cold: kept out of line, so Self stays small).
 [[gnu::noinline]] ThreadState* RegisterThread() {
@@ -314,7 +352,7 @@ Rec* BeginRecord(ThreadState* self) {
         // Once the pool is used up, dropping costs no shared write: counts are per thread.
         const uint32_t i =
             self->full ? s->chunk_count : s->next_chunk.fetch_add(1, std::memory_order_relaxed);
-        self->chunk = i < s->chunk_count ? &s->chunks.chunks[i] : nullptr;
+        self->chunk = i < s->chunk_count ? &s->chunks[i] : nullptr;
         if (!self->full) s->prefaulter.Claimed(i);
         if (self->chunk == nullptr) {
             self->full = true;
@@ -491,7 +529,7 @@ class Writer {
 void Writer::Collect() {
     const uint32_t chunks = std::min(s_.next_chunk.load(), s_.chunk_count);
     for (uint32_t c = 0; c < chunks; ++c) {
-        const Chunk& chunk = s_.chunks.chunks[c];
+        const Chunk& chunk = s_.chunks[c];
         for (uint32_t i = 0; i < chunk.used; ++i) {
             const Rec& r = chunk.recs[i];
             switch (r.type) {
@@ -1095,14 +1133,19 @@ bool Start(const SessionOptions& options, std::string* why) {
         if (*end == '\0' && value > 0 && value <= (uint64_t{1} << 20)) mib = value;
     }
     s->chunk_count = static_cast<uint32_t>(std::max<uint64_t>(1, (mib << 20) / sizeof(Chunk)));
-    if (!s->chunks.Allocate(s->chunk_count)) {
-        delete s;
-        *why = "cannot reserve the trace buffers";
-        return false;
+    s->pool = TakeKeptPool(s->chunk_count);
+    if (s->pool == nullptr) {
+        s->pool = std::make_unique<Pool>();
+        if (!s->pool->Allocate(s->chunk_count)) {
+            delete s;
+            *why = "cannot reserve the trace buffers";
+            return false;
+        }
     }
+    s->chunks = s->pool->chunks;
     static const bool asymmetric = RegisterMembarrier();
     g_asymmetric.store(asymmetric, std::memory_order_relaxed);
-    s->prefaulter.Start(s->chunks.chunks, s->chunk_count);
+    s->prefaulter.Start(s->chunks, s->chunk_count);
     s->origin = cpu::NowNs();
     s->origin_ticks = cpu::Ticks();
     g_session.store(s);
@@ -1142,7 +1185,7 @@ void StampsToNs(Session& s, int64_t stop_ns, int64_t stop_ticks) {
     };
     const uint32_t chunks = std::min(s.next_chunk.load(), s.chunk_count);
     for (uint32_t c = 0; c < chunks; ++c) {
-        Chunk& chunk = s.chunks.chunks[c];
+        Chunk& chunk = s.chunks[c];
         for (uint32_t i = 0; i < chunk.used; ++i) {
             chunk.recs[i].t0 = ns(chunk.recs[i].t0);
             chunk.recs[i].t1 = ns(chunk.recs[i].t1);
@@ -1194,7 +1237,9 @@ bool Stop(std::string* why) {
     StampsToNs(*s, stop, stop_ticks);
     std::string summary;
     Writer writer(*s, stop);
-    if (!writer.Write(why, &summary)) return false;
+    const bool written = writer.Write(why, &summary);
+    KeepPool(s.get());
+    if (!written) return false;
     OPENACL_LOG_INFO("trace written to %s", s->options.path.c_str());
     size_t begin = 0;
     while (begin < summary.size()) {
@@ -1227,6 +1272,11 @@ void StartConfigured(const std::string& path, bool again) {
     if (!Start({target, Owner::kEnvironment}, &why)) {
         OPENACL_LOG_WARNING("OPENACL_TRACE=%s: %s", path.c_str(), why.c_str());
     }
+}
+
+void ReleaseKeptBuffers() {
+    std::lock_guard control(g_control);
+    delete std::exchange(g_kept, nullptr);
 }
 
 uint64_t LastDropped() {

@@ -6,8 +6,9 @@
 // tag 0, which the executor does not report. While on, submissions get a non-zero tag (their
 // kind) and an enqueue record keyed by (queue, sequence number); the executor reports each
 // tagged run to the recorder, and the two are joined when the trace is written. Records go to
-// per-thread chunks of a pool allocated when the session starts, so neither side allocates or
-// shares a cache line per record; when the pool is used up, records are dropped and counted.
+// per-thread chunks of a pool allocated when the session starts (or kept from the last one), so
+// neither side allocates or shares a cache line per record; when the pool is used up, records
+// are dropped and counted.
 #pragma once
 
 #include <atomic>
@@ -144,6 +145,10 @@ uint32_t ThreadId();
 // Runs fn at every Stop before the trace is written, while records are still taken (streams
 // whose device work is timed on the device hand their slices over then).
 void AddFlushHook(void (*fn)());
+
+// A stopped session's buffer stays mapped for the next session, whose records then land on
+// pages written before (see g_kept in trace.cpp). This releases it (aclprofFinalize).
+void ReleaseKeptBuffers();
 
 // Test and diagnostic helpers: records dropped in the last session for lack of room.
 uint64_t LastDropped();

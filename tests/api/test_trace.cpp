@@ -496,6 +496,40 @@ TEST_F(Prof, StartAndStopWriteATraceIntoTheResultDirectory) {
     ASSERT_EQ(aclprofFinalize(), ACL_SUCCESS);
 }
 
+// aclprofStop keeps the session's buffer for the next aclprofStart, whose records then land on
+// pages written before (a page's first write is most of tracing's cost on a VM); a second
+// session's trace holds its own tasks only; aclprofFinalize releases the buffer.
+TEST_F(Prof, ASecondSessionRecordsIntoTheFirstsBufferUntilFinalize) {
+    ScopedEnv size("OPENACL_TRACE_BUFFER_MB", "207");  // a size nothing else maps
+    constexpr long kMinKib = 206 << 10, kMaxKib = 207 << 10;
+    ASSERT_EQ(aclprofInit(dir_.path().c_str(), dir_.path().size()), ACL_SUCCESS);
+    uint32_t devices[] = {0};
+    aclprofConfig* config = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr,
+                                                ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+    ASSERT_NE(config, nullptr);
+    auto session = [&](int tasks) {
+        int calls = 0;
+        EXPECT_EQ(aclprofStart(config), ACL_SUCCESS);
+        for (int i = 0; i < tasks; ++i)
+            EXPECT_EQ(aclrtLaunchHostFunc(nullptr, AddOne, &calls), ACL_SUCCESS);
+        EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+        EXPECT_EQ(aclprofStop(config), ACL_SUCCESS);
+        EXPECT_EQ(calls, tasks);
+    };
+    session(20000);  // several chunks per thread
+    const auto [kept_kib, kept_size] = MappingResidentKib(kMinKib, kMaxKib);
+    EXPECT_GT(kept_size, 0) << "the buffer was released at aclprofStop";
+    EXPECT_GT(kept_kib, 0);
+    session(300);
+    EXPECT_EQ(MappingResidentKib(kMinKib, kMaxKib).second, kept_size);
+    const std::string base = dir_.path() + "/openacl_trace_" + std::to_string(getpid());
+    EXPECT_EQ(CheckTrace(ReadJson(base + ".json"))["host func"].size(), 20000u);
+    EXPECT_EQ(CheckTrace(ReadJson(base + "_2.json"))["host func"].size(), 300u);
+    ASSERT_EQ(aclprofDestroyConfig(config), ACL_SUCCESS);
+    ASSERT_EQ(aclprofFinalize(), ACL_SUCCESS);
+    EXPECT_EQ(MappingResidentKib(kMinKib, kMaxKib).second, -1) << "aclprofFinalize kept it";
+}
+
 // The end of an "X" slice, and whether `inner` lies within `outer` (timestamps are printed to
 // the nanosecond, in microseconds).
 double End(const json& e) {
