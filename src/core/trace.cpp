@@ -87,15 +87,13 @@ struct Chunk {
 struct Pool {
     Chunk* chunks = nullptr;
     size_t bytes = 0;
-    uint32_t count = 0;
     // Chunks [0, touched) may have pages written (kept pools: what the next session finds
     // backed); the rest are as mmap gave them.
     uint32_t touched = 0;
     Pool() = default;
     Pool(const Pool&) = delete;
     Pool& operator=(const Pool&) = delete;
-    bool Allocate(uint32_t n) {
-        count = n;
+    bool Allocate(uint32_t count) {
         bytes = size_t{count} * sizeof(Chunk);
         void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -210,8 +208,7 @@ struct Session {
     int64_t origin_ticks = 0;  // and cpu::Ticks(): records are stamped in ticks (see ToNs)
     uint64_t epoch = 0;
     std::unique_ptr<Pool> pool;
-    Chunk* chunks = nullptr;  // pool->chunks
-    Prefaulter prefaulter;    // after `pool`: stopped before the pool is unmapped
+    Prefaulter prefaulter;  // after `pool`: stopped before the pool is unmapped
     uint32_t chunk_count = 0;
     std::atomic<uint32_t> next_chunk{0};
     uint64_t dropped = 0;  // summed over the threads at Stop
@@ -263,7 +260,7 @@ Pool* g_kept = nullptr;
 // (a kept pool of another size is released).
 std::unique_ptr<Pool> TakeKeptPool(uint32_t count) {
     std::unique_ptr<Pool> pool(std::exchange(g_kept, nullptr));
-    if (pool == nullptr || pool->count != count) return nullptr;
+    if (pool == nullptr || pool->bytes != size_t{count} * sizeof(Chunk)) return nullptr;
     for (uint32_t i = 0; i < pool->touched; ++i)
         pool->chunks[i].state = kFresh;
     pool->touched = 0;
@@ -352,7 +349,7 @@ Rec* BeginRecord(ThreadState* self) {
         // Once the pool is used up, dropping costs no shared write: counts are per thread.
         const uint32_t i =
             self->full ? s->chunk_count : s->next_chunk.fetch_add(1, std::memory_order_relaxed);
-        self->chunk = i < s->chunk_count ? &s->chunks[i] : nullptr;
+        self->chunk = i < s->chunk_count ? &s->pool->chunks[i] : nullptr;
         if (!self->full) s->prefaulter.Claimed(i);
         if (self->chunk == nullptr) {
             self->full = true;
@@ -529,7 +526,7 @@ class Writer {
 void Writer::Collect() {
     const uint32_t chunks = std::min(s_.next_chunk.load(), s_.chunk_count);
     for (uint32_t c = 0; c < chunks; ++c) {
-        const Chunk& chunk = s_.chunks[c];
+        const Chunk& chunk = s_.pool->chunks[c];
         for (uint32_t i = 0; i < chunk.used; ++i) {
             const Rec& r = chunk.recs[i];
             switch (r.type) {
@@ -1142,10 +1139,9 @@ bool Start(const SessionOptions& options, std::string* why) {
             return false;
         }
     }
-    s->chunks = s->pool->chunks;
     static const bool asymmetric = RegisterMembarrier();
     g_asymmetric.store(asymmetric, std::memory_order_relaxed);
-    s->prefaulter.Start(s->chunks, s->chunk_count);
+    s->prefaulter.Start(s->pool->chunks, s->chunk_count);
     s->origin = cpu::NowNs();
     s->origin_ticks = cpu::Ticks();
     g_session.store(s);
@@ -1185,7 +1181,7 @@ void StampsToNs(Session& s, int64_t stop_ns, int64_t stop_ticks) {
     };
     const uint32_t chunks = std::min(s.next_chunk.load(), s.chunk_count);
     for (uint32_t c = 0; c < chunks; ++c) {
-        Chunk& chunk = s.chunks[c];
+        Chunk& chunk = s.pool->chunks[c];
         for (uint32_t i = 0; i < chunk.used; ++i) {
             chunk.recs[i].t0 = ns(chunk.recs[i].t0);
             chunk.recs[i].t1 = ns(chunk.recs[i].t1);
