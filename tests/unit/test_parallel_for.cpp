@@ -214,6 +214,43 @@ TEST(ParallelFor, ConcurrentLaunchesShareTheWorkersWithoutDeadlock) {
     EXPECT_EQ(r.met.load(), 4u);
 }
 
+// The spinning worker takes a launch without a wake-up; when two open while it spins, it takes
+// one and wakes a sleeper for the other. (Without that hand-off the second launch's caller ran
+// every block alone.) A worker that ran a queue dry spins for the whole of `spin`.
+TEST(ParallelFor, TwoLaunchesOpenedWhileOneWorkerSpinsBothGetAHelper) {
+    Executor ex(Workers(4, std::chrono::microseconds(2s)));
+    Queue* a = ex.CreateQueue();
+    Queue* b = ex.CreateQueue();
+    Queue* spin = ex.CreateQueue();
+    std::atomic<bool> go{false};
+    std::atomic<int> waiting{0};
+    Rendezvous r(4);  // two blocks of each launch
+    ParallelStatus sa, sb;
+    auto launch_on_go = [&](ParallelStatus* s) {
+        return MakeTask([&, s] {
+            waiting.fetch_add(1);
+            const auto deadline = Clock::now() + 5s;
+            while (!go.load() && Clock::now() < deadline)
+                std::this_thread::yield();
+            *s = ex.ParallelFor(2, r);
+        });
+    };
+    ex.Submit(a, launch_on_go(&sa));
+    ex.Submit(b, launch_on_go(&sb));
+    const auto deadline = Clock::now() + 5s;
+    while (waiting.load() < 2 && Clock::now() < deadline)
+        std::this_thread::sleep_for(50us);
+    ex.Submit(spin, MakeTask([] {}));  // its worker now spins; the fourth one sleeps
+    ASSERT_TRUE(ex.WaitFor(spin, kTestLimit).ok());
+    std::this_thread::sleep_for(1ms);
+    go.store(true);
+    ASSERT_TRUE(ex.WaitFor(a, kTestLimit).ok());
+    ASSERT_TRUE(ex.WaitFor(b, kTestLimit).ok());
+    EXPECT_TRUE(sa.ok());
+    EXPECT_TRUE(sb.ok());
+    EXPECT_EQ(r.met.load(), 4u) << "a launch's caller ran its blocks alone";
+}
+
 TEST(ParallelFor, CallerFinishesAloneWhenEveryOtherWorkerIsBusy) {
     Executor ex(Workers(2));
     Queue* busy = ex.CreateQueue();

@@ -215,9 +215,12 @@ class Executor {
         std::atomic<int> cpu{-1};         // CPU the worker last ran on (a hint)
     };
 
+    // What a worker giving up the spinner role goes on to do (see StopSpinning).
+    enum class Taking { kNothing, kQueue, kJob };
+
     void WorkerMain(Parker& me);
     bool TryStartSpinning();
-    void StopSpinning(bool& spinning, bool found_work);
+    void StopSpinning(bool& spinning, Taking taking);
     Queue* SpinForWork(bool& spinning);
     void Park(Parker& me);
     void WakeOne();

@@ -26,13 +26,13 @@ void Executor::WorkerMain(Parker& me) {
         // Ready queues first: a ParallelFor always has its own worker, a queue has none.
         Queue* q = ready_.TryPop();
         if (q != nullptr) {
-            if (spinning) StopSpinning(spinning, true);
+            if (spinning) StopSpinning(spinning, Taking::kQueue);
             spun_out = RunQueue(*q, spinning);
             continue;
         }
         if (JobsOpen() && HelpJobs(spinning)) continue;
         if (stopping_.load(std::memory_order_acquire)) {
-            if (spinning) StopSpinning(spinning, false);
+            if (spinning) StopSpinning(spinning, Taking::kNothing);
             return;
         }
         // A queue that lingered for the whole spin budget already was this worker's spin.
@@ -54,13 +54,17 @@ bool Executor::TryStartSpinning() {
            spinners_.compare_exchange_strong(none, 1);
 }
 
-void Executor::StopSpinning(bool& spinning, bool found_work) {
+void Executor::StopSpinning(bool& spinning, Taking taking) {
     spinning = false;
     spinners_.store(0);
-    // Submitters did not wake anyone while we were the spinner; if more than what we took is
-    // ready, hand it to a sleeper. (The read-modify-write orders us against NotifyWorker.)
+    // Submitters and ParallelFor launches did not wake anyone while we were the spinner. If
+    // more is waiting than what we take, hand it to a sleeper: two launches may both have
+    // counted on us. (The read-modify-write orders us against NotifyWorker; jobs_open_ is read
+    // after our store, as a launch reads spinners_ after its increment.)
     const uint32_t sleepers = sleepers_.fetch_add(0);
-    if (found_work && sleepers != 0 && ready_.LooksNonEmpty()) WakeOne();
+    if (taking == Taking::kNothing || sleepers == 0) return;  // kNothing: we look again next
+    const uint32_t jobs_we_take = taking == Taking::kJob ? 1 : 0;
+    if (ready_.LooksNonEmpty() || jobs_open_.load() > jobs_we_take) WakeOne();
 }
 
 // Busy-polls the ready ring for up to the spin budget, so back-to-back submissions do not pay
@@ -74,13 +78,13 @@ Queue* Executor::SpinForWork(bool& spinning) {
         q = ready_.TryPop();
         if (q != nullptr || stopping_.load(std::memory_order_relaxed)) break;
         if (JobsOpen()) {
-            StopSpinning(spinning, true);
+            StopSpinning(spinning, Taking::kJob);
             return nullptr;
         }
         CpuRelax();
         if (i % 64 == 0 && NowNs() - start >= spin_ns_) break;
     }
-    StopSpinning(spinning, q != nullptr);
+    StopSpinning(spinning, q != nullptr ? Taking::kQueue : Taking::kNothing);
     return q;
 }
 
@@ -197,7 +201,7 @@ bool Executor::RunQueue(Queue& q, bool& spinning) {
                    q.error.load(std::memory_order_relaxed) != 0) {
             reason = RunReason::kSkipped;
         }
-        if (spinning) StopSpinning(spinning, true);  // more work came in after all
+        if (spinning) StopSpinning(spinning, Taking::kQueue);  // more work came in after all
         if (!forced || reason == RunReason::kDiscarded) {
             status = Execute(q, t, seq, reason);
         } else if (t.tag != 0 && options_.tracer != nullptr) {
@@ -252,7 +256,7 @@ bool Executor::Linger(Queue& q, uint64_t next_seq, bool& spinning) {
         CpuRelax();
         if (i % 64 == 0 && NowNs() - start >= spin_ns_) break;
     }
-    StopSpinning(spinning, false);
+    StopSpinning(spinning, Taking::kNothing);
     return false;
 }
 

@@ -81,8 +81,9 @@ ParallelStatus Executor::ParallelFor(uint32_t n, BlockFn fn, void* arg,
     ParallelJob& job = jobs_[self.index];
     job.Open(n, grain, fn, arg, deadline);
     jobs_open_.fetch_add(1);
-    // Like NotifyWorker: a spinner takes the job by itself; otherwise wake one sleeper, and each
-    // helper that joins wakes the next while enough blocks are left (HelpJobs).
+    // Like NotifyWorker: a spinner takes the job by itself (and, when it finds another job open
+    // too, wakes a sleeper for it: StopSpinning); otherwise wake one sleeper, and each helper
+    // that joins wakes the next while enough blocks are left (HelpJobs).
     if (sleepers_.fetch_add(0) != 0 && spinners_.load() == 0) WakeOne();
     RunBlocks(job, self.index, /*helper=*/false);
     WaitForHelpers(job);
@@ -175,7 +176,7 @@ bool Executor::HelpJobs(bool& spinning) {
         ParallelJob& job = jobs_[slot];
         if ((job.state.load(std::memory_order_relaxed) & ParallelJob::kOpen) == 0) continue;
         if (!job.TryJoin()) continue;
-        if (spinning) StopSpinning(spinning, true);
+        if (spinning) StopSpinning(spinning, Taking::kJob);
         // Pass the wake-up on while blocks are left beyond the grab this helper is about to take.
         const uint64_t taken = job.next.load(std::memory_order_relaxed);
         if (taken + job.grain < job.n && sleepers_.load() != 0 && spinners_.load() == 0) WakeOne();
