@@ -197,6 +197,28 @@ TEST(ParallelFor, SeveralQueuesLaunchingAtOnceAllComplete) {
     }
 }
 
+// The launching worker's first grab is its own: helpers start after it. An owner whose blocks
+// had all been taken by helpers would only wait for them, holding a worker that other launches
+// need (CI once saw two launches of rendezvous blocks stall that way under a sanitizer).
+TEST(ParallelFor, TheLaunchingWorkerRunsTheFirstBlockItself) {
+    Executor ex(Workers(4, std::chrono::microseconds(2s)));  // helpers spin, ready at once
+    Queue* q = ex.CreateQueue();
+    for (int round = 0; round < 50; ++round) {
+        std::thread::id owner, first;
+        ex.Submit(q, MakeTask([&] {
+                      owner = std::this_thread::get_id();
+                      ParallelOptions one_per_grab;
+                      one_per_grab.grain = 1;
+                      auto block = [&first](uint32_t i) {
+                          if (i == 0) first = std::this_thread::get_id();
+                      };
+                      EXPECT_TRUE(ex.ParallelFor(64, block, one_per_grab).ok());
+                  }));
+        ASSERT_TRUE(ex.WaitFor(q, kTestLimit).ok());
+        ASSERT_EQ(first, owner) << "round " << round << ": a helper ran block 0";
+    }
+}
+
 // Two launches whose blocks wait for each other: each needs helpers at the same time as the
 // other, so neither may hold all the workers.
 TEST(ParallelFor, ConcurrentLaunchesShareTheWorkersWithoutDeadlock) {

@@ -110,12 +110,14 @@ uint32_t Executor::RunBlocks(ParallelJob& job, unsigned worker, bool helper) {
     const BlockContext ctx(n, worker, &job.stop, deadline);
     uint32_t ran = 0;
     bool out_of_blocks = true;
+    bool first = !helper;  // the owner's first grab, [0, grain), is its own (ParallelJob::Open)
     while (!job.stopped()) {
         if (helper && ready_.LooksNonEmpty()) {
             out_of_blocks = false;
             break;
         }
-        const uint64_t begin = job.next.fetch_add(grain, std::memory_order_relaxed);
+        const uint64_t begin = first ? 0 : job.next.fetch_add(grain, std::memory_order_relaxed);
+        first = false;
         if (begin >= n) break;
         const uint32_t end = static_cast<uint32_t>(std::min<uint64_t>(begin + grain, n));
         for (uint32_t i = static_cast<uint32_t>(begin); i < end && !job.stopped(); ++i) {

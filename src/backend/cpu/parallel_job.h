@@ -11,8 +11,10 @@
 //  - A helper joins with fetch_add(1): if kOpen was set it is in, and (acquire) sees the
 //    description; otherwise it leaves at once without reading anything. Whoever joins after a
 //    job closed and the next one opened simply helps the next one.
-//  - Blocks are dealt with fetch_add(grain) on `next`. Whoever finds no more to take (or the
-//    job stopped) clears kOpen, so no one else joins.
+//  - Blocks are dealt with fetch_add(grain) on `next`, except the first grab, which is the
+//    owner's from the start: an owner left with no block of its own would only wait for its
+//    helpers, holding a worker that other launches need. Whoever finds no more to take (or
+//    the job stopped) clears kOpen, so no one else joins.
 //  - The owner, after running out of blocks itself, waits until the helper count drops to 0:
 //    every block has then finished, and (release/acquire) every helper's writes are visible.
 //    It sets kWaiter and sleeps on `state` (a futex word) when the wait is long; the last
@@ -59,7 +61,7 @@ struct ParallelJob {
         fn = f;
         arg = a;
         deadline = until;
-        next.store(0, std::memory_order_relaxed);
+        next.store(chunk, std::memory_order_relaxed);  // [0, chunk): the owner's first grab
         stop.store(0, std::memory_order_relaxed);
         blocks_run.store(0, std::memory_order_relaxed);
         kind = ParallelStatus::Kind::kDone;
