@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/cpu/executor.h"
+#include "core/fence.h"
 
 namespace openacl::reclaim {
 
@@ -78,6 +79,7 @@ Pin* ClaimPin() {
 
 Pin* detail::Claim(Pin** cache) noexcept {
     pthread_once(&g_exit_once, [] { pthread_key_create(&g_exit_key, ReleaseAtExit); });
+    fence::EnableAsymmetric();  // before this thread's first light store
     Pin* pin = ClaimPin();
     *cache = pin;
     pthread_setspecific(g_exit_key, cache);
@@ -86,15 +88,20 @@ Pin* detail::Claim(Pin** cache) noexcept {
 
 void Retire(std::function<void()> release) {
     Limbo& limbo = TheLimbo();
-    std::lock_guard lock(limbo.mutex);
-    // The object was unlinked before this sequentially consistent increment; a call that
-    // reads the new epoch began after it and cannot have found the object.
-    const uint64_t stamp = g_epoch.fetch_add(1, std::memory_order_seq_cst);
-    limbo.items.push_back({stamp, std::move(release)});
-    g_pending.fetch_add(1, std::memory_order_relaxed);
-    if (g_oldest.load(std::memory_order_relaxed) == 0) {
-        g_oldest.store(limbo.items.front().stamp, std::memory_order_seq_cst);
+    {
+        std::lock_guard lock(limbo.mutex);
+        // The object was unlinked before this increment; a call that reads the new epoch
+        // began after it and cannot have found the object.
+        const uint64_t stamp = g_epoch.fetch_add(1, std::memory_order_seq_cst);
+        limbo.items.push_back({stamp, std::move(release)});
+        g_pending.fetch_add(1, std::memory_order_relaxed);
+        if (g_oldest.load(std::memory_order_relaxed) == 0) {
+            g_oldest.store(limbo.items.front().stamp, std::memory_order_seq_cst);
+        }
     }
+    // Pairs with the calls' light stores (Enter, Leave): from here on, every pin scan sees a
+    // call that may have found the object, and every call that leaves sees g_oldest.
+    fence::Heavy();
 }
 
 void ReclaimDue() noexcept {
@@ -106,6 +113,7 @@ void ReclaimDue() noexcept {
     std::vector<std::function<void()>> due;
     for (;;) {
         due.clear();
+        bool pending = false;
         {
             std::lock_guard lock(limbo.mutex);
             if (limbo.items.empty()) return;
@@ -118,10 +126,12 @@ void ReclaimDue() noexcept {
                 due.push_back(std::move(limbo.items.front().release));
                 limbo.items.pop_front();
             }
-            g_oldest.store(limbo.items.empty() ? 0 : limbo.items.front().stamp,
-                           std::memory_order_seq_cst);
+            pending = !limbo.items.empty();
+            g_oldest.store(pending ? limbo.items.front().stamp : 0, std::memory_order_seq_cst);
         }
         if (due.empty()) return;
+        // The next scan must see every call that left without seeing the new g_oldest.
+        if (pending) fence::Heavy();
         for (auto& release : due)
             release();
         g_pending.fetch_sub(due.size(), std::memory_order_relaxed);

@@ -6,15 +6,18 @@
 // when it was retired has returned. A call that starts later cannot find it (it was unlinked
 // first), so it fails with the documented error instead of touching freed memory.
 //
-// The pin is one store of the global epoch into the thread's own slot (a locked exchange, for
-// the ordering against the retiring thread), and one store on return: no lock, no allocation,
-// no shared cache line written. Destroying threads never wait for other calls: the last pinned
-// call to return frees what is due (or the next Retire does).
+// The pin is one store of the global epoch into the thread's own slot, and one store on return:
+// no lock, no fence, no allocation, no shared cache line written. The ordering against the
+// retiring thread is an asymmetric fence (core/fence.h): the retiring side pays a membarrier
+// per retirement instead of every call paying two full barriers. Destroying threads never wait
+// for other calls: the last pinned call to return frees what is due (or the next Retire does).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+
+#include "core/fence.h"
 
 namespace openacl::reclaim {
 
@@ -44,18 +47,18 @@ inline Pin* Enter(Pin** cache) noexcept {
     Pin* pin = *cache;
     if (pin == nullptr) [[unlikely]]
         pin = detail::Claim(cache);
-    // Sequentially consistent: either a retiring thread sees this call running, or this call
-    // sees the object already unlinked (its lookups come after this exchange).
-    pin->active.exchange(detail::g_epoch.load(std::memory_order_relaxed),
-                         std::memory_order_seq_cst);
+    // Either a retiring thread sees this call running, or this call sees the object already
+    // unlinked (its lookups come after this store; Retire's fence::Heavy pairs with it). An
+    // epoch read after a retirement comes after its unlink (acquire, a plain load on x86).
+    fence::LightStore(pin->active, detail::g_epoch.load(std::memory_order_acquire));
     return pin;
 }
 
 inline void Leave(Pin* pin) noexcept {
     const uint64_t began = pin->active.load(std::memory_order_relaxed);
-    // Sequentially consistent with Retire's publication of g_oldest: either this call sees the
-    // pending object, or the retiring thread sees this call finished.
-    pin->active.exchange(0, std::memory_order_seq_cst);
+    // Against the publication of g_oldest (Retire, ReclaimDue, each followed by fence::Heavy):
+    // either this call sees the pending object, or the reclaiming thread sees it finished.
+    fence::LightStore(pin->active, uint64_t{0});
     const uint64_t oldest = detail::g_oldest.load(std::memory_order_seq_cst);
     // A call that began no later than the oldest retirement may have been what kept it.
     if (oldest != 0 && began <= oldest) [[unlikely]]
@@ -65,8 +68,7 @@ inline void Leave(Pin* pin) noexcept {
 // Steps a running call back in after it stepped out with Leave for a wait that holds no
 // object (UnpinnedWait, core/error.h): what is retired from now on waits for it again.
 inline void Resume(Pin* pin) noexcept {
-    pin->active.exchange(detail::g_epoch.load(std::memory_order_relaxed),
-                         std::memory_order_seq_cst);
+    fence::LightStore(pin->active, detail::g_epoch.load(std::memory_order_acquire));
 }
 
 // Frees `release` (runs it) once no call that may still see the object is running. The caller

@@ -23,6 +23,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/fence.h"
 #include "core/log.h"
 #include "core/stream.h"
 
@@ -291,29 +292,6 @@ inline ThreadState* Self() {
     return RegisterThread();
 }
 
-// Whether writers announce themselves with a plain store (and Stop pays for the ordering with
-// membarrier) instead of a sequentially consistent exchange per record. Set once, before the
-// first session is published; never cleared.
-std::atomic<bool> g_asymmetric{false};
-
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kMayUseMembarrier = false;  // ThreadSanitizer cannot see membarrier's ordering
-#else
-constexpr bool kMayUseMembarrier = true;
-#endif
-
-// Registers the process for expedited private membarriers (Linux 4.14); false if refused.
-bool RegisterMembarrier() {
-    constexpr int kRegisterPrivateExpedited = 1 << 4;  // MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED
-    return kMayUseMembarrier && syscall(SYS_membarrier, kRegisterPrivateExpedited, 0, 0) == 0;
-}
-
-// Every thread of the process that is running now executes a full barrier.
-void HeavyBarrier() {
-    constexpr int kPrivateExpedited = 1 << 3;  // MEMBARRIER_CMD_PRIVATE_EXPEDITED
-    syscall(SYS_membarrier, kPrivateExpedited, 0, 0);
-}
-
 // Claims the next record slot of the calling thread, or nullptr (no session, or no room).
 // Stop() clears the session, then waits for `writing` to drop before it reads the buffers; a
 // writer sets `writing`, then loads the session. Either Stop sees the writer writing or the
@@ -328,12 +306,7 @@ Rec* BeginRecord(ThreadState* self) {
         self->open = nullptr;
         CommitRecord(self);
     }
-    if (g_asymmetric.load(std::memory_order_relaxed)) {
-        self->writing.store(1, std::memory_order_relaxed);
-        std::atomic_signal_fence(std::memory_order_seq_cst);  // the compiler keeps the order
-    } else {
-        self->writing.exchange(1);
-    }
+    fence::LightStore(self->writing, 1u);
     Session* s = g_session.load();
     if (s == nullptr) {
         self->writing.store(0, std::memory_order_release);
@@ -1139,8 +1112,7 @@ bool Start(const SessionOptions& options, std::string* why) {
             return false;
         }
     }
-    static const bool asymmetric = RegisterMembarrier();
-    g_asymmetric.store(asymmetric, std::memory_order_relaxed);
+    fence::EnableAsymmetric();  // before the session is published: writers see the mode first
     s->prefaulter.Start(s->pool->chunks, s->chunk_count);
     s->origin = cpu::NowNs();
     s->origin_ticks = cpu::Ticks();
@@ -1219,7 +1191,7 @@ bool Stop(std::string* why) {
         stop_ticks = cpu::Ticks();
         detail::g_on.store(false, std::memory_order_relaxed);
         g_session.store(nullptr);
-        if (g_asymmetric.load(std::memory_order_relaxed)) HeavyBarrier();
+        fence::Heavy();
         // Wait for records being written now (see BeginRecord); new ones see no session.
         std::lock_guard lock(g_threads_mutex);
         for (ThreadState* t : Threads()) {
