@@ -8,15 +8,21 @@
 # OPENACL_SKIP_FUZZ=1 skip a pass locally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# CI allows 90 minutes: each phase says when it starts, so a log shows where the time went.
+phase() { echo "== [$((SECONDS / 60)) min $((SECONDS % 60)) s] $*"; }
+phase "dependencies"
 scripts/install-deps.sh
+phase "the default build"
 cmake --preset default
 cmake --build build
 scripts/check-format.sh
+phase "the suite"
 ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
 if [ "${OPENACL_SKIP_TSAN:-0}" != 1 ]; then
-  echo "== the same suite under ThreadSanitizer"
+  phase "the ThreadSanitizer build"
   cmake --preset tsan
   cmake --build build-tsan
+  phase "the same suite under ThreadSanitizer"
   # OpenCV's TBB thread pool synchronises in ways TSan cannot see (TBB is not instrumented), so
   # models run on their caller's thread here; tests/tsan.supp covers third-party code only.
   OPENACL_MODEL_THREADS=1 \
@@ -25,9 +31,10 @@ if [ "${OPENACL_SKIP_TSAN:-0}" != 1 ]; then
       --label-exclude "conformance|fuzz" "$@"
 fi
 if [ "${OPENACL_SKIP_ASAN:-0}" != 1 ]; then
-  echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer"
+  phase "the AddressSanitizer + UndefinedBehaviorSanitizer build"
   cmake --preset asan
   cmake --build build-asan
+  phase "the same suite under AddressSanitizer + UndefinedBehaviorSanitizer"
   # tests/lsan.supp: leaks inside third-party libraries only (each entry says which and why).
   ASAN_OPTIONS="detect_leaks=1:abort_on_error=1 ${ASAN_OPTIONS:-}" \
   LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp ${LSAN_OPTIONS:-}" \
@@ -36,6 +43,7 @@ if [ "${OPENACL_SKIP_ASAN:-0}" != 1 ]; then
       --label-exclude "conformance|fuzz" "$@"
 fi
 if [ "${OPENACL_SKIP_FUZZ:-0}" != 1 ]; then
-  echo "== libFuzzer: every fuzz target for ${OPENACL_FUZZ_SECONDS:-40} s"
+  phase "libFuzzer: the fuzz build, then every fuzz target for ${OPENACL_FUZZ_SECONDS:-40} s"
   scripts/fuzz.sh
 fi
+phase "done"
