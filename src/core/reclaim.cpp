@@ -87,21 +87,26 @@ Pin* detail::Claim(Pin** cache) noexcept {
 }
 
 void Retire(std::function<void()> release) {
+    // The caller unlinked the object. Pairs with Enter's light store before the object can be
+    // seen by a scan: a call that may have found the object is visible to every scan from here
+    // on, and a call that enters later finds it unlinked.
+    fence::Heavy();
     Limbo& limbo = TheLimbo();
+    bool published = false;
     {
         std::lock_guard lock(limbo.mutex);
-        // The object was unlinked before this increment; a call that reads the new epoch
-        // began after it and cannot have found the object.
+        // A call that reads the new epoch began after the unlink and cannot hold the object.
         const uint64_t stamp = g_epoch.fetch_add(1, std::memory_order_seq_cst);
         limbo.items.push_back({stamp, std::move(release)});
         g_pending.fetch_add(1, std::memory_order_relaxed);
         if (g_oldest.load(std::memory_order_relaxed) == 0) {
             g_oldest.store(limbo.items.front().stamp, std::memory_order_seq_cst);
+            published = true;
         }
     }
-    // Pairs with the calls' light stores (Enter, Leave): from here on, every pin scan sees a
-    // call that may have found the object, and every call that leaves sees g_oldest.
-    fence::Heavy();
+    // Pairs with Leave: either a call that leaves sees g_oldest (and reclaims), or the next
+    // scan sees that call gone. (An older pending object's g_oldest already did this.)
+    if (published) fence::Heavy();
 }
 
 void ReclaimDue() noexcept {

@@ -8,9 +8,10 @@
 //
 // The pin is one store of the global epoch into the thread's own slot, and one store on return:
 // no lock, no fence, no allocation, no shared cache line written. The ordering against the
-// retiring thread is an asymmetric fence (core/fence.h): the retiring side pays a membarrier
-// per retirement instead of every call paying two full barriers. Destroying threads never wait
-// for other calls: the last pinned call to return frees what is due (or the next Retire does).
+// retiring thread is an asymmetric fence (core/fence.h): the retiring side pays one or two
+// membarriers per retirement instead of every call paying two full barriers. Destroying threads
+// never wait for other calls: the last pinned call to return frees what is due (or the next Retire
+// does).
 #pragma once
 
 #include <atomic>
@@ -48,8 +49,9 @@ inline Pin* Enter(Pin** cache) noexcept {
     if (pin == nullptr) [[unlikely]]
         pin = detail::Claim(cache);
     // Either a retiring thread sees this call running, or this call sees the object already
-    // unlinked (its lookups come after this store; Retire's fence::Heavy pairs with it). An
-    // epoch read after a retirement comes after its unlink (acquire, a plain load on x86).
+    // unlinked (its lookups come after this store; Retire's first fence::Heavy, between the
+    // unlink and the object's entry into the limbo, pairs with it). An epoch read after a
+    // retirement comes after its unlink (acquire, a plain load on x86).
     fence::LightStore(pin->active, detail::g_epoch.load(std::memory_order_acquire));
     return pin;
 }
