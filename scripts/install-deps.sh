@@ -9,6 +9,7 @@ packages=(
   libopencv-dnn-dev libopencv-imgcodecs-dev           # models (OpenCV DNN), image decode
   libopencv-imgproc-dev libopencv-videoio-dev         # video pipeline: decode/encode clips
   libturbojpeg0-dev libyuv-dev                        # DVPP: JPEG codec, YUV conversion and scaling
+  libpng-dev                                          # DVPP: PNG decode
   libavcodec-dev libavutil-dev libswscale-dev         # DVPP video: H.264/H.265 decode and encode
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libdnnl-dev                                         # the compiled model engine (oneDNN)

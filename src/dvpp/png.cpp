@@ -1,9 +1,11 @@
 #include "dvpp/png.h"
 
+#include <png.h>
+
+#include <csetjmp>
 #include <cstring>
-#include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
+#include <string>
+#include <vector>
 
 namespace openacl::dvpp {
 
@@ -84,47 +86,80 @@ aclError PlanPngDecode(const PngHeader& header, acldvppPixelFormat requested, Pn
     return ACL_SUCCESS;
 }
 
+namespace {
+
+// libpng reports errors through a callback that must not return: it records the message and
+// jumps back into DecodePng.
+void OnPngError(png_structp png, png_const_charp message) {
+    *static_cast<std::string*>(png_get_error_ptr(png)) = message;
+    png_longjmp(png, 1);
+}
+void OnPngWarning(png_structp, png_const_charp) {}
+
+struct PngSource {
+    const uint8_t* data;
+    size_t size;
+    size_t at;
+};
+void ReadPngBytes(png_structp png, png_bytep into, size_t count) {
+    auto* source = static_cast<PngSource*>(png_get_io_ptr(png));
+    if (count > source->size - source->at) png_error(png, "the data ends inside the PNG stream");
+    std::memcpy(into, source->data + source->at, count);
+    source->at += count;
+}
+
+// Decodes into `rows` as OpenCV did: palettes and low bit depths expanded, 16-bit samples
+// rounded to 8 bits (v / 257), grey repeated into R, G and B, alpha kept for RGBA output and
+// dropped (not composited) for RGB output; no gamma correction. False when libpng reported
+// an error. Only parameters live across the setjmp, which nothing here changes.
+bool ReadPngRows(png_structp png, png_infop info, const PngdLayout& layout, png_bytepp rows) {
+    if (setjmp(png_jmpbuf(png)) != 0) return false;
+    png_read_info(png, info);
+    if (png_get_image_width(png, info) != layout.width ||
+        png_get_image_height(png, info) != layout.height) {
+        png_error(png, "its size differs from its header's");
+    }
+    png_set_expand(png);
+    png_set_scale_16(png);
+    png_set_gray_to_rgb(png);
+    if (layout.format != PIXEL_FORMAT_RGBA_8888) png_set_strip_alpha(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_channels(png, info) != (layout.format == PIXEL_FORMAT_RGBA_8888 ? 4 : 3) ||
+        png_get_bit_depth(png, info) != 8) {
+        png_error(png, "unexpected sample layout after conversion");
+    }
+    png_read_image(png, rows);
+    png_read_end(png, nullptr);
+    return true;
+}
+
+}  // namespace
+
 aclError DecodePng(const uint8_t* data, size_t size, const PngdLayout& layout, uint8_t* out,
                    std::string* why) {
-    cv::Mat decoded;
-    try {
-        cv::Mat encoded(1, static_cast<int>(size), CV_8UC1, const_cast<uint8_t*>(data));
-        decoded = cv::imdecode(encoded, cv::IMREAD_UNCHANGED);
-    } catch (const cv::Exception& e) {
-        *why = std::string("the PNG cannot be decoded: ") + e.what();
+    // libpng directly, not OpenCV's imdecode: imgcodecs brings 96 shared libraries (GDAL,
+    // GDCM, ...) into every process that loads openacl.
+    std::string error;
+    png_structp png =
+        png_create_read_struct(PNG_LIBPNG_VER_STRING, &error, OnPngError, OnPngWarning);
+    png_infop info = png != nullptr ? png_create_info_struct(png) : nullptr;
+    if (info == nullptr) {
+        png_destroy_read_struct(&png, nullptr, nullptr);
+        *why = "out of memory for the PNG decoder";
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    PngSource source{data, size, 0};
+    png_set_read_fn(png, &source, ReadPngBytes);
+    std::vector<png_bytep> rows(layout.height);
+    for (uint32_t y = 0; y < layout.height; ++y)
+        rows[y] = out + static_cast<size_t>(y) * layout.ws;
+    const bool ok = ReadPngRows(png, info, layout, rows.data());
+    png_destroy_read_struct(&png, &info, nullptr);
+    if (!ok) {
+        *why = "the PNG cannot be decoded: " + error;
         return ACL_ERROR_FAILURE;
     }
-    if (decoded.empty() || decoded.cols != static_cast<int>(layout.width) ||
-        decoded.rows != static_cast<int>(layout.height)) {
-        *why = "the PNG cannot be decoded (corrupt or truncated data)";
-        return ACL_ERROR_FAILURE;
-    }
-    if (decoded.depth() == CV_16U) decoded.convertTo(decoded, CV_8U, 1.0 / 257.0);
-    const bool rgba = layout.format == PIXEL_FORMAT_RGBA_8888;
-    int code = -1;
-    switch (decoded.channels()) {
-        case 1:
-            code = cv::COLOR_GRAY2RGB;
-            break;
-        case 2: {  // grey + alpha: OpenCV keeps both channels
-            std::vector<cv::Mat> parts;
-            cv::split(decoded, parts);
-            std::vector<cv::Mat> merged = {parts[0], parts[0], parts[0]};
-            if (rgba) merged.push_back(parts[1]);
-            cv::merge(merged, decoded);
-            break;
-        }
-        case 3:
-            code = cv::COLOR_BGR2RGB;
-            break;
-        default:
-            code = rgba ? cv::COLOR_BGRA2RGBA : cv::COLOR_BGRA2RGB;
-            break;
-    }
-    if (code >= 0) cv::cvtColor(decoded, decoded, code);
-    cv::Mat target(static_cast<int>(layout.height), static_cast<int>(layout.width),
-                   rgba ? CV_8UC4 : CV_8UC3, out, layout.ws);
-    decoded.copyTo(target);
     return ACL_SUCCESS;
 }
 

@@ -17,6 +17,14 @@ std::vector<uint8_t> MakePng(int w, int h, int channels) {
     return png;
 }
 
+// A 16-bit RGB PNG whose every pixel is (blue, green, red) as OpenCV orders them.
+std::vector<uint8_t> MakePng16(int w, int h, uint16_t blue, uint16_t green, uint16_t red) {
+    cv::Mat image(h, w, CV_16UC3, cv::Scalar(blue, green, red));
+    std::vector<uint8_t> png;
+    EXPECT_TRUE(cv::imencode(".png", image, png));
+    return png;
+}
+
 }  // namespace
 
 TEST(DvppPngInfo, ReportsSizeAndComponents) {
@@ -87,6 +95,36 @@ TEST_F(DvppPngDecode, RgbPngDecodesToRgb888InRgbOrder) {
     EXPECT_EQ(p[0], 107);
     EXPECT_EQ(p[1], 57);
     EXPECT_EQ(p[2], 7);
+}
+
+TEST_F(DvppPngDecode, GreyPngDecodesToRgb888WithTheGreyInEveryChannel) {
+    std::vector<uint8_t> png = MakePng(40, 40, 1);
+    MediaBuffer in(png);
+    MediaBuffer out(128 * 3 * 48);
+    PicDesc desc(out.get(), out.size(), PIXEL_FORMAT_UNKNOWN, 0, 0, 0, 0);
+    ASSERT_EQ(acldvppPngDecodeAsync(channel_, in.get(), in.size(), desc, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(acldvppGetPicDescFormat(desc), PIXEL_FORMAT_RGB_888);
+    std::vector<uint8_t> got = out.Read();
+    const uint8_t* p = &got[1 * 384 + 2 * 3];  // (x=2, y=1): 2*3 + 1 = 7
+    EXPECT_EQ(p[0], 7);
+    EXPECT_EQ(p[1], 7);
+    EXPECT_EQ(p[2], 7);
+}
+
+TEST_F(DvppPngDecode, SixteenBitSamplesAreRoundedToEightBits) {
+    // 400 / 257 = 1.56 rounds to 2 (keeping the high byte would give 1).
+    std::vector<uint8_t> png = MakePng16(40, 40, 400, 100 * 257, 65535);
+    MediaBuffer in(png);
+    MediaBuffer out(128 * 3 * 48);
+    PicDesc desc(out.get(), out.size(), PIXEL_FORMAT_RGB_888, 0, 0, 0, 0);
+    ASSERT_EQ(acldvppPngDecodeAsync(channel_, in.get(), in.size(), desc, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    std::vector<uint8_t> got = out.Read();
+    const uint8_t* p = &got[5 * 384 + 7 * 3];
+    EXPECT_EQ(p[0], 255);  // red
+    EXPECT_EQ(p[1], 100);  // green
+    EXPECT_EQ(p[2], 2);    // blue
 }
 
 TEST_F(DvppPngDecode, RgbaPngKeepsAlphaInRgba8888) {
