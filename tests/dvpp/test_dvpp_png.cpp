@@ -76,7 +76,21 @@ TEST(DvppPngPredictDecSize, YuvOutputIsRefused) {
     EXPECT_MESSAGE_CONTAINS("not a PNGD output format");
 }
 
-class DvppPngDecode : public DvppTest {};
+class DvppPngDecode : public DvppTest {
+ protected:
+    // Decodes `png` into rows of 128 pixels of `bpp` bytes, 48 rows; returns the output buffer
+    // and, in *decoded, the format the decode chose.
+    std::vector<uint8_t> Decode(const std::vector<uint8_t>& png, acldvppPixelFormat format,
+                                uint32_t bpp, acldvppPixelFormat* decoded = nullptr) {
+        MediaBuffer in(png);
+        MediaBuffer out(128 * bpp * 48);
+        PicDesc desc(out.get(), out.size(), format, 0, 0, 0, 0);
+        EXPECT_EQ(acldvppPngDecodeAsync(channel_, in.get(), in.size(), desc, stream_), ACL_SUCCESS);
+        EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+        if (decoded != nullptr) *decoded = acldvppGetPicDescFormat(desc);
+        return out.Read();
+    }
+};
 
 TEST_F(DvppPngDecode, RgbPngDecodesToRgb888InRgbOrder) {
     std::vector<uint8_t> png = MakePng(50, 40, 3);  // OpenCV wrote BGR pixels
@@ -98,14 +112,9 @@ TEST_F(DvppPngDecode, RgbPngDecodesToRgb888InRgbOrder) {
 }
 
 TEST_F(DvppPngDecode, GreyPngDecodesToRgb888WithTheGreyInEveryChannel) {
-    std::vector<uint8_t> png = MakePng(40, 40, 1);
-    MediaBuffer in(png);
-    MediaBuffer out(128 * 3 * 48);
-    PicDesc desc(out.get(), out.size(), PIXEL_FORMAT_UNKNOWN, 0, 0, 0, 0);
-    ASSERT_EQ(acldvppPngDecodeAsync(channel_, in.get(), in.size(), desc, stream_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    EXPECT_EQ(acldvppGetPicDescFormat(desc), PIXEL_FORMAT_RGB_888);
-    std::vector<uint8_t> got = out.Read();
+    acldvppPixelFormat format = PIXEL_FORMAT_UNKNOWN;
+    std::vector<uint8_t> got = Decode(MakePng(40, 40, 1), PIXEL_FORMAT_UNKNOWN, 3, &format);
+    EXPECT_EQ(format, PIXEL_FORMAT_RGB_888);
     const uint8_t* p = &got[1 * 384 + 2 * 3];  // (x=2, y=1): 2*3 + 1 = 7
     EXPECT_EQ(p[0], 7);
     EXPECT_EQ(p[1], 7);
@@ -114,13 +123,8 @@ TEST_F(DvppPngDecode, GreyPngDecodesToRgb888WithTheGreyInEveryChannel) {
 
 TEST_F(DvppPngDecode, SixteenBitSamplesAreRoundedToEightBits) {
     // 400 / 257 = 1.56 rounds to 2 (keeping the high byte would give 1).
-    std::vector<uint8_t> png = MakePng16(40, 40, 400, 100 * 257, 65535);
-    MediaBuffer in(png);
-    MediaBuffer out(128 * 3 * 48);
-    PicDesc desc(out.get(), out.size(), PIXEL_FORMAT_RGB_888, 0, 0, 0, 0);
-    ASSERT_EQ(acldvppPngDecodeAsync(channel_, in.get(), in.size(), desc, stream_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    std::vector<uint8_t> got = out.Read();
+    std::vector<uint8_t> got =
+        Decode(MakePng16(40, 40, 400, 100 * 257, 65535), PIXEL_FORMAT_RGB_888, 3);
     const uint8_t* p = &got[5 * 384 + 7 * 3];
     EXPECT_EQ(p[0], 255);  // red
     EXPECT_EQ(p[1], 100);  // green
@@ -128,13 +132,7 @@ TEST_F(DvppPngDecode, SixteenBitSamplesAreRoundedToEightBits) {
 }
 
 TEST_F(DvppPngDecode, RgbaPngKeepsAlphaInRgba8888) {
-    std::vector<uint8_t> png = MakePng(40, 40, 4);
-    MediaBuffer in(png);
-    MediaBuffer out(128 * 4 * 48);
-    PicDesc desc(out.get(), out.size(), PIXEL_FORMAT_RGBA_8888, 0, 0, 0, 0);
-    ASSERT_EQ(acldvppPngDecodeAsync(channel_, in.get(), in.size(), desc, stream_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    std::vector<uint8_t> got = out.Read();
+    std::vector<uint8_t> got = Decode(MakePng(40, 40, 4), PIXEL_FORMAT_RGBA_8888, 4);
     EXPECT_EQ(got[3], 150);  // alpha of (0, 0): 0 + 3 * 50 + 0
 }
 
