@@ -3,8 +3,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <mutex>
-
 namespace openacl::fence {
 
 namespace detail {

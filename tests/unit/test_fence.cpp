@@ -34,7 +34,9 @@ void Delay(int pauses) {
 }
 
 // Spins until `ready`, yielding now and then: the suite runs beside other processes, and a
-// waiter that shares a CPU with the thread it waits for must let it run.
+// waiter that shares a CPU with the thread it waits for must let it run. Not cpu::Backoff,
+// which yields after 64 spins: yielding that early (tried: every 128 spins) lined the two
+// threads' stores up so rarely that a missing membarrier went unseen in some runs.
 template <class Ready>
 void WaitUntil(Ready ready) {
     for (unsigned i = 1; !ready(); ++i) {
