@@ -130,8 +130,15 @@ class Trial {
         std::unordered_map<int, memory> args;
         std::vector<int> wanted{DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_WEIGHTS,
                                 DNNL_ARG_BIAS,  DNNL_ARG_DST,   DNNL_ARG_SCRATCHPAD};
-        for (int i = 0; i < pd.get_primitive_attr().get_post_ops().len(); ++i)
-            wanted.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1);  // binary ones
+        // A binary post-op's operand. Asked of another kind of post-op, oneDNN 2.6 answers with
+        // whatever bytes lie where a binary one keeps its descriptor (its arg_md does not check
+        // the kind): timing a convolution with a fused ReLU crashed, now and then, allocating
+        // memory for such a "descriptor".
+        const dnnl::post_ops ops = pd.get_primitive_attr().get_post_ops();
+        for (int i = 0; i < ops.len(); ++i) {
+            if (ops.kind(i) == dnnl::primitive::kind::binary)
+                wanted.push_back(DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1);
+        }
         for (int arg : wanted) {
             const memory::desc md = pd.query_md(dnnl::query::exec_arg_md, arg);
             if (md.is_zero() || md.get_size() == 0) continue;  // unused (an empty scratchpad)
