@@ -27,6 +27,7 @@
 #include "core/trace.h"
 #include "model/model_engine.h"
 #include "model/plan.h"
+#include "model/winograd.h"
 
 namespace openacl::model {
 namespace {
@@ -353,6 +354,11 @@ class Builder {
     }
 
     void Conv(const PlanLayer& layer);
+    // The engine's own Winograd (model/winograd.h) for `layer` instead of oneDNN's `pd`
+    // followed by the post-op steps `rest`, where it takes the layer and runs faster: true when
+    // its step was added.
+    bool OwnWinograd(const PlanLayer& layer, const dnnl::convolution_forward::primitive_desc& pd,
+                     const std::vector<PostOp>& rest);
     bool ConcatInPlace(const std::vector<int>& sources, int out);
     bool DeferViewOfBlocked(const PlanLayer& layer);
     void TransposeOfBlocked(const PlanLayer& layer, const BlockedTranspose& plan);
@@ -530,6 +536,7 @@ void Builder::Conv(const PlanLayer& layer) {
         pd = wino;
         operands = wino_operands;
     }
+    if ((flags & 2) && OwnWinograd(layer, pd, use_wino ? rest : std::vector<PostOp>{})) return;
     int xs = Need(static_cast<int>(layer.inputs[0]), pd.src_desc());
     // Grouped weights: the plan's [oc, ic/g, k...] data viewed as [g, oc/g, ic/g, k...].
     int ws = static_cast<int>(layer.inputs[1]);
@@ -548,6 +555,119 @@ void Builder::Conv(const PlanLayer& layer) {
     args.emplace_back(DNNL_ARG_DST, out);
     Add(dnnl::convolution_forward(pd), pd, std::move(args));
     if (use_wino) AddInPlace(rest, out, pd.dst_desc());
+}
+
+// OPENACL_WINOGRAD: "own" takes the engine's Winograd wherever it fits, "onednn" never; unset
+// (or anything else), each convolution it fits is timed both ways at load.
+enum class OwnWinogradChoice { kMeasure, kAlways, kNever };
+constexpr int64_t kOwnWinogradTilesPerThread = 16;
+OwnWinogradChoice OwnWinogradSetting() {
+    const char* v = std::getenv("OPENACL_WINOGRAD");
+    if (v && std::string_view(v) == "own") return OwnWinogradChoice::kAlways;
+    if (v && std::string_view(v) == "onednn") return OwnWinogradChoice::kNever;
+    return OwnWinogradChoice::kMeasure;
+}
+
+bool Builder::OwnWinograd(const PlanLayer& layer,
+                          const dnnl::convolution_forward::primitive_desc& pd,
+                          const std::vector<PostOp>& rest) {
+    const auto& x = plan_.tensors[layer.inputs[0]].dims;
+    const auto& y = plan_.tensors[layer.output].dims;
+    const OwnWinogradChoice choice = OwnWinogradSetting();
+    if (choice == OwnWinogradChoice::kNever || c_.nhwc || x.size() != 4 || y.size() != 4 ||
+        y[0] != x[0] || y[2] != x[2] || y[3] != x[3]) {
+        return false;
+    }
+    const Window window = ReadWindow(layer, 2);
+    for (size_t i = 0; i < 2; ++i) {
+        if (window.pad_l[i] != 1 || window.pad_r[i] != 1) return false;
+    }
+    // The kernel applies a bias and a ReLU; any other post-op leaves the layer to oneDNN.
+    const bool relu = layer.post_ops.size() == 1 && layer.post_ops[0].kind == PostOp::kEltwise &&
+                      layer.post_ops[0].alg == static_cast<int64_t>(EltwiseAlg::kRelu) &&
+                      layer.post_ops[0].alpha == 0.0f;
+    if (!layer.post_ops.empty() && !relu) return false;
+    const int weights = static_cast<int>(layer.inputs[1]);
+    const bool has_bias = layer.inputs.size() == 3;
+    if (c_.slots[weights].constant < 0 || (has_bias && c_.slots[layer.inputs[2]].constant < 0)) {
+        return false;
+    }
+    // The larger tile F(4x4, 3x3) does fewer multiplications, but its transformed weights are
+    // 4x the direct ones (F(2x2, 3x3)'s: 1.8x), read once per block of tiles: with few tiles
+    // that traffic decides, and warm-cache timing at load would not see it. On a Zen 5 at
+    // batch 1, F(4x4) gained 0.04 - 0.12 ms per layer at 56x56 and 28x28 in ResNet-50, and lost
+    // at 14x14 (16 tiles) and 7x7 (4 tiles) against oneDNN's F(2x2). So: the larger tile with
+    // at least kOwnWinogradTilesPerThread tiles per thread, else the smaller, else oneDNN.
+    WinogradConvShape shape{x[0], x[1], y[1], x[2], x[3], relu};
+    shape.tile = 0;
+    for (const int m : {4, 2}) {
+        const int64_t tiles = x[0] * ((x[2] + m - 1) / m) * ((x[3] + m - 1) / m);
+        if (tiles >= kOwnWinogradTilesPerThread * c_.threads ||
+            choice == OwnWinogradChoice::kAlways) {
+            shape.tile = m;
+            break;
+        }
+    }
+    if (shape.tile == 0 || !WinogradAvailable() || !WinogradTakes(shape)) return false;
+    memory transformed(
+        memory::desc({static_cast<memory::dim>(WinogradWeightFloats(shape))}, kF32, Tag::a),
+        c_.engine);
+    const memory::desc plain_weights = Plain(plan_.tensors[weights].dims);
+    WinogradTransformWeights(
+        shape,
+        static_cast<const float*>(
+            c_.constants[c_.slots[Need(weights, plain_weights)].constant].get_data_handle()),
+        static_cast<float*>(transformed.get_data_handle()));
+    const size_t scratch = WinogradScratchBytes(shape, c_.threads);
+    if (choice == OwnWinogradChoice::kMeasure) {
+        Trial onednn;
+        onednn.Add(dnnl::convolution_forward(pd), pd, c_.engine);
+        for (auto& [p, step_pd, tensor] : PostOpPrimitives(rest, pd.dst_desc()))
+            onednn.Add(p, step_pd, c_.engine);
+        std::vector<float> src(static_cast<size_t>(PlanElementCount(x)));
+        std::vector<float> dst(static_cast<size_t>(PlanElementCount(y))), bias(y[1]);
+        std::vector<uint8_t> work(scratch);
+        const auto* u = static_cast<const float*>(transformed.get_data_handle());
+        auto own = [&] {
+            const auto start = std::chrono::steady_clock::now();
+            WinogradConvolve(shape, src.data(), u, bias.data(), dst.data(), work.data(),
+                             c_.threads);
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        };
+        dnnl::stream stream(c_.engine);
+        if (!RunsFaster(own, [&] { return onednn.Run(stream); })) return false;
+    }
+
+    const memory::desc src_desc(Dims(x), kF32, Tag::aBcd16b), dst_desc(Dims(y), kF32, Tag::aBcd16b);
+    c_.constants.push_back(transformed);
+    Slot u;
+    u.desc = transformed.get_desc();
+    u.constant = static_cast<int>(c_.constants.size() - 1);
+    c_.slots.push_back(u);
+    const int u_slot = static_cast<int>(c_.slots.size() - 1);
+    Step step;
+    step.args = {{DNNL_ARG_SRC, Need(static_cast<int>(layer.inputs[0]), src_desc)},
+                 {DNNL_ARG_WEIGHTS, u_slot},
+                 {DNNL_ARG_SCRATCHPAD, kScratchpadSlot}};
+    if (has_bias) {
+        step.args.emplace_back(DNNL_ARG_BIAS,
+                               Need(static_cast<int>(layer.inputs[2]), Plain({y[1]})));
+    }
+    step.args.emplace_back(DNNL_ARG_DST, Define(layer.output, dst_desc));
+    c_.scratchpad = std::max(c_.scratchpad, scratch);
+    const int threads = c_.threads;
+    step.kernel = [shape, has_bias, threads](const std::unordered_map<int, memory>& args) {
+        auto data = [&](int arg) { return args.at(arg).get_data_handle(); };
+        WinogradConvolve(shape, static_cast<const float*>(data(DNNL_ARG_SRC)),
+                         static_cast<const float*>(data(DNNL_ARG_WEIGHTS)),
+                         has_bias ? static_cast<const float*>(data(DNNL_ARG_BIAS)) : nullptr,
+                         static_cast<float*>(data(DNNL_ARG_DST)), data(DNNL_ARG_SCRATCHPAD),
+                         threads);
+    };
+    c_.kernels[static_cast<size_t>(layer_)] =
+        shape.tile == 4 ? "openacl:wino_4x3:avx512" : "openacl:wino_2x3:avx512";
+    c_.steps.push_back(std::move(step));
+    return true;
 }
 
 std::vector<std::tuple<dnnl::primitive, dnnl::primitive_desc_base, int>> Builder::PostOpPrimitives(

@@ -23,6 +23,7 @@
 #include "model/model_engine.h"
 #include "model/onnx_graph.h"
 #include "model/plan.h"
+#include "model/winograd.h"
 #include "onnx_builder.h"
 
 namespace openacl::model {
@@ -169,6 +170,77 @@ TEST(CompiledEngine, ALargeWinogradShapedConvolutionUsesWinograd) {
     auto engine = Compiled(WinogradSized(64, 56));
     ASSERT_TRUE(engine);
     EXPECT_NE(engine->kernel(0).find("wino"), std::string::npos) << engine->kernel(0);
+}
+
+// Sets an environment variable for as long as it lives.
+class ScopedEnv {
+ public:
+    ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+    ~ScopedEnv() { unsetenv(name_); }
+
+ private:
+    const char* name_;
+};
+
+// Conv (3x3, 64 -> 64, bias) -> `activation` at `grid` x `grid`, which the compiler fuses into
+// the convolution; a Relu is what the engine's own Winograd applies itself.
+Builder WinogradSizedWith(const std::string& activation, int64_t grid) {
+    const Dims dims{1, 64, grid, grid};
+    Builder b;
+    b.Input("x", dims).Output("r", dims);
+    b.Weight("w", {64, 64, 3, 3}, Random(Count({64, 64, 3, 3}), 1, 0.3f));
+    b.Weight("b", {64}, Random(64, 2));
+    b.Node("Conv", {"x", "w", "b"}, {"y"}).IntsAttribute("pads", {1, 1, 1, 1});
+    b.Node(activation, {"y"}, {"r"});
+    return b;
+}
+std::string WinogradSizedRelu(int64_t grid) {
+    return WinogradSizedWith("Relu", grid).Bytes();
+}
+
+// OPENACL_WINOGRAD=own: the engine's own Winograd wherever it fits, untimed.
+TEST(CompiledEngine, OwnWinogradRunsWhereAskedForAndMatchesOpenCv) {
+    if (!WinogradAvailable()) GTEST_SKIP() << "the engine's Winograd needs AVX-512F";
+    ScopedEnv own("OPENACL_WINOGRAD", "own");
+    for (const int64_t grid : {14, 9}) {
+        Plan plan;
+        auto engine = Compiled(WinogradSizedRelu(grid), {}, &plan);
+        ASSERT_TRUE(engine);
+        ASSERT_EQ(plan.layers.size(), 1u);  // the Relu is the convolution's post-op
+        EXPECT_EQ(engine->kernel(0).rfind("openacl:wino_", 0), 0u) << engine->kernel(0);
+        ExpectLikeOpenCv(WinogradSizedRelu(grid), {{1, 64, grid, grid}});
+    }
+}
+
+// Any post-op but a ReLU after the bias (here a LeakyRelu) leaves the convolution to oneDNN.
+TEST(CompiledEngine, OwnWinogradLeavesOtherPostOpsToOneDnn) {
+    ScopedEnv own("OPENACL_WINOGRAD", "own");
+    Builder b = WinogradSizedWith("LeakyRelu", 14);
+    Plan plan;
+    auto engine = Compiled(b.Bytes(), {}, &plan);
+    ASSERT_TRUE(engine);
+    ASSERT_EQ(plan.layers.size(), 1u);
+    ASSERT_EQ(plan.layers[0].post_ops.size(), 1u);
+    EXPECT_EQ(engine->kernel(0).find("openacl"), std::string::npos) << engine->kernel(0);
+    ExpectLikeOpenCv(b.Bytes(), {{1, 64, 14, 14}});
+}
+
+TEST(CompiledEngine, OwnWinogradNeverRunsWhenOneDnnIsAskedFor) {
+    ScopedEnv onednn("OPENACL_WINOGRAD", "onednn");
+    auto engine = Compiled(WinogradSizedRelu(56), {}, nullptr, ConvLayout::kMeasure, 2);
+    ASSERT_TRUE(engine);
+    EXPECT_EQ(engine->kernel(0).find("openacl"), std::string::npos) << engine->kernel(0);
+}
+
+// Timed at load against oneDNN on two threads (56x56 has enough tiles for F(4x4), 14x14 for
+// F(2x2)): whichever runs, the result is the same.
+TEST(CompiledEngine, AWinogradConvolutionTimedAgainstTheOwnKernelMatchesOpenCv) {
+    for (const int64_t grid : {56, 14}) {
+        auto engine = Compiled(WinogradSizedRelu(grid), {}, nullptr, ConvLayout::kMeasure, 2);
+        ASSERT_TRUE(engine);
+        EXPECT_FALSE(engine->kernel(0).empty());
+        ExpectLikeOpenCv(WinogradSizedRelu(grid), {{1, 64, grid, grid}});
+    }
 }
 
 // Small enough to time both ways at load: either may run, and the result is the same.
