@@ -172,6 +172,8 @@ TEST(CompiledEngine, ALargeWinogradShapedConvolutionUsesWinograd) {
     EXPECT_NE(engine->kernel(0).find("wino"), std::string::npos) << engine->kernel(0);
 }
 
+int Threads();
+
 // Sets an environment variable for as long as it lives.
 class ScopedEnv {
  public:
@@ -227,16 +229,17 @@ TEST(CompiledEngine, OwnWinogradLeavesOtherPostOpsToOneDnn) {
 
 TEST(CompiledEngine, OwnWinogradNeverRunsWhenOneDnnIsAskedFor) {
     ScopedEnv onednn("OPENACL_WINOGRAD", "onednn");
-    auto engine = Compiled(WinogradSizedRelu(56), {}, nullptr, ConvLayout::kMeasure, 2);
+    auto engine = Compiled(WinogradSizedRelu(56), {}, nullptr, ConvLayout::kMeasure, Threads());
     ASSERT_TRUE(engine);
     EXPECT_EQ(engine->kernel(0).find("openacl"), std::string::npos) << engine->kernel(0);
 }
 
-// Timed at load against oneDNN on two threads (56x56 has enough tiles for F(4x4), 14x14 for
-// F(2x2)): whichever runs, the result is the same.
+// Timed at load against oneDNN on Threads() threads (on two, 56x56 has enough tiles for F(4x4)
+// and 14x14 for F(2x2)): whichever runs, the result is the same.
 TEST(CompiledEngine, AWinogradConvolutionTimedAgainstTheOwnKernelMatchesOpenCv) {
     for (const int64_t grid : {56, 14}) {
-        auto engine = Compiled(WinogradSizedRelu(grid), {}, nullptr, ConvLayout::kMeasure, 2);
+        auto engine =
+            Compiled(WinogradSizedRelu(grid), {}, nullptr, ConvLayout::kMeasure, Threads());
         ASSERT_TRUE(engine);
         EXPECT_FALSE(engine->kernel(0).empty());
         ExpectLikeOpenCv(WinogradSizedRelu(grid), {{1, 64, grid, grid}});
