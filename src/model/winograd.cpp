@@ -1,10 +1,9 @@
 // Winograd convolution F(m x m, 3x3), m = 2 or 4 (model/winograd.h). Each (m+2)^2 input tile
 // (stride m) becomes (m+2)^2 transformed points V = B'dB per channel; the products
 // M[p] = V[p] U[p] over the channels, one per point p, are small matrix products; each output
-// tile is A'MA. This file is compiled
-// for AVX-512F alone (src/CMakeLists.txt) and includes no C++ library headers, so that none of
-// its code can be chosen by the linker for callers on CPUs without it; WinogradAvailable()
-// gates every call.
+// tile is A'MA. This file is compiled for AVX-512F alone (src/CMakeLists.txt) and includes no
+// C++ library headers, so that none of its code can be chosen by the linker for callers on CPUs
+// without it; WinogradAvailable() gates every call.
 //
 // The work of one OpenMP thread: a range of tiles and a range of 64-channel output chunks.
 // Tiles go in blocks sized so that a block's V (all input channels) and M (one chunk) stay in

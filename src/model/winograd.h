@@ -1,7 +1,7 @@
-// The compiled engine's own 3x3 convolution: Winograd's F(4x4, 3x3) minimal filtering on
-// AVX-512, for stride 1, padding 1 and nChw16c activations (oneDNN's aBcd16b). oneDNN 2.6 has
-// F(4x4, 3x3) too, but at batch 1 it spends about a third of a 56x56 convolution outside the
-// products; this one transforms a block of tiles, multiplies it and transforms it back while
+// The compiled engine's own 3x3 convolution: Winograd's F(4x4, 3x3) or F(2x2, 3x3) minimal
+// filtering on AVX-512, for stride 1, padding 1 and nChw16c activations (oneDNN's aBcd16b).
+// oneDNN 2.6 has both too, but at batch 1 it spends about a third of a 56x56 convolution outside
+// the products; this one transforms a block of tiles, multiplies it and transforms it back while
 // the block is still in the core's L2. The engine times it against oneDNN's choice at load and
 // keeps the faster, so a CPU where it loses never runs it.
 #pragma once
