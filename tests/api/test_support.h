@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "acl/acl.h"
+#include "scoped_env.h"
 
 // Expects that the newest recorded error message contains `text` (and clears the messages).
 #define EXPECT_THAT_MESSAGE_CONTAINS(text)                                                         \
@@ -35,26 +36,6 @@ class TempFile {
 
  private:
     std::string path_;
-};
-
-// Sets an environment variable for the scope of a test.
-class ScopedEnv {
- public:
-    ScopedEnv(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-        setenv(name, value, 1);
-    }
-    ~ScopedEnv() {
-        if (had_) {
-            setenv(name_.c_str(), old_.c_str(), 1);
-        } else {
-            unsetenv(name_.c_str());
-        }
-    }
-
- private:
-    std::string name_, old_;
-    bool had_ = false;
 };
 
 // Sets device 0 for the test and resets it afterwards; most API tests start here.

@@ -25,6 +25,7 @@
 #include "model/plan.h"
 #include "model/winograd.h"
 #include "onnx_builder.h"
+#include "scoped_env.h"
 
 namespace openacl::model {
 namespace {
@@ -173,16 +174,6 @@ TEST(CompiledEngine, ALargeWinogradShapedConvolutionUsesWinograd) {
 }
 
 int Threads();
-
-// Sets an environment variable for as long as it lives.
-class ScopedEnv {
- public:
-    ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-    ~ScopedEnv() { unsetenv(name_); }
-
- private:
-    const char* name_;
-};
 
 // Conv (3x3, 64 -> 64, bias) -> `activation` at `grid` x `grid`, which the compiler fuses into
 // the convolution; a Relu is what the engine's own Winograd applies itself.
