@@ -10,7 +10,8 @@
 #include "dvpp_test_support.h"
 
 TEST(DvppTrace, TasksAppearOnTheirStreamNamedAfterTheApi) {
-    const std::string path = "/tmp/openacl-dvpp-trace-" + std::to_string(getpid()) + ".json";
+    const std::string stem = "/tmp/openacl-dvpp-trace-" + std::to_string(getpid());
+    const std::string path = stem + ".json";
     setenv("OPENACL_TRACE", path.c_str(), 1);
     ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
@@ -44,6 +45,7 @@ TEST(DvppTrace, TasksAppearOnTheirStreamNamedAfterTheApi) {
     ASSERT_TRUE(file.good()) << path;
     const nlohmann::json trace = nlohmann::json::parse(file);
     std::remove(path.c_str());
+    std::remove((stem + ".txt").c_str());  // the summary written next to the trace
     const nlohmann::json* resize = nullptr;
     const nlohmann::json* copy = nullptr;
     for (const auto& e : trace["traceEvents"]) {

@@ -84,7 +84,10 @@ class GpuTrace : public GpuKernelTest {
         : path_(std::filesystem::temp_directory_path() /
                 ("openacl-gpu-trace-" + std::to_string(getpid()) + ".json")),
           trace_("OPENACL_TRACE", path_.c_str()) {}
-    ~GpuTrace() override { std::filesystem::remove(path_); }
+    ~GpuTrace() override {
+        std::filesystem::remove(path_);
+        std::filesystem::remove(std::filesystem::path(path_).replace_extension(".txt"));
+    }
     std::string path_;
 
  private:
