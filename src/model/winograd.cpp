@@ -63,9 +63,9 @@ Layout MakeLayout(const WinogradConvShape& s, int threads) {
     // and transforms every tile, which costs about as much as multiplying one chunk. So chunks
     // where each thread has two or more and reads U no more often than splitting the tiles:
     // the threads then read disjoint weights, which on a Zen 5 come from memory once rather
-    // than once per core (ResNet-50's 14x14 and 7x7 layers: 0.03 - 0.08 ms less each at
-    // batch 1, 0.1 - 1 ms at batch 8; its 28x28 layers, one chunk per thread, lost 10 - 25%).
-    // Few tiles: chunks.
+    // than once per core (ResNet-50 on two threads: its 14x14 layers 0.03 - 0.08 ms less each
+    // at batch 1, its 7x7 ones 1 - 2 ms at batch 8; its 28x28 layers, one chunk per thread,
+    // lost 10 - 25%). Few tiles: chunks.
     const int64_t n = Max(threads, 1), chunks = s.out_channels / kChunk;
     const int64_t tile_share = CeilDiv(l.tiles, n);
     const int64_t tile_block = block_for(tile_share), chunk_block = block_for(l.tiles);
