@@ -127,7 +127,7 @@ INSTANTIATE_TEST_SUITE_P(
         // Few tiles on two threads: the output channels are split instead of the tiles.
         Case{4, 1, 48, 128, 7, 7, true, true, 2}, Case{2, 1, 48, 128, 3, 3, true, true, 2},
         // Many tiles, two chunks per thread and U read no more often: chunks again, each
-        // thread transforming every tile in blocks (ResNet-50's 14x14 layers).
+        // thread transforming every tile (in two blocks for the first: ResNet-50's 14x14).
         Case{2, 1, 256, 256, 14, 14, true, true, 2}, Case{4, 2, 64, 256, 14, 14, false, true, 2},
         // A grid smaller than one tile.
         Case{4, 1, 16, 64, 1, 1, true, true, 1}),
