@@ -1153,15 +1153,19 @@ void Builder::Layer(const PlanLayer& layer) {
         case LayerKind::kMatMul: {
             int a = Need(in0, Plain(x));
             const int in1 = static_cast<int>(layer.inputs[1]);
-            int b = Need(in1, Plain(plan_.tensors[in1].dims));
+            const std::vector<int64_t>& w = plan_.tensors[in1].dims;
+            // Constant weights in the layout the kernel packs them into, once at load: with
+            // plain weights brgemm repacks them on every run (a classifier's 8 MB, each call).
+            const memory::desc b_want = c_.slots[in1].constant >= 0 ? Any(w) : Plain(w);
             const bool has_bias = layer.inputs.size() == 3;
             int bias = has_bias ? Need(static_cast<int>(layer.inputs[2]),
                                        Plain(plan_.tensors[layer.inputs[2]].dims))
                                 : -1;
-            auto d = has_bias ? dnnl::matmul::desc(c_.slots[a].desc, c_.slots[b].desc,
-                                                   c_.slots[bias].desc, Plain(y))
-                              : dnnl::matmul::desc(c_.slots[a].desc, c_.slots[b].desc, Plain(y));
+            auto d = has_bias ? dnnl::matmul::desc(c_.slots[a].desc, b_want, c_.slots[bias].desc,
+                                                   Plain(y))
+                              : dnnl::matmul::desc(c_.slots[a].desc, b_want, Plain(y));
             dnnl::matmul::primitive_desc pd(d, Attr(layer), c_.engine);
+            int b = Need(in1, pd.weights_desc());
             int out = Define(layer.output, pd.dst_desc());
             PrepareSum(layer, out);
             std::vector<std::pair<int, int>> args{
