@@ -3,9 +3,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -14,6 +11,7 @@
 
 #include "acl/acl.h"
 #include "fake_accelerator.h"
+#include "temp_dir.h"
 
 namespace openacl::testing {
 namespace {
@@ -23,9 +21,9 @@ using json = nlohmann::json;
 void Nothing(void*) {}
 
 TEST(TracePaths, DeviceWorkIsOnItsStreamsTrackInStreamOrder) {
-    char dir[] = "/tmp/openacl-trace-XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    const std::string path = std::string(dir) + "/trace.json";
+    TempDir dir("openacl-trace");
+    ASSERT_FALSE(dir.path().empty());
+    const std::string path = dir.File("trace.json");
     setenv("OPENACL_BACKEND", "cuda", 1);
     setenv("OPENACL_TRACE", path.c_str(), 1);
     InstallFakeAccelerators(1);
@@ -81,9 +79,6 @@ TEST(TracePaths, DeviceWorkIsOnItsStreamsTrackInStreamOrder) {
               fill["ts"].get<double>() + 1e-3);
     EXPECT_LE(fill["ts"].get<double>() + fill["dur"].get<double>(),
               func["ts"].get<double>() + 1e-3);
-    std::remove(path.c_str());
-    std::remove((std::string(dir) + "/trace.txt").c_str());
-    rmdir(dir);
 }
 
 }  // namespace

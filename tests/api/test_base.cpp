@@ -1,8 +1,6 @@
 // acl_base_rt.h: data buffers, half-precision conversion, data type sizes, CANN attributes and
 // application logging.
-#include <dirent.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "temp_dir.h"
 #include "test_support.h"
 
 namespace {
@@ -51,63 +50,6 @@ class AppLogToStdout : public ::testing::Test {
  private:
     ScopedEnv print_{"ASCEND_SLOG_PRINT_TO_STDOUT", "1"};
     ScopedEnv level_{"ASCEND_GLOBAL_LOG_LEVEL", "0"};
-};
-
-// A fresh directory under /tmp, removed with its contents at scope exit.
-class TempDir {
- public:
-    TempDir() {
-        char pattern[] = "/tmp/openacl-logs-XXXXXX";
-        if (mkdtemp(pattern) != nullptr) path_ = pattern;
-    }
-    ~TempDir() { RemoveTree(path_); }
-    const std::string& path() const { return path_; }
-
-    // Every regular file below the directory.
-    std::vector<std::string> Files() const {
-        std::vector<std::string> found;
-        Walk(path_, &found);
-        return found;
-    }
-
- private:
-    static void Walk(const std::string& dir, std::vector<std::string>* found) {
-        DIR* d = opendir(dir.c_str());
-        if (d == nullptr) return;
-        while (dirent* entry = readdir(d)) {
-            std::string name = entry->d_name;
-            if (name == "." || name == "..") continue;
-            std::string path = dir + "/" + name;
-            struct stat st {};
-            if (stat(path.c_str(), &st) != 0) continue;
-            if (S_ISDIR(st.st_mode)) {
-                Walk(path, found);
-            } else {
-                found->push_back(path);
-            }
-        }
-        closedir(d);
-    }
-    static void RemoveTree(const std::string& dir) {
-        if (dir.empty()) return;
-        DIR* d = opendir(dir.c_str());
-        if (d == nullptr) return;
-        while (dirent* entry = readdir(d)) {
-            std::string name = entry->d_name;
-            if (name == "." || name == "..") continue;
-            std::string path = dir + "/" + name;
-            struct stat st {};
-            if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-                RemoveTree(path);
-            } else {
-                unlink(path.c_str());
-            }
-        }
-        closedir(d);
-        rmdir(dir.c_str());
-    }
-
-    std::string path_;
 };
 
 std::string ReadFile(const std::string& path) {

@@ -22,6 +22,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "onnx_builder.h"
+#include "temp_dir.h"
 #include "test_support.h"
 
 namespace {
@@ -30,29 +31,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr size_t kBytes = 1 << 20;
-
-// A fresh directory, removed with everything in it at scope exit.
-class TempDir {
- public:
-    TempDir() {
-        char name[] = "/tmp/openacl-trace-XXXXXX";
-        path_ = mkdtemp(name) != nullptr ? name : "";
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    const std::string& path() const { return path_; }
-    std::vector<std::string> Files() const {
-        std::vector<std::string> names;
-        for (const auto& entry : fs::directory_iterator(path_))
-            names.push_back(entry.path().filename().string());
-        return names;
-    }
-
- private:
-    std::string path_;
-};
 
 json ReadJson(const std::string& path) {
     std::ifstream in(path);

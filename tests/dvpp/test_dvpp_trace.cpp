@@ -1,17 +1,16 @@
 // DVPP tasks are stream tasks like copies and kernels: a trace shows them on their stream's
 // track, named after the API that queued them.
-#include <unistd.h>
-
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "dvpp_test_support.h"
+#include "temp_dir.h"
 
 TEST(DvppTrace, TasksAppearOnTheirStreamNamedAfterTheApi) {
-    const std::string stem = "/tmp/openacl-dvpp-trace-" + std::to_string(getpid());
-    const std::string path = stem + ".json";
+    TempDir dir("openacl-dvpp-trace");
+    ASSERT_FALSE(dir.path().empty());
+    const std::string path = dir.File("trace.json");  // the summary goes next to it
     setenv("OPENACL_TRACE", path.c_str(), 1);
     ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
@@ -44,8 +43,6 @@ TEST(DvppTrace, TasksAppearOnTheirStreamNamedAfterTheApi) {
     std::ifstream file(path);
     ASSERT_TRUE(file.good()) << path;
     const nlohmann::json trace = nlohmann::json::parse(file);
-    std::remove(path.c_str());
-    std::remove((stem + ".txt").c_str());  // the summary written next to the trace
     const nlohmann::json* resize = nullptr;
     const nlohmann::json* copy = nullptr;
     for (const auto& e : trace["traceEvents"]) {

@@ -16,6 +16,7 @@
 #include "cuda_probe.h"
 #include "gpu_kernels.h"
 #include "gpu_test_support.h"
+#include "temp_dir.h"
 
 using namespace gpu_test;
 using nlohmann::json;
@@ -49,16 +50,14 @@ TEST_F(GpuStrictChecks, ResetDeviceReportsALeakedMallocWithItsSite) {
 // The same through aclInit's configuration file, which also selects the backend.
 class GpuStrictChecksFromConfig : public GpuTest {
  protected:
-    GpuStrictChecksFromConfig()
-        : path_(std::filesystem::temp_directory_path() /
-                ("openacl-gpu-config-" + std::to_string(getpid()) + ".json")) {
+    GpuStrictChecksFromConfig() : path_(dir_.File("config.json")) {
         std::ofstream(path_) << R"({"openacl": {"backend": "cuda", "check": true}})";
     }
-    ~GpuStrictChecksFromConfig() override { std::filesystem::remove(path_); }
     const char* ConfigPath() override { return path_.c_str(); }
     bool BackendFromConfig() override { return true; }
 
  private:
+    TempDir dir_{"openacl-gpu-config"};
     std::string path_;
     ScopedEnv no_backend_{"OPENACL_BACKEND", nullptr};
     ScopedEnv no_check_{"OPENACL_CHECK", nullptr};
@@ -80,14 +79,12 @@ TEST_F(GpuStrictChecksFromConfig, ConfigSelectsCudaAndResetReportsALeak) {
 // OPENACL_TRACE names the file written at aclFinalize.
 class GpuTrace : public GpuKernelTest {
  protected:
-    GpuTrace()
-        : path_(std::filesystem::temp_directory_path() /
-                ("openacl-gpu-trace-" + std::to_string(getpid()) + ".json")),
-          trace_("OPENACL_TRACE", path_.c_str()) {}
-    ~GpuTrace() override {
-        std::filesystem::remove(path_);
-        std::filesystem::remove(std::filesystem::path(path_).replace_extension(".txt"));
-    }
+    GpuTrace() : path_(dir_.File("trace.json")), trace_("OPENACL_TRACE", path_.c_str()) {}
+
+ private:
+    TempDir dir_{"openacl-gpu-trace"};  // first: the path lies in it
+
+ protected:
     std::string path_;
 
  private:

@@ -26,6 +26,7 @@
 #include "model/winograd.h"
 #include "onnx_builder.h"
 #include "scoped_env.h"
+#include "temp_dir.h"
 
 namespace openacl::model {
 namespace {
@@ -643,7 +644,9 @@ TEST(CompiledEngine, ALayerRunImageByImageIsASlicePerImageInATrace) {
     const size_t by_image = engine->layers_by_image();
     ASSERT_GT(by_image, 0u);
     trace::SessionOptions options;
-    options.path = ::testing::TempDir() + "openacl_by_image_trace.json";
+    TempDir dir("openacl-by-image-trace");
+    ASSERT_FALSE(dir.path().empty());
+    options.path = dir.File("trace.json");
     options.owner = trace::Owner::kProfApi;
     std::string why;
     ASSERT_TRUE(trace::Start(options, &why)) << why;
@@ -661,8 +664,6 @@ TEST(CompiledEngine, ALayerRunImageByImageIsASlicePerImageInATrace) {
         twice += count == 2 ? 1 : 0;
     }
     EXPECT_EQ(twice, by_image);
-    std::filesystem::remove(options.path);
-    std::filesystem::remove(::testing::TempDir() + "openacl_by_image_trace.txt");
 }
 
 TEST(CompiledEngine, ABatchOfOneRunsAsAWhole) {
