@@ -38,6 +38,7 @@ int64_t CeilDiv(int64_t a, int64_t b) {
 struct Layout {
     int64_t m, alpha, points;         // output tile side, input tile side, alpha^2
     int64_t tiles_h, tiles_w, tiles;  // tiles of all images
+    int64_t chunks;                   // 64-channel output chunks
     int64_t block;                    // most tiles per block
     bool by_chunks;                   // threads split the output chunks, not the tiles
     size_t v_floats, m_floats;        // per thread
@@ -52,6 +53,7 @@ Layout MakeLayout(const WinogradConvShape& s, int threads) {
     l.tiles_h = CeilDiv(s.height, l.m);
     l.tiles_w = CeilDiv(s.width, l.m);
     l.tiles = s.batch * l.tiles_h * l.tiles_w;
+    l.chunks = s.out_channels / kChunk;
     const int64_t per_tile =
         l.points * static_cast<int64_t>(sizeof(float)) * (s.in_channels + kChunk);
     auto block_for = [&](int64_t share) {
@@ -66,7 +68,7 @@ Layout MakeLayout(const WinogradConvShape& s, int threads) {
     // than once per core (ResNet-50 on two threads: its 14x14 layers 0.03 - 0.08 ms less each
     // at batch 1, its 7x7 ones 1 - 2 ms at batch 8; its 28x28 layers, one chunk per thread,
     // lost 10 - 25%). Few tiles: chunks.
-    const int64_t n = Max(threads, 1), chunks = s.out_channels / kChunk;
+    const int64_t n = Max(threads, 1), chunks = l.chunks;
     const int64_t tile_share = CeilDiv(l.tiles, n);
     const int64_t tile_block = block_for(tile_share), chunk_block = block_for(l.tiles);
     const int64_t reads_by_tiles = CeilDiv(tile_share, tile_block) * chunks;
@@ -365,7 +367,7 @@ size_t WinogradScratchBytes(const WinogradConvShape& s, int threads) {
 void WinogradConvolve(const WinogradConvShape& s, const float* src, const float* transformed,
                       const float* bias, float* dst, void* scratch, int threads) {
     const Layout l = MakeLayout(s, threads);
-    const int64_t chunks = s.out_channels / kChunk;
+    const int64_t chunks = l.chunks;
     const size_t per_thread = Aligned(l.v_floats) + Aligned(l.m_floats);
     auto work = s.tile == 4 ? Work<4> : Work<2>;
     // The team the caller's OpenMP setting gives (the run's lease), within what the scratch holds.
