@@ -14,6 +14,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "temp_dir.h"
 #include "test_support.h"
 
 namespace {
@@ -26,16 +27,12 @@ class ProfTx : public InitializedDeviceTest {
  protected:
     void SetUp() override {
         InitializedDeviceTest::SetUp();
-        char name[] = "/tmp/openacl-proftx-XXXXXX";
-        ASSERT_NE(mkdtemp(name), nullptr);
-        dir_ = name;
+        ASSERT_FALSE(dir_.empty());
         ASSERT_EQ(aclprofInit(dir_.c_str(), dir_.size()), ACL_SUCCESS);
     }
     void TearDown() override {
         if (config_ != nullptr) aclprofDestroyConfig(config_);
         aclprofFinalize();
-        std::error_code ignored;
-        fs::remove_all(dir_, ignored);
         InitializedDeviceTest::TearDown();
     }
     void Start(uint64_t data_types = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX) {
@@ -69,7 +66,8 @@ class ProfTx : public InitializedDeviceTest {
         return stamp;
     }
 
-    std::string dir_;
+    TempDir tmp_{"openacl-proftx"};
+    const std::string dir_ = tmp_.path();
     aclprofConfig* config_ = nullptr;
 };
 

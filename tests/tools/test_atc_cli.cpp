@@ -13,6 +13,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "model/om_file.h"
+#include "temp_dir.h"
 
 namespace {
 
@@ -95,18 +96,11 @@ class AtcTest : public ::testing::Test {
         if (!fs::exists(kRelu) || !fs::exists(kConv)) {
             GTEST_SKIP() << "the ONNX test data (libonnx-testdata) is not installed";
         }
-        std::string pattern = (fs::temp_directory_path() / "atc_test_XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        dir_ = pattern;
+        ASSERT_FALSE(dir_.empty());
         std::ofstream(dir_ / "split.onnx", std::ios::binary) << SplitModel();
         split_ = (dir_ / "split.onnx").string();
         std::ofstream(dir_ / "empty.onnx").close();
     }
-    void TearDown() override {
-        std::error_code ec;
-        if (!dir_.empty()) fs::remove_all(dir_, ec);
-    }
-
     // Runs atc in the test's directory; stdout and stderr land in out_ and err_.
     int Atc(const std::vector<std::string>& args) {
         std::string command = "cd " + Quote(dir_.string()) + " && " + Quote(ATC_PATH);
@@ -131,7 +125,8 @@ class AtcTest : public ::testing::Test {
         return file;
     }
 
-    fs::path dir_;
+    TempDir tmp_{"atc_test"};
+    const fs::path dir_ = tmp_.path();
     std::string split_;
     std::string out_;
     std::string err_;
