@@ -1,7 +1,9 @@
 # `cmake --install` lays out a CANN-like tree so existing build scripts work unchanged:
 #   <prefix>/include/acl/...          <prefix>/lib64/libascendcl.so (+ libacl_rt.so, ...)
-#   <prefix>/runtime/include -> ../include, <prefix>/runtime/lib64 -> ../lib64 (+ stub/)
-#   <prefix>/set_env.sh               exports ASCEND_TOOLKIT_HOME, DDK_PATH, NPU_HOST_LIB, ...
+#   <prefix>/runtime/include -> ../include, <prefix>/runtime/lib64 -> ../lib64
+#   <prefix>/lib64/stub/, <prefix>/devlib/   every library name again: CANN's link-time stub
+#                                     folder and the CANN 8.5+ development-library folder
+#   <prefix>/set_env.sh, <prefix>/bin/setenv.bash   export ASCEND_TOOLKIT_HOME, NPU_HOST_LIB, ...
 # plus a CMake package (find_package(openacl)) and pkg-config files (openacl, ascendcl).
 include(CMakePackageConfigHelpers)
 
@@ -18,18 +20,31 @@ foreach(alias IN LISTS OPENACL_LIBRARY_ALIASES)
   install(CODE "execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink libascendcl.so
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${OPENACL_INSTALL_LIBDIR}/lib${alias}.so\")")
 endforeach()
-# CANN's runtime/ subtree and its link-time stubs: the same headers and library.
+# Every library name a program may link, in each folder CANN's build files look in.
+set(OPENACL_INSTALLED_LIBRARIES ascendcl ${OPENACL_LIBRARY_ALIASES})
+if(TARGET c_sec)
+  list(APPEND OPENACL_INSTALLED_LIBRARIES c_sec)
+endif()
+# CANN's runtime/ subtree (the same headers and libraries), its link-time stub folder
+# (lib64/stub, so runtime/lib64/stub too) and devlib/: links to the real libraries, so a program
+# linked against any of them runs with the one runtime.
 install(CODE "
   set(root \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
-  file(MAKE_DIRECTORY \"\${root}/runtime\")
+  file(MAKE_DIRECTORY \"\${root}/runtime\" \"\${root}/lib64/stub\" \"\${root}/devlib\")
   execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../include \"\${root}/runtime/include\")
   execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../lib64 \"\${root}/runtime/lib64\")
-  file(MAKE_DIRECTORY \"\${root}/lib64/stub\")
-  execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../libascendcl.so \"\${root}/lib64/stub/libascendcl.so\")
+  foreach(name ${OPENACL_INSTALLED_LIBRARIES})
+    execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../lib\${name}.so
+                    \"\${root}/lib64/stub/lib\${name}.so\")
+    execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../lib64/lib\${name}.so
+                    \"\${root}/devlib/lib\${name}.so\")
+  endforeach()
 ")
 
 configure_file(${PROJECT_SOURCE_DIR}/cmake/set_env.sh.in ${PROJECT_BINARY_DIR}/set_env.sh @ONLY)
 install(PROGRAMS ${PROJECT_BINARY_DIR}/set_env.sh DESTINATION .)
+# CANN's toolkit also has bin/setenv.bash, which CANN's example run scripts source first.
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/cmake/setenv.bash DESTINATION bin)
 
 # share/cmake is on CMake's search path everywhere (lib64/cmake is not, on Debian).
 install(EXPORT openaclTargets NAMESPACE openacl:: DESTINATION share/cmake/openacl)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs openacl into a scratch prefix and builds an application against it three ways:
-# CANN-style variables from set_env.sh, pkg-config, and find_package(openacl).
+# Installs openacl into a scratch prefix, checks that every file and library name CANN's build
+# files look for is there (stub folders and devlib/ included), and builds applications against
+# it in each of the README's styles: CANN-style variables from set_env.sh (and bin/setenv.bash),
+# the stub folder, devlib/, libraries linked by path, pkg-config, and find_package(openacl).
 set -euo pipefail
 build_dir=$1
 source_dir=$(cd "$(dirname "$0")" && pwd)
@@ -8,11 +10,18 @@ prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build_dir" --prefix "$prefix" > /dev/null
 
-for path in include/acl/acl.h include/acl/ops/acl_dvpp.h include/openacl/acl.hpp \
-            lib64/libascendcl.so lib64/libacl_rt.so \
-            lib64/libmsprofiler.so runtime/include/acl/acl.h runtime/lib64/libascendcl.so \
-            lib64/stub/libascendcl.so set_env.sh lib64/pkgconfig/openacl.pc \
-            share/cmake/openacl/openaclConfig.cmake bin/atc; do
+libraries=(ascendcl acl_rt acl_rt_impl acl_mdl acl_dvpp acl_cblas msprofiler profapi
+           acl_op_compiler c_sec)
+paths=(include/acl/acl.h include/acl/ops/acl_dvpp.h include/acl/ops/acl_cblas.h include/securec.h
+       include/securectype.h include/openacl/acl.hpp runtime/include/acl/acl.h
+       runtime/include/securec.h set_env.sh bin/setenv.bash bin/atc lib64/pkgconfig/openacl.pc
+       share/cmake/openacl/openaclConfig.cmake)
+for lib in "${libraries[@]}"; do
+  for dir in lib64 lib64/stub runtime/lib64 runtime/lib64/stub devlib; do
+    paths+=("$dir/lib$lib.so")
+  done
+done
+for path in "${paths[@]}"; do
   [ -e "$prefix/$path" ] || { echo "missing from the installed tree: $path"; exit 1; }
 done
 
@@ -29,6 +38,24 @@ atc --model="$onnx" --framework=5 --output="$work/relu" --soc_version=Ascend310P
 [ -f "$work/relu.om" ] || { echo "the installed atc wrote no .om"; exit 1; }
 cc "$source_dir/app.c" -I"$DDK_PATH/include" -L"$NPU_HOST_LIB" -lascendcl -o "$work/app_cann"
 "$work/app_cann"
+# CANN's samples: the stub folder and every library of the media stack by name.
+cc "$source_dir/app_media.c" -I"$ASCEND_TOOLKIT_HOME/runtime/include" \
+   -L"$ASCEND_TOOLKIT_HOME/runtime/lib64/stub" -lascendcl -lacl_dvpp -lacl_cblas -lacl_op_compiler \
+   -lmsprofiler -lc_sec -o "$work/app_media"
+"$work/app_media"
+# CANN 8.5+: devlib/, and the split runtime libraries linked by path.
+cc "$source_dir/app.c" -I"$ASCEND_HOME_PATH/include" -L"$ASCEND_HOME_PATH/devlib" -lacl_rt \
+   -lacl_mdl -o "$work/app_devlib"
+"$work/app_devlib"
+cc "$source_dir/app.c" -I"$ASCEND_HOME_PATH/include" "$ASCEND_HOME_PATH/lib64/libacl_rt.so" \
+   "$ASCEND_HOME_PATH/lib64/libacl_rt_impl.so" "$ASCEND_HOME_PATH/lib64/libprofapi.so" \
+   -o "$work/app_by_path"
+"$work/app_by_path"
+# A run script that begins as CANN's examples do, in a clean environment.
+env -i HOME="$HOME" PATH=/usr/bin:/bin bash -c "source '$prefix/bin/setenv.bash' &&
+  [ \"\$ASCEND_HOME_PATH\" = '$prefix' ] && [ \"\$(command -v atc)\" = '$prefix/bin/atc' ] &&
+  '$work/app_by_path'" > /dev/null ||
+  { echo "bin/setenv.bash did not set up the environment as set_env.sh does"; exit 1; }
 cc "$source_dir/app.c" -o "$work/app_runtime" -I"$ASCEND_TOOLKIT_HOME/runtime/include" \
    -L"$ASCEND_TOOLKIT_HOME/runtime/lib64" -lacl_rt
 "$work/app_runtime"
