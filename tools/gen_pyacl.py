@@ -162,7 +162,7 @@ def read_rows(path):
 
 def todo(row):
     """A row not bound yet: the function exists with its documented shape and answers
-    ACL_ERROR_API_NOT_SUPPORT, so scripts that probe it see an API error, not an AttributeError."""
+    ACL_ERROR_RT_FEATURE_NOT_SUPPORT, so scripts that probe it see an API error, not an AttributeError."""
     shape, elems = row.shape()
     optional = sum(a.startswith("[") for a in row.args)
     doc = f"{row.pyname}({', '.join(row.args)}) -> {row.returns}"

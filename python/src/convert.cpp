@@ -44,7 +44,7 @@ bool Unpack(PyObject* args, Py_ssize_t count, PyObject** out, const char* signat
 
 PyObject* NotBound(const char* signature) {
     (void)signature;
-    return PyLong_FromLong(ACL_ERROR_API_NOT_SUPPORT);
+    return PyLong_FromLong(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 static bool NeedInt(PyObject* obj) {

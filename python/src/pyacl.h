@@ -30,7 +30,7 @@ PyObject* BadArgs(const char* signature);
 // Checks the positional argument count and copies the arguments out (borrowed).
 bool Unpack(PyObject* args, Py_ssize_t count, PyObject** out, const char* signature);
 bool CheckCount(PyObject* args, Py_ssize_t min, Py_ssize_t max, const char* signature);
-// The answer of a function this binding does not wrap yet: ACL_ERROR_API_NOT_SUPPORT.
+// The answer of a function this binding does not wrap yet: ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 PyObject* NotBound(const char* signature);
 
 bool ArgPointer(PyObject* obj, void** out);

@@ -57,12 +57,22 @@ aclError CheckPositive(int value, const char* name) {
     return Fail(ACL_ERROR_INVALID_PARAM, "%s is %d: it must be positive", name, value);
 }
 
-// A row-major matrix of `rows` stored rows of `cols` elements needs ld >= cols.
-aclError CheckLeading(int ld, int64_t cols, const char* name) {
-    if (ld >= cols && ld > 0) return ACL_SUCCESS;
+// CANN documents lda/ldb/ldc and incx/incy as reserved parameters that "can only be -1": the
+// operands are packed (a leading dimension of the stored row length, a stride of 1). openacl also
+// takes explicit values, as BLAS libraries do; -1 is replaced by the packed value.
+int Packed(int value, int64_t packed) {
+    return value == -1 ? static_cast<int>(packed) : value;
+}
+
+// A row-major matrix of `rows` stored rows of `cols` elements needs ld >= cols (or -1: packed).
+aclError CheckLeading(int* ld, int64_t cols, const char* name) {
+    *ld = Packed(*ld, cols);
+    const int ld_value = *ld;
+    if (ld_value >= cols && ld_value > 0) return ACL_SUCCESS;
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "%s is %d: a row-major matrix with rows of %lld elements needs at least %lld", name,
-                ld, static_cast<long long>(cols), static_cast<long long>(cols));
+                "%s is %d: a row-major matrix with rows of %lld elements needs at least %lld "
+                "(or -1, CANN's reserved value: packed rows)",
+                name, ld_value, static_cast<long long>(cols), static_cast<long long>(cols));
 }
 
 // `bytes` from p must lie in one live allocation of `device`.
@@ -176,9 +186,9 @@ aclError Gemm(aclTransType transA, aclTransType transB, aclTransType transC, int
     const int64_t a_rows = args->trans_a ? k : m, a_cols = args->trans_a ? m : k;
     const int64_t b_rows = args->trans_b ? n : k, b_cols = args->trans_b ? k : n;
     const int64_t c_rows = args->trans_c ? n : m, c_cols = args->trans_c ? m : n;
-    RETURN_IF_FAILED(CheckLeading(lda, a_cols, "lda"));
-    RETURN_IF_FAILED(CheckLeading(ldb, b_cols, "ldb"));
-    RETURN_IF_FAILED(CheckLeading(ldc, c_cols, "ldc"));
+    RETURN_IF_FAILED(CheckLeading(&lda, a_cols, "lda"));
+    RETURN_IF_FAILED(CheckLeading(&ldb, b_cols, "ldb"));
+    RETURN_IF_FAILED(CheckLeading(&ldc, c_cols, "ldc"));
     aclError rc = ACL_SUCCESS;
     openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
@@ -205,11 +215,12 @@ aclError Gemv(aclTransType transA, int m, int n, const void* alpha, const void* 
     RETURN_IF_FAILED(CheckTrans(transA, "transA", &args->trans_a));
     RETURN_IF_FAILED(CheckPositive(m, "m"));
     RETURN_IF_FAILED(CheckPositive(n, "n"));
+    incx = Packed(incx, 1), incy = Packed(incy, 1);
     RETURN_IF_FAILED(CheckPositive(incx, "incx"));
     RETURN_IF_FAILED(CheckPositive(incy, "incy"));
     RETURN_IF_FAILED(CheckTypes(typeA, typeX, typeY, "dataTypeA, dataTypeX and dataTypeY"));
     RETURN_IF_FAILED(CheckComputeType(type));
-    RETURN_IF_FAILED(CheckLeading(lda, n, "lda"));  // A is stored m x n either way
+    RETURN_IF_FAILED(CheckLeading(&lda, n, "lda"));  // A is stored m x n either way
     // op(A) is rows x cols: y has rows elements, x has cols.
     const int64_t rows = args->trans_a ? n : m, cols = args->trans_a ? m : n;
     aclError rc = ACL_SUCCESS;

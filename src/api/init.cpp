@@ -72,8 +72,9 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
         return openacl::Fail(ACL_ERROR_INVALID_FILE, "no version information for package \"%s\"",
                              pkgName);
     }
-    // Weighted so that a later release always compares greater.
-    *versionNum = kCannMajor * 1000000 + kCannMinor * 10000 + kCannPatch * 100;
+    // CANN's encoding: major x 10^7 + minor x 10^5 + patch x 10^3 (9.1.0 is 90100000), the last
+    // three digits left for a package's own build numbers.
+    *versionNum = kCannMajor * 10000000 + kCannMinor * 100000 + kCannPatch * 1000;
     return ACL_SUCCESS;
 }
 

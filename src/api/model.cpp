@@ -471,7 +471,7 @@ aclError aclmdlSetConfigOpt(aclmdlConfigHandle* handle, aclmdlConfigAttr attr,
                             "load option %d is not an aclmdlConfigAttr value (0 to %d)",
                             static_cast<int>(attr), static_cast<int>(ACL_NPU_PERF_MODE));
             }
-            return Fail(ACL_ERROR_API_NOT_SUPPORT,
+            return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "load option %d is not supported by openacl (supported: priority, load "
                         "type, path, memory address/size, weight and workspace address/size)",
                         static_cast<int>(attr));
@@ -499,7 +499,7 @@ aclError aclmdlLoadWithConfig(const aclmdlConfigHandle* handle, uint32_t* modelI
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "the configuration has no load type: set ACL_MDL_LOAD_TYPE_SIZET");
         default:
-            return Fail(ACL_ERROR_API_NOT_SUPPORT,
+            return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "queue-fed models (ACL_MDL_LOAD_FROM_*_WITH_Q) are not supported by "
                         "openacl");
     }

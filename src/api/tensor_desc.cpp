@@ -414,7 +414,7 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
     const FormatInfo& from = *source;
     const FormatInfo& to = *FindFormat(dstFormat);
     if (dstFormat != srcDesc->format && (from.packed || to.packed)) {
-        return Fail(ACL_ERROR_API_NOT_SUPPORT,
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                     "%s -> %s is not supported: it needs Ascend's packed (C0-blocked or "
                     "fractal) storage layout, which the CPU backend does not use",
                     from.name, to.name);
@@ -429,7 +429,7 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
             moves = moves || order[i] != i;
         // Permuting a shape reorders the elements; per-element data would need re-laying out.
         if (moves && (srcDesc->is_const || srcDesc->value_range.size() > 1)) {
-            return Fail(ACL_ERROR_API_NOT_SUPPORT,
+            return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                         "%s -> %s transposes the tensor, and srcDesc carries per-element data "
                         "(aclSetTensorConst or aclSetTensorValueRange) that openacl does not "
                         "re-lay out",

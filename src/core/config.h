@@ -19,7 +19,9 @@ struct Config {
     BackendKind backend = BackendKind::kCpu;  // "backend": "cpu"|"cuda" / OPENACL_BACKEND
     uint32_t device_count = 1;                // "openacl": {"device_count"} / OPENACL_DEVICE_COUNT
     uint64_t device_memory_bytes = 0;         // "device_memory_mb" / OPENACL_DEVICE_MEMORY_MB
-    std::string soc_name = "Ascend310P3";     // "soc_name" / OPENACL_SOC_NAME (Atlas 300I Pro)
+    // "soc_name" / OPENACL_SOC_NAME. Atlas A2 (Ascend910B*) by default: the chip CANN's current
+    // samples target and most users run; chip-dependent answers (DVPP rules) follow it.
+    std::string soc_name = "Ascend910B1";
     uint32_t worker_threads = 0;  // "worker_threads" / OPENACL_WORKER_THREADS (0: one per core)
     uint32_t spin_us = 50;        // "spin_us" / OPENACL_SPIN_US: busy-wait before sleeping
     // "worker_cpus": "0-1,4" / OPENACL_WORKER_CPUS: the CPUs the device's workers may run on

@@ -54,6 +54,13 @@ void Record(const char* text) {
 
 }  // namespace
 
+bool IsRuntimeError(aclError code) {
+    // The runtime module's codes are ACL_ERROR_RT_*: 107xxx (parameters it checked), 207xxx
+    // (features the device lacks) and 507xxx (what failed on the device).
+    const int family = code / 1000;
+    return family == 107 || family == 207 || family == 507;
+}
+
 ApiScope::ApiScope(const char* name) noexcept
     : thread_(&t_thread), previous_(nullptr), trace_(nullptr), pin_(nullptr) {
     ThreadApi& self = *thread_;
@@ -86,17 +93,32 @@ const char* CurrentApi() {
     return t_thread.api != nullptr ? t_thread.api : "openacl";
 }
 
-aclError Fail(aclError code, const char* fmt, ...) {
+namespace {
+aclError FailV(LogLevel level, aclError code, const char* fmt, va_list args) {
     char message[1024];
-    va_list args;
-    va_start(args, fmt);
     std::vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
     char text[1200];
     std::snprintf(text, sizeof text, "%s failed (error %d): %s", CurrentApi(), code, message);
     Record(text);
-    t_last_error = code;
-    OPENACL_LOG_ERROR("%s", text);
+    if (IsRuntimeError(code)) t_last_error = code;
+    OPENACL_LOG(level, "%s", text);
+    return code;
+}
+}  // namespace
+
+aclError Fail(aclError code, const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    FailV(LogLevel::kError, code, fmt, args);
+    va_end(args);
+    return code;
+}
+
+aclError FailQuietly(aclError code, const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    FailV(LogLevel::kInfo, code, fmt, args);
+    va_end(args);
     return code;
 }
 
@@ -112,7 +134,7 @@ void Warn(const char* fmt, ...) {
 
 aclError ApiNotSupported(const char* name) {
     ApiScope scope(name);
-    return Fail(ACL_ERROR_API_NOT_SUPPORT, "%s is not supported by openacl yet", name);
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s is not supported by openacl yet", name);
 }
 
 void SetLastError(aclError code) {

@@ -1,6 +1,8 @@
 // Failure reporting: every failing call returns its documented code, records a message for
-// aclGetRecentErrMsg (per thread, or per process with err_msg_mode 1), sets the thread's last
-// runtime error and logs the message in CANN's format.
+// aclGetRecentErrMsg (per thread, or per process with err_msg_mode 1) and logs it in CANN's
+// format. Only the runtime module's codes (ACL_ERROR_RT_*) become the thread's last error
+// (aclrtGetLastError): as in CANN, a check the API layer makes before any runtime work, such as
+// a null output pointer (ACL_ERROR_INVALID_PARAM), is not a runtime error.
 #pragma once
 
 #include <cstdint>
@@ -52,13 +54,22 @@ class UnpinnedWait {
     reclaim::Pin* pin_;  // the call's pin, stepped out of; nullptr outside an API call
 };
 
+// Whether `code` is one of the runtime module's (ACL_ERROR_RT_*), which aclrtGetLastError reports.
+bool IsRuntimeError(aclError code);
+
 // Records and logs a failure of the current API call and returns `code`.
 aclError Fail(aclError code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Fail, logged at INFO: for answers a well-behaved program gets routinely, which CANN logs at
+// INFO too (a report thread polling before its channel subscribes it, a report timeout).
+aclError FailQuietly(aclError code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 // Logs a warning about the current API call (misuse the real runtime tolerates).
 void Warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
-// Records "<name> is not supported by openacl yet" and returns ACL_ERROR_API_NOT_SUPPORT.
+// Records "<name> is not supported by openacl yet" and returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+// the code CANN gives for a feature the chip lacks: clients (the PyTorch adapter, HCCL) probe
+// optional functions exactly so, and treat any other code as fatal.
 aclError ApiNotSupported(const char* name);
 
 // Records an error code as the thread's last runtime error without a message (async errors

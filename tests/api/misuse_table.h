@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "recorded_error.h"
 
 struct MisuseRow {
     std::string name;  // "function(arguments)": the function is what precedes '(' or ' '
@@ -18,20 +19,15 @@ struct MisuseRow {
     aclError expected;
 };
 
-// For functions that answer NULL, 0 or nothing on failure: the code they recorded.
-inline aclError RecordedError() {
-    return aclrtGetLastError(ACL_RT_THREAD_LEVEL);
-}
-
 // Each row must fail with its code and leave a message that names the function, the code and
 // what was wrong.
 inline void ExpectEveryRowFails(const std::vector<MisuseRow>& rows) {
     for (const MisuseRow& row : rows) {
         SCOPED_TRACE(row.name);
-        aclGetRecentErrMsg();  // start from no messages
+        ClearErrMsgs();  // start from no messages
         aclrtGetLastError(ACL_RT_THREAD_LEVEL);
         EXPECT_EQ(row.call(), row.expected);
-        const char* message = aclGetRecentErrMsg();
+        const char* message = TakeErrMsg();
         ASSERT_NE(message, nullptr) << "no message was recorded";
         const std::string text = message;
         const std::string function = row.name.substr(0, row.name.find_first_of("( "));

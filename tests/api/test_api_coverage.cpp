@@ -124,7 +124,7 @@ TEST(ApiCoverage, UnsupportedListEqualsTheGeneratedTable) {
     EXPECT_EQ(library, NotSupported(ReadCoverage(OPENACL_GENERATED_COVERAGE)));
 }
 
-TEST(ApiCoverage, NotSupportedFunctionReturnsApiNotSupportWithAMessage) {
+TEST(ApiCoverage, NotSupportedFunctionReturnsFeatureNotSupportWithAMessage) {
     size_t count = 0;
     const char* const* list = openaclUnsupportedApis(&count);
     if (std::find_if(list, list + count, [](const char* name) {
@@ -132,7 +132,7 @@ TEST(ApiCoverage, NotSupportedFunctionReturnsApiNotSupportWithAMessage) {
         }) == list + count) {
         GTEST_SKIP() << "aclrtAllocatorUnregister is implemented now: pick another function";
     }
-    EXPECT_EQ(aclrtAllocatorUnregister(nullptr), ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_EQ(aclrtAllocatorUnregister(nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_THAT_MESSAGE_CONTAINS("aclrtAllocatorUnregister is not supported by openacl yet");
-    EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }

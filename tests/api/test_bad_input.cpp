@@ -20,7 +20,7 @@ struct BadCall {
 
 // For functions that answer NULL / 0 on failure: the code they recorded as the last error.
 aclError LastError() {
-    return aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    return RecordedError();
 }
 
 }  // namespace
@@ -286,9 +286,9 @@ TEST(BadInput, EveryRowFailsWithItsDocumentedCodeAndNamesTheFunction) {
 
     for (const BadCall& row : rows) {
         SCOPED_TRACE(row.name);
-        aclGetRecentErrMsg();  // start from no messages
+        ClearErrMsgs();  // start from no messages
         EXPECT_EQ(row.call(), row.expected);
-        const char* message = aclGetRecentErrMsg();
+        const char* message = TakeErrMsg();
         ASSERT_NE(message, nullptr) << "no message was recorded";
         std::string text = message;
         std::string function = row.name.substr(0, row.name.find_first_of("( "));

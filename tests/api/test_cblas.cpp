@@ -91,6 +91,49 @@ TEST_F(Cblas, GemmExHalfInputsGiveAHalfProduct) {
     }
 }
 
+// CANN documents lda, ldb and ldc as reserved, "can only be -1": packed operands.
+TEST_F(Cblas, GemmExTakesMinusOneLeadingDimensionsAsPacked) {
+    const int m = 3, n = 4, k = 5;
+    DeviceArray<aclFloat16> a(Halves(m * k, rng_)), b(Halves(k * n, rng_)),
+        c_packed(std::vector<aclFloat16>(m * n, aclFloatToFloat16(0.0f))),
+        c_explicit(std::vector<aclFloat16>(m * n, aclFloatToFloat16(0.0f)));
+    const aclFloat16 alpha = aclFloatToFloat16(1.0f), beta = aclFloatToFloat16(0.0f);
+    ASSERT_EQ(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, &alpha, a.dev, -1,
+                            ACL_FLOAT16, b.dev, -1, ACL_FLOAT16, &beta, c_packed.dev, -1,
+                            ACL_FLOAT16, ACL_COMPUTE_HIGH_PRECISION, nullptr),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, &alpha, a.dev, k,
+                            ACL_FLOAT16, b.dev, n, ACL_FLOAT16, &beta, c_explicit.dev, n,
+                            ACL_FLOAT16, ACL_COMPUTE_HIGH_PRECISION, nullptr),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    const auto packed = c_packed.Read();
+    EXPECT_EQ(packed, c_explicit.Read());
+    double want = 0;
+    for (int i = 0; i < k; ++i)
+        want += Op(a.host, k, false, 0, i) * Op(b.host, n, false, i, 0);
+    EXPECT_NEAR(F(packed[0]), want, 1e-2 + 2e-3 * std::abs(want));
+}
+
+// The same for GEMV's lda, incx and incy.
+TEST_F(Cblas, GemvExTakesMinusOneLeadingDimensionAndStridesAsPacked) {
+    const int m = 3, n = 5;
+    DeviceArray<int8_t> a(Bytes(m * n, rng_)), x(Bytes(n, rng_));
+    DeviceArray<int32_t> y(std::vector<int32_t>(m, 0));
+    const int32_t alpha = 1, beta = 0;
+    ASSERT_EQ(aclblasGemvEx(ACL_TRANS_N, m, n, &alpha, a.dev, -1, ACL_INT8, x.dev, -1, ACL_INT8,
+                            &beta, y.dev, -1, ACL_INT32, ACL_COMPUTE_HIGH_PRECISION, nullptr),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    const auto out = y.Read();
+    for (int r = 0; r < m; ++r) {
+        int32_t want = 0;
+        for (int i = 0; i < n; ++i)
+            want += a.host[r * n + i] * x.host[i];
+        EXPECT_EQ(out[r], want) << "row " << r;
+    }
+}
+
 TEST_F(Cblas, GemmExTransposesEachOperandAsAsked) {
     const int m = 4, n = 3, k = 6;
     for (int t = 0; t < 8; ++t) {
@@ -324,7 +367,7 @@ TEST_F(CblasBadInput, HandlesWaitForSingleOperators) {
     aclopHandle* handle = nullptr;
     EXPECT_EQ(aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2,
                                           ACL_COMPUTE_HIGH_PRECISION, &handle),
-              ACL_ERROR_API_NOT_SUPPORT);
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 }  // namespace

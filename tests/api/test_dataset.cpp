@@ -11,7 +11,7 @@
 namespace {
 
 aclError LastError() {
-    return aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    return RecordedError();
 }
 
 // A dataset with `count` buffers over a host array, all destroyed at the end of the test.

@@ -267,7 +267,7 @@ TEST(Version, VersionStrAndNumDescribeKnownPackages) {
     EXPECT_STREQ(version, "9.2.0");
     int32_t number = 0;
     EXPECT_EQ(aclsysGetVersionNum(name, &number), ACL_SUCCESS);
-    EXPECT_EQ(number, 9020000);
+    EXPECT_EQ(number, 90200000);  // major x 10^7 + minor x 10^5 + patch x 10^3
     char unknown[] = "no_such_package";
     EXPECT_EQ(aclsysGetVersionStr(unknown, version), ACL_ERROR_INVALID_FILE);
     EXPECT_EQ(aclsysGetVersionNum(name, nullptr), ACL_ERROR_INVALID_PARAM);
@@ -280,8 +280,8 @@ TEST(Version, RunModeIsHostEvenBeforeInit) {
     EXPECT_EQ(aclrtGetRunMode(nullptr), ACL_ERROR_INVALID_PARAM);
 }
 
-TEST(Version, SocNameHasADefaultAndFollowsTheEnvironment) {
-    EXPECT_STREQ(aclrtGetSocName(), "Ascend310P3");
+TEST(Version, SocNameIsAnAtlasA2ChipByDefault) {
+    EXPECT_STREQ(aclrtGetSocName(), "Ascend910B1");
 }
 
 TEST(Version, SocNameFollowsOpenaclSocName) {
@@ -324,6 +324,22 @@ TEST(ErrorText, LastErrorCanBePeekedAndTaken) {
     EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
     EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
     EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+}
+
+TEST(ErrorText, ParameterChecksDoNotBecomeTheLastRuntimeError) {
+    aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    EXPECT_EQ(aclrtGetRunMode(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtGetDeviceCount(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS)
+        << "the API layer's checks are not runtime errors";
+    EXPECT_NE(aclGetRecentErrMsg(), nullptr) << "they still explain themselves";
+}
+
+TEST(ErrorText, ParameterChecksKeepAnEarlierRuntimeErrorAsTheLast) {
+    aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    EXPECT_EQ(aclrtSetDevice(1000), ACL_ERROR_RT_INVALID_DEVICEID);
+    EXPECT_EQ(aclrtGetRunMode(nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
 }
 
 TEST(ErrorText, ProcessLevelMessagesAreSharedBetweenThreads) {

@@ -358,7 +358,7 @@ TEST_F(ModelTest, LoadWithConfigOfAQueueModelIsNotSupported) {
     size_t type = ACL_MDL_LOAD_FROM_FILE_WITH_Q;
     ASSERT_EQ(aclmdlSetConfigOpt(config, ACL_MDL_LOAD_TYPE_SIZET, &type, sizeof type), ACL_SUCCESS);
     uint32_t id = 0;
-    EXPECT_EQ(aclmdlLoadWithConfig(config, &id), ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_EQ(aclmdlLoadWithConfig(config, &id), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     aclmdlDestroyConfigHandle(config);
 }
 

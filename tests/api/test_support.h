@@ -10,12 +10,13 @@
 #include <thread>
 
 #include "acl/acl.h"
+#include "recorded_error.h"
 #include "scoped_env.h"
 
 // Expects that the newest recorded error message contains `text` (and clears the messages).
 #define EXPECT_THAT_MESSAGE_CONTAINS(text)                                                         \
     do {                                                                                           \
-        const char* message_ = aclGetRecentErrMsg();                                               \
+        const char* message_ = TakeErrMsg();                                                       \
         ASSERT_NE(message_, nullptr) << "no error message was recorded";                           \
         EXPECT_NE(std::string(message_).find(text), std::string::npos) << "message: " << message_; \
     } while (0)

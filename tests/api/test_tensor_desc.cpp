@@ -37,7 +37,7 @@ std::vector<int64_t> DimsOf(const aclTensorDesc* desc) {
 
 // The code the last failing call recorded (for functions that answer NULL, 0 or void).
 aclError LastError() {
-    return aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    return RecordedError();
 }
 
 // Transforms `dims` in format `from` to format `to`; the new descriptor's dims, or a failure.
@@ -593,7 +593,7 @@ TEST(TensorDesc, TransTensorDescFormatOfUnknownRankStaysUnknownRank) {
 TEST(TensorDesc, TransTensorDescFormatToFractalIsNotSupported) {
     aclError result = ACL_SUCCESS;
     Desc dst = Transform({16, 16}, ACL_FORMAT_ND, ACL_FORMAT_FRACTAL_NZ, &result);
-    EXPECT_EQ(result, ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_EQ(result, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_EQ(dst, nullptr);
     EXPECT_THAT_MESSAGE_CONTAINS("ACL_FORMAT_ND -> ACL_FORMAT_FRACTAL_NZ is not supported");
 }
@@ -601,7 +601,7 @@ TEST(TensorDesc, TransTensorDescFormatToFractalIsNotSupported) {
 TEST(TensorDesc, TransTensorDescFormatFromC0BlockedLayoutIsNotSupported) {
     aclError result = ACL_SUCCESS;
     Desc dst = Transform({1, 1, 4, 4, 16}, ACL_FORMAT_NC1HWC0, ACL_FORMAT_NCHW, &result);
-    EXPECT_EQ(result, ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_EQ(result, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_THAT_MESSAGE_CONTAINS("ACL_FORMAT_NC1HWC0 -> ACL_FORMAT_NCHW is not supported");
 }
 
@@ -618,7 +618,7 @@ TEST(TensorDesc, TransTensorDescFormatOfConstDataThatWouldMoveIsNotSupported) {
     ASSERT_EQ(aclSetTensorConst(src.get(), values, sizeof values), ACL_SUCCESS);
     aclTensorDesc* dst = nullptr;
     EXPECT_EQ(aclTransTensorDescFormat(src.get(), ACL_FORMAT_NHWC, &dst),
-              ACL_ERROR_API_NOT_SUPPORT);
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_EQ(dst, nullptr);
     EXPECT_THAT_MESSAGE_CONTAINS("does not re-lay out");
 }

@@ -91,13 +91,15 @@ TEST(DvppRoiConfig, SettersChangeTheBox) {
     EXPECT_MESSAGE_CONTAINS("not a live acldvppRoiConfig");
 }
 
-TEST(DvppResizeConfig, InterpolationIsZeroToFour) {
+// The default chip is an Atlas A2 one (Ascend910B1), whose VPC takes 0 to 5.
+TEST(DvppResizeConfig, InterpolationIsZeroToFiveOnTheDefaultChip) {
     acldvppResizeConfig* c = acldvppCreateResizeConfig();
     EXPECT_EQ(acldvppGetResizeConfigInterpolation(c), 0u);
+    EXPECT_EQ(acldvppSetResizeConfigInterpolation(c, 5), ACL_SUCCESS);
     EXPECT_EQ(acldvppSetResizeConfigInterpolation(c, 2), ACL_SUCCESS);
     EXPECT_EQ(acldvppGetResizeConfigInterpolation(c), 2u);
-    EXPECT_EQ(acldvppSetResizeConfigInterpolation(c, 5), ACL_ERROR_INVALID_PARAM);
-    EXPECT_MESSAGE_CONTAINS("interpolation 5");
+    EXPECT_EQ(acldvppSetResizeConfigInterpolation(c, 6), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("interpolation 6");
     EXPECT_EQ(acldvppGetResizeConfigInterpolation(c), 2u);
     EXPECT_EQ(acldvppDestroyResizeConfig(c), ACL_SUCCESS);
 }

@@ -13,7 +13,11 @@ cv::Mat View(void* data, uint32_t w, uint32_t h, int type, uint32_t stride) {
 
 }  // namespace
 
-class DvppVpc310P : public DvppTest {};
+// Pyramid-down is the 310P's alone, so these run on that chip.
+class DvppVpc310P : public DvppChipTest {
+ protected:
+    DvppVpc310P() : DvppChipTest("Ascend310P3") {}
+};
 
 TEST_F(DvppVpc310P, ConvertColorNv12ToRgbMatchesOpenCv) {
     const uint32_t w = 64, h = 48;

@@ -65,4 +65,4 @@ def test_s8gemm_is_exact(acl, runtime):
 def test_operator_handles_are_not_supported_yet(acl):
     handle, ret = acl.blas.create_handle_for_hgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2,
                                                    ACL_COMPUTE_HIGH_PRECISION)
-    assert ret == 200001  # ACL_ERROR_API_NOT_SUPPORT
+    assert ret == 207000  # ACL_ERROR_RT_FEATURE_NOT_SUPPORT
