@@ -179,6 +179,8 @@ typedef void* aclrtDrvMemHandle;
 typedef void* aclmdlRI;
 typedef void* aclmdlRICondHandle;
 
+/* Opaque in CANN's public headers as well: read through aclrtGetGroupInfoDetail and the
+ * aclrtGet*FromExceptionInfo accessors. */
 typedef struct tagRtGroupInfo aclrtGroupInfo;
 typedef struct rtExceptionInfo aclrtExceptionInfo;
 /* Reserved extension of aclrtUtilizationInfo; always pass NULL. */
@@ -1039,12 +1041,50 @@ typedef struct aclrtRandomParaInfo {
     uint8_t rsv[6];
 } aclrtRandomParaInfo;
 
-/* openacl: layouts not published, declared incomplete. */
 typedef struct aclrtDropoutBitmaskInfo aclrtDropoutBitmaskInfo;
 typedef struct aclrtUniformDisInfo aclrtUniformDisInfo;
 typedef struct aclrtNormalDisInfo aclrtNormalDisInfo;
 typedef struct aclrtRandomNumFuncParaInfo aclrtRandomNumFuncParaInfo;
 typedef struct aclrtRandomNumTaskInfo aclrtRandomNumTaskInfo;
+
+/* Each generator parameter below is an aclrtRandomParaInfo: the value itself, or the device
+ * address it is read from. */
+struct aclrtDropoutBitmaskInfo {
+    aclrtRandomParaInfo dropoutRation; /* sic: CANN's spelling of "ratio" */
+};
+
+struct aclrtUniformDisInfo {
+    aclrtRandomParaInfo min;
+    aclrtRandomParaInfo max;
+};
+
+/* Also used by ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS. */
+struct aclrtNormalDisInfo {
+    aclrtRandomParaInfo mean;
+    aclrtRandomParaInfo stddev;
+};
+
+/* The generator and its parameters; funcType selects the member of paramInfo. */
+struct aclrtRandomNumFuncParaInfo {
+    aclrtRandomNumFuncType funcType;
+    union {
+        aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+        aclrtUniformDisInfo uniformDisInfo;
+        aclrtNormalDisInfo normalDisInfo;
+    } paramInfo;
+};
+
+/* One aclrtRandomNumAsync task (104 bytes). */
+struct aclrtRandomNumTaskInfo {
+    aclDataType dataType; /* of the generated numbers */
+    aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+    void* randomParaAddr;    /* device copy of the parameters; NULL: the runtime allocates it */
+    void* randomResultAddr;  /* device buffer for the results */
+    void* randomCounterAddr; /* device memory holding the generator's offset */
+    aclrtRandomParaInfo randomSeed;
+    aclrtRandomParaInfo randomNum; /* how many numbers to generate */
+    uint8_t rsv[8];
+};
 
 /* Task update descriptions (aclrtTaskUpdateAsync). */
 typedef struct aclrtRandomTaskUpdateAttr {

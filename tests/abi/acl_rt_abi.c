@@ -762,6 +762,53 @@ _Static_assert(offsetof(aclrtRandomParaInfo, valueOrAddr) == 1, "aclrtRandomPara
 _Static_assert(offsetof(aclrtRandomParaInfo, size) == 9, "aclrtRandomParaInfo.size");
 _Static_assert(offsetof(aclrtRandomParaInfo, rsv) == 10, "aclrtRandomParaInfo.rsv");
 
+_Static_assert(sizeof(aclrtDropoutBitmaskInfo) == 16, "sizeof(aclrtDropoutBitmaskInfo)");
+_Static_assert(_Alignof(aclrtDropoutBitmaskInfo) == 1, "_Alignof(aclrtDropoutBitmaskInfo)");
+_Static_assert(offsetof(aclrtDropoutBitmaskInfo, dropoutRation) == 0,
+               "aclrtDropoutBitmaskInfo.dropoutRation");
+
+_Static_assert(sizeof(aclrtUniformDisInfo) == 32, "sizeof(aclrtUniformDisInfo)");
+_Static_assert(_Alignof(aclrtUniformDisInfo) == 1, "_Alignof(aclrtUniformDisInfo)");
+_Static_assert(offsetof(aclrtUniformDisInfo, min) == 0, "aclrtUniformDisInfo.min");
+_Static_assert(offsetof(aclrtUniformDisInfo, max) == 16, "aclrtUniformDisInfo.max");
+
+_Static_assert(sizeof(aclrtNormalDisInfo) == 32, "sizeof(aclrtNormalDisInfo)");
+_Static_assert(_Alignof(aclrtNormalDisInfo) == 1, "_Alignof(aclrtNormalDisInfo)");
+_Static_assert(offsetof(aclrtNormalDisInfo, mean) == 0, "aclrtNormalDisInfo.mean");
+_Static_assert(offsetof(aclrtNormalDisInfo, stddev) == 16, "aclrtNormalDisInfo.stddev");
+
+_Static_assert(sizeof(aclrtRandomNumFuncParaInfo) == 36, "sizeof(aclrtRandomNumFuncParaInfo)");
+_Static_assert(_Alignof(aclrtRandomNumFuncParaInfo) == 4, "_Alignof(aclrtRandomNumFuncParaInfo)");
+_Static_assert(offsetof(aclrtRandomNumFuncParaInfo, funcType) == 0,
+               "aclrtRandomNumFuncParaInfo.funcType");
+_Static_assert(offsetof(aclrtRandomNumFuncParaInfo, paramInfo) == 4,
+               "aclrtRandomNumFuncParaInfo.paramInfo");
+_Static_assert(sizeof(((aclrtRandomNumFuncParaInfo*)0)->paramInfo) == 32,
+               "sizeof(aclrtRandomNumFuncParaInfo.paramInfo)");
+_Static_assert(offsetof(aclrtRandomNumFuncParaInfo, paramInfo.dropoutBitmaskInfo) == 4,
+               "aclrtRandomNumFuncParaInfo.paramInfo.dropoutBitmaskInfo");
+_Static_assert(offsetof(aclrtRandomNumFuncParaInfo, paramInfo.uniformDisInfo) == 4,
+               "aclrtRandomNumFuncParaInfo.paramInfo.uniformDisInfo");
+_Static_assert(offsetof(aclrtRandomNumFuncParaInfo, paramInfo.normalDisInfo) == 4,
+               "aclrtRandomNumFuncParaInfo.paramInfo.normalDisInfo");
+
+_Static_assert(sizeof(aclrtRandomNumTaskInfo) == 104, "sizeof(aclrtRandomNumTaskInfo)");
+_Static_assert(_Alignof(aclrtRandomNumTaskInfo) == 8, "_Alignof(aclrtRandomNumTaskInfo)");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, dataType) == 0, "aclrtRandomNumTaskInfo.dataType");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomNumFuncParaInfo) == 4,
+               "aclrtRandomNumTaskInfo.randomNumFuncParaInfo");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomParaAddr) == 40,
+               "aclrtRandomNumTaskInfo.randomParaAddr");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomResultAddr) == 48,
+               "aclrtRandomNumTaskInfo.randomResultAddr");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomCounterAddr) == 56,
+               "aclrtRandomNumTaskInfo.randomCounterAddr");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomSeed) == 64,
+               "aclrtRandomNumTaskInfo.randomSeed");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, randomNum) == 80,
+               "aclrtRandomNumTaskInfo.randomNum");
+_Static_assert(offsetof(aclrtRandomNumTaskInfo, rsv) == 96, "aclrtRandomNumTaskInfo.rsv");
+
 _Static_assert(sizeof(aclrtRandomTaskUpdateAttr) == 32, "sizeof(aclrtRandomTaskUpdateAttr)");
 _Static_assert(_Alignof(aclrtRandomTaskUpdateAttr) == 8, "_Alignof(aclrtRandomTaskUpdateAttr)");
 _Static_assert(offsetof(aclrtRandomTaskUpdateAttr, srcAddr) == 0,
@@ -796,5 +843,5 @@ _Static_assert(offsetof(aclmdlRITaskParams, kernelTaskParams) == 72, "kernelTask
 _Static_assert(sizeof(aclmdlRIValueWaitTaskParams) == 24, "aclmdlRIValueWaitTaskParams size");
 
 // clang-format off
-int acl_rt_abi_checks(void) { return 648; }
+int acl_rt_abi_checks(void) { return 677; }
 // clang-format on
