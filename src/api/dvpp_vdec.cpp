@@ -409,12 +409,14 @@ aclError CheckOutput(const acldvppPicDesc* output, const VdecChannel& channel) {
                         "and height",
                         pic.width, pic.height);
         }
-        if (pic.ws % 16 || pic.ws < AlignUp(pic.width, 16) || pic.ws < 32 || pic.hs % 2 ||
+        // aclvdecSendFrame: widthStride is 16-aligned, and 32-aligned below a width of 16.
+        const uint32_t align = pic.width < 16 ? 32 : 16;
+        if (pic.ws % align || pic.ws < AlignUp(pic.width, align) || pic.hs % 2 ||
             pic.hs < pic.height) {
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "output strides %ux%u do not fit %ux%u: widthStride is a multiple of "
-                        "16, at least ALIGN_UP(width, 16) and 32; heightStride is even and at "
-                        "least the height",
+                        "16 (of 32 for a width below 16), at least the width so aligned; "
+                        "heightStride is even and at least the height",
                         pic.ws, pic.hs, pic.width, pic.height);
         }
         const uint64_t needed = static_cast<uint64_t>(pic.ws) * pic.hs * 3 / 2;

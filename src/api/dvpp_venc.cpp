@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "dvpp/chip.h"
 #include "dvpp/venc.h"
@@ -92,9 +93,9 @@ aclError SetPicFormat(aclvencChannelDesc* d, uint32_t v) {
 }
 aclError SetSide(aclvencChannelDesc* d, uint32_t v, uint32_t* field, const char* what) {
     if (aclError rc = Settable(d, what)) return rc;
-    if (v < kVencMinSide || v > VencMaxSide() || v % 2 != 0) {
+    if (v < VencMinSide() || v > VencMaxSide() || v % 2 != 0) {
         return Fail(ACL_ERROR_INVALID_PARAM, "%s %u: VENC encodes %u..%u, even, on %s", what, v,
-                    kVencMinSide, VencMaxSide(), ChipName().c_str());
+                    VencMinSide(), VencMaxSide(), ChipName().c_str());
     }
     *field = v;
     return ACL_SUCCESS;
@@ -171,6 +172,54 @@ size_t ParamSize(aclvencChannelDescParamType type) {
             return sizeof(uint32_t);
     }
     return 0;
+}
+
+// The picture VENC reads, as CANN documents it (VENC restrictions, aclvencSendFrame): the
+// channel's format whatever the picture's says (setting it has no effect), the channel's size
+// where the picture leaves it unset, widthStride ALIGN_UP(width, 16) unless set, heightStride
+// not needed, and widthStride x height x 3 / 2 bytes. Programs set only data and size.
+aclError ResolveInput(const acldvppPicDesc& input, const VencChannel& channel, Picture* out) {
+    const aclvencChannelDesc& s = channel.settings();
+    Picture pic = Snapshot(input);
+    if (openacl::check::On() && pic.format != PIXEL_FORMAT_YUV_400 && pic.format != s.pic_format) {
+        openacl::Warn(
+            "input has %s, but the channel encodes %s: VENC reads the channel's "
+            "format (the picture's has no effect)",
+            FormatName(pic.format).c_str(), FormatName(s.pic_format).c_str());
+    }
+    pic.format = s.pic_format;
+    if (pic.width == 0) pic.width = s.width;
+    if (pic.height == 0) pic.height = s.height;
+    if (pic.width != s.width || pic.height != s.height) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "input is %ux%u, but the channel encodes %ux%u pictures (leave the "
+                    "picture's width and height unset for the channel's)",
+                    pic.width, pic.height, s.width, s.height);
+    }
+    if (pic.ws == 0) pic.ws = AlignUp(pic.width, 16);
+    if (pic.ws % 16 != 0 || pic.ws < AlignUp(pic.width, 16)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "input widthStride %u: it is a multiple of 16, at least ALIGN_UP(%u, 16) "
+                    "(0 means ALIGN_UP(width, 16))",
+                    pic.ws, pic.width);
+    }
+    const uint64_t needed = static_cast<uint64_t>(pic.ws) * pic.height * 3 / 2;
+    if (pic.size < needed) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "input size %u is below widthStride x height x 3 / 2 = %u x %u x 3 / 2 = "
+                    "%llu bytes",
+                    pic.size, pic.ws, pic.height, static_cast<unsigned long long>(needed));
+    }
+    // A heightStride above the height places the chroma plane at widthStride x heightStride
+    // where the buffer holds that layout; otherwise the chroma follows the luma rows, the
+    // layout of the documented size.
+    if (pic.hs < pic.height || static_cast<uint64_t>(pic.ws) * pic.hs * 3 / 2 > pic.size) {
+        pic.hs = pic.height;
+    }
+    const uint64_t bytes = static_cast<uint64_t>(pic.ws) * pic.hs * 3 / 2;
+    if (aclError rc = CheckMediaBuffer(pic.data, bytes, channel.work(), "input")) return rc;
+    *out = pic;
+    return ACL_SUCCESS;
 }
 
 }  // namespace
@@ -465,40 +514,13 @@ aclError aclvencSendFrame(aclvencChannelDesc* channelDesc, acldvppPicDesc* input
     const bool eos = config != nullptr && config->eos != 0;
     const bool force_key = config != nullptr && config->force_i_frame != 0;
     if (input == nullptr) {
-        if (eos) return channel->Send(nullptr, false, true, userdata);
+        if (eos) return channel->Send(nullptr, nullptr, false, true, userdata);
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "input is null: only an end-of-stream send (aclvencSetFrameConfigEos 1) "
                     "has no picture");
     }
     if (aclError rc = CheckPicDesc(input, "input")) return rc;
-    const Picture pic = Snapshot(*input);
-    const aclvencChannelDesc& s = channel->settings();
-    if (pic.format != s.pic_format) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "input has %s, but the channel encodes %s",
-                    FormatName(pic.format).c_str(), FormatName(s.pic_format).c_str());
-    }
-    if (pic.width != s.width || pic.height != s.height) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "input is %ux%u, but the channel encodes %ux%u pictures", pic.width, pic.height,
-                    s.width, s.height);
-    }
-    if (pic.ws % 16 != 0 || pic.ws < AlignUp(pic.width, 16)) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "input widthStride %u: it is a multiple of 16, at least ALIGN_UP(%u, 16)",
-                    pic.ws, pic.width);
-    }
-    if (pic.hs != 0 && pic.hs < pic.height) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "input heightStride %u is below the height %u (0 means the height)", pic.hs,
-                    pic.height);
-    }
-    const uint64_t needed =
-        static_cast<uint64_t>(pic.ws) * (pic.hs != 0 ? pic.hs : pic.height) * 3 / 2;
-    if (pic.size < needed) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "input size %u is below widthStride x heightStride x 3 / 2 = %llu", pic.size,
-                    static_cast<unsigned long long>(needed));
-    }
-    if (aclError rc = CheckMediaBuffer(pic.data, needed, channel->work(), "input")) return rc;
-    return channel->Send(input, force_key, eos, userdata);
+    Picture pic;
+    if (aclError rc = ResolveInput(*input, *channel, &pic)) return rc;
+    return channel->Send(input, &pic, force_key, eos, userdata);
 }

@@ -174,10 +174,17 @@ aclError ProcessReport(int32_t timeout_ms) {
         if (it != subs.channels.end() && it->second->streams > 0) channel = it->second.get();
     }
     if (channel == nullptr) {
-        return Fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                    "the calling thread (%llu) is not subscribed to any stream: call "
-                    "aclrtSubscribeReport with this thread's id first",
-                    static_cast<unsigned long long>(SelfId()));
+        // As CANN's runtime does, at once and whatever the timeout: media programs start their
+        // report thread before the channel that subscribes it, and loop on this until then
+        // (CANN logs it at INFO; the log's repeat limit keeps such a loop from flooding it
+        // here). The yield lets that loop leave the CPU to the threads it waits for.
+        std::this_thread::yield();
+        return FailQuietly(
+            ACL_ERROR_RT_THREAD_SUBSCRIBE,
+            "the calling thread (%llu) is not subscribed to any stream: call "
+            "aclrtSubscribeReport with this thread's id first (or create the VDEC/VENC "
+            "channel that names it)",
+            static_cast<unsigned long long>(SelfId()));
     }
     // Spin briefly: a callback launched moments ago is picked up without a sleep and wake-up.
     // After the first few microseconds the spin yields the CPU between polls: with the stream's
@@ -203,8 +210,8 @@ aclError ProcessReport(int32_t timeout_ms) {
             channel->ready.wait(lock, has_work);
         } else if (!channel->ready.wait_for(lock, std::chrono::milliseconds(timeout_ms),
                                             has_work)) {
-            return Fail(ACL_ERROR_RT_REPORT_TIMEOUT, "no callback arrived within %d ms",
-                        timeout_ms);
+            return FailQuietly(ACL_ERROR_RT_REPORT_TIMEOUT, "no callback arrived within %d ms",
+                               timeout_ms);
         }
         batch.swap(channel->pending);
         channel->queued.store(0, std::memory_order_relaxed);

@@ -2,6 +2,7 @@
 
 #include <bitset>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -118,15 +119,19 @@ aclError VdecChannel::Send(acldvppStreamDesc* input, acldvppPicDesc* output, voi
     const auto* data = static_cast<const uint8_t*>(input->data);
     const uint32_t size = input->size;
     const bool eos = input->eos != 0;
+    // The frame's bytes are copied now (a compressed frame is small): programs refill or free
+    // the input once this returns, and CANN documents no wait for the callback first.
+    std::shared_ptr<const std::vector<uint8_t>> bytes;
+    if (size > 0) bytes = std::make_shared<const std::vector<uint8_t>>(data, data + size);
     {
         std::lock_guard lock(sends_mutex_);
         if (size > 0) {
             const int64_t tag = next_tag_++;
             Pending pending{input, output, user_data, {}};
             if (output != nullptr) pending.out = Snapshot(*output);
-            streams_.Submit([this, tag, pending, data, size] {
+            streams_.Submit([this, tag, pending, bytes] {
                 pending_.emplace(tag, pending);
-                Decode(tag, data, size);
+                Decode(tag, bytes->data(), static_cast<uint32_t>(bytes->size()));
             });
         }
         if (eos) streams_.Submit([this] { Flush(); });
@@ -137,12 +142,6 @@ aclError VdecChannel::Send(acldvppStreamDesc* input, acldvppPicDesc* output, voi
 
 void VdecChannel::Decode(int64_t tag, const uint8_t* data, uint32_t size) {
     std::string error;
-    // The caller may have freed the buffer since the send: check it again before reading.
-    if (CheckMediaBuffer(data, size, work(), "the input stream", &error) != ACL_SUCCESS) {
-        OPENACL_LOG_ERROR("VDEC channel %u: %s", desc_.channel_id, error.c_str());
-        Finish(tag, ACL_ERROR_INVALID_PARAM);
-        return;
-    }
     if (!HasStartCode(data, size)) {
         OPENACL_LOG_ERROR("VDEC channel %u: frame %lld has no Annex-B start code (00 00 01)",
                           desc_.channel_id, static_cast<long long>(tag));

@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/runtime.h"
@@ -35,8 +36,25 @@ ChannelIds& Ids() {
 
 }  // namespace
 
+namespace {
+
+bool IsAtlas200IA2() {
+    return Runtime::Get().config().soc_name.rfind("Ascend310B", 0) == 0;
+}
+
+}  // namespace
+
+uint32_t VencMinSide() {
+    return IsAtlas200IA2() ? 114 : 128;
+}
+
 uint32_t VencMaxSide() {
+    if (IsAtlas200IA2()) return 8192;
     return IsNewDvpp(CurrentChip()) ? 4096 : 1920;
+}
+
+bool VencLimitsH264Pixels() {
+    return CurrentChip() == DvppChip::k310P;
 }
 
 uint32_t VencMaxSrcRate() {
@@ -71,9 +89,9 @@ aclError VencChannel::Create(aclvencChannelDesc* desc) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "the picture size is %ux%u: set it with aclvencSetChannelDescPicWidth and "
                     "...PicHeight (%u..%u, even) before aclvencCreateChannel",
-                    desc->width, desc->height, kVencMinSide, VencMaxSide());
+                    desc->width, desc->height, VencMinSide(), VencMaxSide());
     }
-    if (IsNewDvpp(CurrentChip()) && desc->en_type != H265_MAIN_LEVEL &&
+    if (VencLimitsH264Pixels() && desc->en_type != H265_MAIN_LEVEL &&
         static_cast<uint64_t>(desc->width) * desc->height > kVencMaxH264Pixels) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "the picture size is %ux%u; H.264 encodes at most 4096x2304 pixels on %s",
@@ -138,23 +156,39 @@ VencChannel::~VencChannel() {
     Ids().used.erase(desc_.channel_id);
 }
 
-aclError VencChannel::Send(acldvppPicDesc* input, bool force_key, bool eos, void* user_data) {
+aclError VencChannel::Send(acldvppPicDesc* input, const Picture* pic, bool force_key, bool eos,
+                           void* user_data) {
     Pending pending{input, user_data, nullptr, 0};
-    Picture pic;
-    if (input != nullptr) {
-        pic = Snapshot(*input);
+    Picture copy;
+    Frame frame;
+    if (pic != nullptr) {
         // The packet's buffer: media memory of this context, freed after the callback. A
         // packet larger than the raw picture is refused (it never is at VENC's bit rates).
-        pending.capacity = pic.ws * pic.height * 3 / 2 + 4096;
+        pending.capacity = pic->ws * pic->height * 3 / 2 + 4096;
         if (aclError rc = acldvppMalloc(&pending.buffer, pending.capacity)) return rc;
+        // The planes are copied now, one copy each: programs free or refill the input as soon
+        // as this returns, and that works on the chip, so the encoder must not depend on it.
+        const size_t luma = static_cast<size_t>(pic->ws) * pic->height;
+        frame = TakeFrame();
+        frame->resize(luma + luma / 2);
+        std::memcpy(frame->data(), pic->data, luma);
+        std::memcpy(frame->data() + luma, pic->data + static_cast<size_t>(pic->ws) * pic->hs,
+                    luma / 2);
+        copy = *pic;
+        copy.data = frame->data();
+        copy.hs = pic->height;
     }
     {
         std::lock_guard lock(sends_mutex_);
-        if (input != nullptr) {
+        if (pic != nullptr) {
             const int64_t tag = next_tag_++;
-            streams_.Submit([this, tag, pending, pic, force_key] {
+            const void* original = pic->data;
+            const uint64_t bytes = static_cast<uint64_t>(pic->ws) * pic->hs * 3 / 2;
+            streams_.Submit([this, tag, pending, copy, frame, force_key, original, bytes] {
                 pending_.emplace(tag, pending);
-                Encode(tag, pic, force_key);
+                if (check::On()) NoteEarlyRelease(tag, original, bytes);
+                Encode(tag, copy, force_key);
+                ReturnFrame(frame);
             });
         }
         if (eos) streams_.Submit([this] { Flush(); });
@@ -163,15 +197,36 @@ aclError VencChannel::Send(acldvppPicDesc* input, bool force_key, bool eos, void
     return streams_.Drain("aclvencSendFrame with eos");
 }
 
+VencChannel::Frame VencChannel::TakeFrame() {
+    {
+        std::lock_guard lock(frames_mutex_);
+        if (!spare_frames_.empty()) {
+            Frame frame = std::move(spare_frames_.back());
+            spare_frames_.pop_back();
+            return frame;
+        }
+    }
+    return std::make_shared<std::vector<uint8_t>>();
+}
+
+void VencChannel::ReturnFrame(Frame frame) {
+    // A few spares cover a steady stream of sends; a burst's extra copies are freed.
+    constexpr size_t kSpareFrames = 4;
+    std::lock_guard lock(frames_mutex_);
+    if (spare_frames_.size() < kSpareFrames) spare_frames_.push_back(std::move(frame));
+}
+
+void VencChannel::NoteEarlyRelease(int64_t tag, const void* data, uint64_t bytes) {
+    std::string error;
+    if (CheckMediaBuffer(data, bytes, work(), "the input picture", &error) == ACL_SUCCESS) return;
+    OPENACL_LOG_WARNING(
+        "VENC channel %u, frame %lld: %s. CANN documents that an input is released only after "
+        "its aclvencCallback; openacl encodes the copy aclvencSendFrame took",
+        desc_.channel_id, static_cast<long long>(tag), error.c_str());
+}
+
 void VencChannel::Encode(int64_t tag, const Picture& pic, bool force_key) {
     std::string error;
-    const uint32_t hs = pic.hs != 0 ? pic.hs : pic.height;
-    const uint64_t bytes = static_cast<uint64_t>(pic.ws) * hs * 3 / 2;
-    if (CheckMediaBuffer(pic.data, bytes, work(), "the input picture", &error) != ACL_SUCCESS) {
-        OPENACL_LOG_ERROR("VENC channel %u: %s", desc_.channel_id, error.c_str());
-        Finish(tag, nullptr, 0, ACL_ERROR_INVALID_PARAM);
-        return;
-    }
     if (encoder_ == nullptr) {  // a new stream after an end of stream
         encoder_ = VideoEncoder::Open(settings_, &error);
         if (encoder_ == nullptr) {

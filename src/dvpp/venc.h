@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "acl/ops/acl_dvpp.h"
 #include "dvpp/live_set.h"
@@ -18,10 +19,13 @@
 namespace openacl::dvpp {
 class VencChannel;
 
-// VENC resolutions: 128x128 to 1920x1920 on 310; 128 to 4096 a side on 310P (and the
-// Atlas 200I/500 A2), where H.264 is at most 4096x2304 pixels.
-constexpr uint32_t kVencMinSide = 128;
-uint32_t VencMaxSide();  // 1920 or 4096, for the emulated chip
+// VENC resolutions (CANN's VENC restrictions): 128x128 to 1920x1920 on 310; 128 to 4096 a side
+// on 310P, where H.264 is at most 4096x2304 pixels; 114 to 8192 a side on the Atlas 200I/500
+// A2 (Ascend310B).
+uint32_t VencMinSide();  // for the emulated chip
+uint32_t VencMaxSide();
+// True where H.264 is limited to kVencMaxH264Pixels (the 310P).
+bool VencLimitsH264Pixels();
 constexpr uint64_t kVencMaxH264Pixels = 4096ull * 2304;
 // Largest srcRate (fps): 120 on 310, 240 on 310P.
 uint32_t VencMaxSrcRate();
@@ -65,8 +69,11 @@ class VencChannel {
     static aclError Destroy(aclvencChannelDesc* desc);
     ~VencChannel();
 
-    // A checked send. input is null for a bare end-of-stream; eos waits for the callbacks.
-    aclError Send(acldvppPicDesc* input, bool force_key, bool eos, void* user_data);
+    // A checked send: `pic` is the picture VENC reads (the channel's format and size, the
+    // strides resolved), whose planes are copied before this returns. input (and pic) are null
+    // for a bare end-of-stream; eos waits for the callbacks.
+    aclError Send(acldvppPicDesc* input, const Picture* pic, bool force_key, bool eos,
+                  void* user_data);
 
     Stream* work() const { return streams_.work(); }
     const aclvencChannelDesc& settings() const { return desc_; }
@@ -79,8 +86,15 @@ class VencChannel {
         uint32_t capacity;
     };
 
+    using Frame = std::shared_ptr<std::vector<uint8_t>>;
+
     explicit VencChannel(const aclvencChannelDesc& desc) : desc_(desc) { desc_.channel = nullptr; }
+    // A buffer for one picture's planes: a spare one, or a new one.
+    Frame TakeFrame();
+    void ReturnFrame(Frame frame);
     void Encode(int64_t tag, const Picture& pic, bool force_key);
+    // Under OPENACL_CHECK: warns when the caller's input was freed before its callback.
+    void NoteEarlyRelease(int64_t tag, const void* data, uint64_t bytes);
     void Flush();
     void Finish(int64_t tag, const uint8_t* data, uint32_t size, uint32_t ret_code);
 
@@ -90,6 +104,8 @@ class VencChannel {
     std::unique_ptr<VideoEncoder> encoder_;  // work stream only; null after a flush
     std::map<int64_t, Pending> pending_;     // work stream only
     std::mutex sends_mutex_;
+    std::mutex frames_mutex_;
+    std::vector<Frame> spare_frames_;  // frames_mutex_
     int64_t next_tag_ = 0;
     bool holds_id_ = false;  // the channel id is this channel's (released on destruction)
 };

@@ -270,6 +270,18 @@ TEST_F(CallbackWithoutReporter, ProcessReportOnAnUnsubscribedThreadIsThreadSubsc
     EXPECT_THAT_MESSAGE_CONTAINS("is not subscribed to any stream");
 }
 
+TEST_F(CallbackWithoutReporter,
+       ProcessReportOnAnUnsubscribedThreadReturnsAtOnceWhateverTheTimeout) {
+    // As CANN's runtime does: the calling thread's subscription is looked up before any wait,
+    // so a report thread started before its channel does not wait out its timeout (nor hang
+    // with -1) while nothing can arrive.
+    for (int32_t timeout : {-1, 1000}) {
+        const auto start = Clock::now();
+        EXPECT_EQ(aclrtProcessReport(timeout), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+        EXPECT_LT(Clock::now() - start, 500ms) << "timeout " << timeout;
+    }
+}
+
 TEST_F(CallbackWithoutReporter, AThreadWhoseStreamsWereAllUnsubscribedIsNoLongerSubscribed) {
     ScopedStream stream;
     ASSERT_EQ(aclrtSubscribeReport(ThreadId(pthread_self()), stream), ACL_SUCCESS);
@@ -477,4 +489,34 @@ TEST_F(HostFunc, ANullArgumentIsPassedThrough) {
               ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     EXPECT_EQ(seen.load(), 1);
+}
+
+// ---- what a report thread's loop writes to the log ----
+
+namespace {
+
+class ReportThreadLog : public InitializedDeviceTest {
+ private:
+    ScopedEnv print_{"ASCEND_SLOG_PRINT_TO_STDOUT", "1"};
+    ScopedEnv level_{"ASCEND_GLOBAL_LOG_LEVEL", "1"};  // CANN logs these at INFO
+};
+
+size_t CountOf(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_F(ReportThreadLog, PollingBeforeAnySubscriptionWritesAFewLinesNotOnePerCall) {
+    // Media programs loop on aclrtProcessReport from a thread their VDEC/VENC channel
+    // subscribes only later; each turn fails at once.
+    testing::internal::CaptureStdout();
+    for (int i = 0; i < 20000; ++i)
+        EXPECT_EQ(aclrtProcessReport(1000), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+    const std::string out = testing::internal::GetCapturedStdout();
+    EXPECT_GE(CountOf(out, "is not subscribed to any stream"), 1u) << "the first ones show";
+    EXPECT_LE(CountOf(out, "is not subscribed to any stream"), 10u) << out.substr(0, 2000);
 }

@@ -75,9 +75,28 @@ void OnFrame(acldvppStreamDesc* input, acldvppPicDesc* output, void* user_data) 
     send->recorder->frames.push_back(std::move(r));
 }
 
-class VdecTest : public ::testing::Test {
+// The chip, chosen explicitly (OPENACL_SOC_NAME, read at aclInit): a 310P, whose VDEC limits
+// these tests state (the 310's are in test_dvpp_chip.cpp).
+class VdecChip : public ::testing::Test {
  protected:
     void SetUp() override {
+        setenv("OPENACL_SOC_NAME", "Ascend310P3", 1);
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    }
+    void TearDown() override {
+        aclFinalize();
+        unsetenv("OPENACL_SOC_NAME");
+        aclGetRecentErrMsg();
+    }
+};
+
+// The descriptor tests: their limits are the chip's.
+class VdecChannelDesc : public VdecChip {};
+
+class VdecTest : public VdecChip {
+ protected:
+    void SetUp() override {
+        VdecChip::SetUp();
         ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
         ASSERT_EQ(aclrtGetCurrentContext(&context_), ACL_SUCCESS);
         reporter_ = std::make_unique<ReportThread>(context_);
@@ -92,7 +111,7 @@ class VdecTest : public ::testing::Test {
         sends_.clear();
         reporter_.reset();
         aclrtResetDeviceForce(0);
-        aclGetRecentErrMsg();
+        VdecChip::TearDown();
     }
 
     void Create(acldvppStreamFormat type) {
@@ -173,7 +192,7 @@ void ExpectMatchesSource(bool hevc, const std::vector<std::vector<uint8_t>>& pac
 
 // ---- channel descriptor ----
 
-TEST(VdecChannelDesc, GettersReturnTheDocumentedDefaults) {
+TEST_F(VdecChannelDesc, GettersReturnTheDocumentedDefaults) {
     aclvdecChannelDesc* desc = aclvdecCreateChannelDesc();
     ASSERT_NE(desc, nullptr);
     EXPECT_EQ(aclvdecGetChannelDescEnType(desc), H265_MAIN_LEVEL);
@@ -184,7 +203,7 @@ TEST(VdecChannelDesc, GettersReturnTheDocumentedDefaults) {
     EXPECT_EQ(aclvdecDestroyChannelDesc(desc), ACL_SUCCESS);
 }
 
-TEST(VdecChannelDesc, SettersAndParamKeysSetTheSameFields) {
+TEST_F(VdecChannelDesc, SettersAndParamKeysSetTheSameFields) {
     aclvdecChannelDesc* desc = aclvdecCreateChannelDesc();
     EXPECT_EQ(aclvdecSetChannelDescChannelId(desc, 31), ACL_SUCCESS);
     EXPECT_EQ(aclvdecSetChannelDescEnType(desc, H264_MAIN_LEVEL), ACL_SUCCESS);
@@ -227,9 +246,9 @@ TEST(VdecChannelDesc, SettersAndParamKeysSetTheSameFields) {
     EXPECT_EQ(aclvdecDestroyChannelDesc(desc), ACL_SUCCESS);
 }
 
-TEST(VdecChannelDesc, ValuesOutsideTheDocumentedRangesAreRefused) {
+TEST_F(VdecChannelDesc, ValuesOutsideTheDocumentedRangesAreRefused) {
     aclvdecChannelDesc* desc = aclvdecCreateChannelDesc();
-    // The default chip is a 310P: ids 0..255 (0..31 on 310/910, test_dvpp_chip.cpp).
+    // On a 310P: ids 0..255 (0..31 on 310/910, test_dvpp_chip.cpp).
     EXPECT_EQ(aclvdecSetChannelDescChannelId(desc, 256), ACL_ERROR_INVALID_PARAM);
     EXPECT_MESSAGE_CONTAINS("0..255");
     EXPECT_EQ(aclvdecSetChannelDescRefFrameNum(desc, 17), ACL_ERROR_INVALID_PARAM);
@@ -253,7 +272,7 @@ TEST(VdecChannelDesc, ValuesOutsideTheDocumentedRangesAreRefused) {
     EXPECT_EQ(aclvdecDestroyChannelDesc(desc), ACL_SUCCESS);
 }
 
-TEST(VdecChannelDesc, ADestroyedDescriptorIsRefused) {
+TEST_F(VdecChannelDesc, ADestroyedDescriptorIsRefused) {
     aclvdecChannelDesc* desc = aclvdecCreateChannelDesc();
     ASSERT_EQ(aclvdecDestroyChannelDesc(desc), ACL_SUCCESS);
     EXPECT_EQ(aclvdecSetChannelDescOutMode(desc, 1), ACL_ERROR_INVALID_PARAM);
@@ -539,6 +558,36 @@ TEST_F(VdecTest, OutputStridesBreakingTheRulesAreRefused) {
     EXPECT_MESSAGE_CONTAINS("multiple of 16");
 }
 
+// aclvdecSendFrame: an output's widthStride is 16-aligned; below a width of 16, 32-aligned.
+TEST_F(VdecTest, ASixteenWideOutputMayHaveAWidthStrideOf16) {
+    const auto packets = EncodeClip(false, kW, kH, 1);
+    Create(H264_MAIN_LEVEL);
+    Send* send = Prepare(packets[0]);
+    acldvppSetPicDescWidth(send->output, 16);
+    acldvppSetPicDescHeight(send->output, 12);
+    acldvppSetPicDescWidthStride(send->output, 16);
+    acldvppSetPicDescHeightStride(send->output, 12);
+    ASSERT_EQ(SendFrame(send), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(SendEos(), ACL_SUCCESS);
+    const Received f = recorder_.frames.at(0);
+    EXPECT_EQ(f.ret_code, 0u);
+    EXPECT_EQ(f.width, 16u);
+    EXPECT_EQ(f.ws, 16u);
+}
+
+TEST_F(VdecTest, AnOutputNarrowerThan16NeedsAWidthStrideAlignedTo32) {
+    Create(H264_MAIN_LEVEL);
+    Send* send = Prepare({0, 0, 1, 0x65});
+    acldvppSetPicDescWidth(send->output, 12);
+    acldvppSetPicDescHeight(send->output, 12);
+    acldvppSetPicDescWidthStride(send->output, 16);
+    acldvppSetPicDescHeightStride(send->output, 12);
+    EXPECT_EQ(SendFrame(send), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("of 32 for a width below 16");
+    acldvppSetPicDescWidthStride(send->output, 32);
+    EXPECT_EQ(SendFrame(send), ACL_SUCCESS) << aclGetRecentErrMsg();
+}
+
 TEST_F(VdecTest, HostMemoryInputIsRefused) {
     Create(H264_MAIN_LEVEL);
     Send* send = Prepare({0, 0, 1, 0x65});
@@ -574,4 +623,42 @@ TEST_F(VdecTest, EosFromInsideACallbackIsRefusedInsteadOfDeadlocking) {
     ASSERT_EQ(SendEos(), ACL_SUCCESS);
     EXPECT_EQ(state.rc.load(), ACL_ERROR_INVALID_PARAM);
     acldvppDestroyStreamDesc(state.eos);
+}
+
+// ---- the input's lifetime ----
+// CANN documents no wait for the callback before an input stream is reused; programs read the
+// next packet into the same buffer, or free it, as soon as aclvdecSendFrame returns.
+
+TEST_F(VdecTest, TheInputMayBeFreedRightAfterSendFrame) {
+    const auto packets = EncodeClip(false, kW, kH, 6);
+    Create(H264_HIGH_LEVEL);
+    for (const auto& p : packets) {
+        Send* s = Prepare(p);
+        ASSERT_EQ(SendFrame(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+        s->in_buf.reset();  // acldvppFree before the frame is decoded
+    }
+    ASSERT_EQ(SendEos(), ACL_SUCCESS);
+    std::lock_guard lock(recorder_.mutex);
+    ExpectMatchesSource(false, packets, recorder_.frames);
+}
+
+TEST_F(VdecTest, TheInputMayBeRefilledWithTheNextPacketRightAfterSendFrame) {
+    const auto packets = EncodeClip(true, kW, kH, 6);
+    Create(H265_MAIN_LEVEL);
+    size_t largest = 0;
+    for (const auto& p : packets)
+        largest = std::max(largest, p.size());
+    MediaBuffer shared(largest);
+    for (const auto& p : packets) {
+        ASSERT_EQ(
+            aclrtMemcpy(shared.get(), shared.size(), p.data(), p.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+        Send* s = Prepare({});
+        acldvppSetStreamDescData(s->input, shared.get());
+        acldvppSetStreamDescSize(s->input, static_cast<uint32_t>(p.size()));
+        ASSERT_EQ(SendFrame(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    }
+    ASSERT_EQ(SendEos(), ACL_SUCCESS);
+    std::lock_guard lock(recorder_.mutex);
+    ExpectMatchesSource(true, packets, recorder_.frames);
 }

@@ -69,9 +69,28 @@ bool HasIdr(const std::vector<uint8_t>& data, bool hevc) {
     return false;
 }
 
-class VencTest : public ::testing::Test {
+// VENC's chip, chosen explicitly: the 310P (Atlas inference series) encodes video, the
+// training parts do not. OPENACL_SOC_NAME is read at aclInit.
+class VencChip : public ::testing::Test {
  protected:
     void SetUp() override {
+        setenv("OPENACL_SOC_NAME", "Ascend310P3", 1);
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    }
+    void TearDown() override {
+        aclFinalize();
+        unsetenv("OPENACL_SOC_NAME");
+        aclGetRecentErrMsg();
+    }
+};
+
+// The descriptor tests: their limits are the chip's.
+class VencChannelDesc : public VencChip {};
+
+class VencTest : public VencChip {
+ protected:
+    void SetUp() override {
+        VencChip::SetUp();
         ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
         ASSERT_EQ(aclrtGetCurrentContext(&context_), ACL_SUCCESS);
         reporter_ = std::make_unique<ReportThread>(context_);
@@ -92,7 +111,7 @@ class VencTest : public ::testing::Test {
         sends_.clear();
         reporter_.reset();
         aclrtResetDeviceForce(0);
-        aclGetRecentErrMsg();
+        VencChip::TearDown();
     }
     void Create(acldvppStreamFormat type) {
         ASSERT_EQ(aclvencSetChannelDescEnType(desc_, type), ACL_SUCCESS);
@@ -111,6 +130,19 @@ class VencTest : public ::testing::Test {
         acldvppSetPicDescHeight(send->pic, kH);
         acldvppSetPicDescWidthStride(send->pic, kW);  // 176 = ALIGN_UP(176, 16)
         acldvppSetPicDescHeightStride(send->pic, kH);
+        sends_.push_back(std::move(send));
+        return sends_.back().get();
+    }
+    // What programs send: data and size only, widthStride x height x 3 / 2 bytes; the
+    // channel's settings give the rest.
+    Send* PrepareBare(int frame) {
+        auto send = std::make_unique<Send>();
+        send->recorder = &recorder_;
+        send->index = frame;
+        send->buf = std::make_unique<MediaBuffer>(ClipFrame(kW, kH, frame));
+        send->pic = acldvppCreatePicDesc();
+        acldvppSetPicDescData(send->pic, send->buf->get());
+        acldvppSetPicDescSize(send->pic, send->buf->size());
         sends_.push_back(std::move(send));
         return sends_.back().get();
     }
@@ -163,7 +195,7 @@ class VencTest : public ::testing::Test {
 
 // ---- descriptors and configs ----
 
-TEST(VencChannelDesc, SettersAndParamKeysSetTheSameFields) {
+TEST_F(VencChannelDesc, SettersAndParamKeysSetTheSameFields) {
     aclvencChannelDesc* desc = aclvencCreateChannelDesc();
     ASSERT_NE(desc, nullptr);
     EXPECT_EQ(aclvencGetChannelDescEnType(desc), H265_MAIN_LEVEL);  // the documented default
@@ -199,11 +231,10 @@ TEST(VencChannelDesc, SettersAndParamKeysSetTheSameFields) {
     EXPECT_EQ(aclvencDestroyChannelDesc(desc), ACL_SUCCESS);
 }
 
-TEST(VencChannelDesc, ValuesOutsideTheDocumentedRangesAreRefused) {
+TEST_F(VencChannelDesc, ValuesOutsideTheDocumentedRangesAreRefused) {
     aclvencChannelDesc* desc = aclvencCreateChannelDesc();
     EXPECT_EQ(aclvencSetChannelDescPicWidth(desc, 100), ACL_ERROR_INVALID_PARAM);
-    // The default chip is a 310P: 128..4096 and srcRate up to 240 (the 310's limits are in
-    // test_dvpp_chip.cpp).
+    // On a 310P: 128..4096 and srcRate up to 240 (the 310's limits are in test_dvpp_chip.cpp).
     EXPECT_MESSAGE_CONTAINS("128..4096");
     EXPECT_EQ(aclvencSetChannelDescPicHeight(desc, 4098), ACL_ERROR_INVALID_PARAM);
     EXPECT_EQ(aclvencSetChannelDescPicFormat(desc, PIXEL_FORMAT_RGB_888), ACL_ERROR_INVALID_PARAM);
@@ -391,4 +422,118 @@ TEST_F(VencTest, AChannelIdIsAssignedAtCreation) {
     EXPECT_NE(aclvencGetChannelDescChannelId(second), aclvencGetChannelDescChannelId(desc_));
     EXPECT_EQ(aclvencDestroyChannel(second), ACL_SUCCESS);
     EXPECT_EQ(aclvencDestroyChannelDesc(second), ACL_SUCCESS);
+}
+
+// ---- the input picture, as CANN documents it ----
+// VENC restrictions: NV12/NV21, widthStride ALIGN_UP(width, 16), heightStride not needed, the
+// buffer widthStride x height x 3 / 2 bytes. aclvencSendFrame: the picture's format is the
+// channel's; setting it on the picture has no effect.
+
+TEST_F(VencTest, APictureGivingOnlyDataAndSizeIsEncodedAtTheChannelsSettings) {
+    Create(H264_MAIN_LEVEL);
+    for (int i = 0; i < 4; ++i) {
+        Send* s = PrepareBare(i);
+        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS)
+            << aclGetRecentErrMsg();
+    }
+    ASSERT_EQ(SendEos(), ACL_SUCCESS);
+    std::lock_guard lock(recorder_.mutex);
+    ExpectDecodesToTheSource(false, recorder_.packets, 4);
+}
+
+TEST_F(VencTest, ThePicturesOwnFormatHasNoEffect) {
+    Create(H264_MAIN_LEVEL);
+    Send* s = Prepare(0);
+    acldvppSetPicDescFormat(s->pic, PIXEL_FORMAT_RGB_888);  // the channel's NV12 applies
+    ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(SendEos(), ACL_SUCCESS);
+    std::lock_guard lock(recorder_.mutex);
+    ExpectDecodesToTheSource(false, recorder_.packets, 1);
+}
+
+TEST_F(VencTest, WidthStrideTimesHeightTimesThreeHalvesIsEnoughWhateverTheHeightStride) {
+    Create(H264_MAIN_LEVEL);
+    for (int i = 0; i < 2; ++i) {
+        Send* s = Prepare(i);  // exactly 176 x 144 x 3 / 2 bytes
+        acldvppSetPicDescHeightStride(s->pic, AlignUp(kH, 16) + 16);
+        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS)
+            << aclGetRecentErrMsg();
+    }
+    ASSERT_EQ(SendEos(), ACL_SUCCESS);
+    std::lock_guard lock(recorder_.mutex);
+    ExpectDecodesToTheSource(false, recorder_.packets, 2);
+}
+
+TEST_F(VencTest, ASizeBelowWidthStrideTimesHeightTimesThreeHalvesIsRefused) {
+    Create(H264_MAIN_LEVEL);
+    Send* s = PrepareBare(0);
+    acldvppSetPicDescSize(s->pic, kW * kH * 3 / 2 - 1);
+    EXPECT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("widthStride x height x 3 / 2");
+}
+
+TEST_F(VencTest, AWidthStrideThatIsNoMultipleOf16IsRefused) {
+    Create(H264_MAIN_LEVEL);
+    Send* s = Prepare(0);
+    acldvppSetPicDescWidthStride(s->pic, kW + 8);
+    EXPECT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("multiple of 16");
+}
+
+// ---- the input's lifetime ----
+// Programs free or refill the input as soon as aclvencSendFrame returns, which works on the
+// chip; openacl copies the planes before it returns.
+
+TEST_F(VencTest, TheInputMayBeFreedRightAfterSendFrame) {
+    Create(H264_MAIN_LEVEL);
+    for (int i = 0; i < 5; ++i) {
+        Send* s = PrepareBare(i);
+        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS);
+        s->buf.reset();  // acldvppFree before the frame is encoded
+    }
+    ASSERT_EQ(SendEos(), ACL_SUCCESS);
+    std::lock_guard lock(recorder_.mutex);
+    ExpectDecodesToTheSource(false, recorder_.packets, 5);
+}
+
+TEST_F(VencTest, TheInputMayBeRefilledWithTheNextFrameRightAfterSendFrame) {
+    Create(H265_MAIN_LEVEL);
+    MediaBuffer shared(static_cast<size_t>(kW) * kH * 3 / 2);
+    for (int i = 0; i < 5; ++i) {
+        const auto frame = ClipFrame(kW, kH, i);
+        ASSERT_EQ(aclrtMemcpy(shared.get(), shared.size(), frame.data(), frame.size(),
+                              ACL_MEMCPY_HOST_TO_DEVICE),
+                  ACL_SUCCESS);
+        Send* s = PrepareBare(i);
+        acldvppSetPicDescData(s->pic, shared.get());
+        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS);
+    }
+    ASSERT_EQ(SendEos(), ACL_SUCCESS);
+    std::lock_guard lock(recorder_.mutex);
+    ExpectDecodesToTheSource(true, recorder_.packets, 5);
+}
+
+// VENC restrictions: on the Atlas 200I/500 A2 pictures are 114 to 8192 a side.
+class VencOnAtlas200IA2 : public ::testing::Test {
+ protected:
+    void SetUp() override {
+        setenv("OPENACL_SOC_NAME", "Ascend310B1", 1);
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    }
+    void TearDown() override {
+        aclFinalize();
+        unsetenv("OPENACL_SOC_NAME");
+        aclGetRecentErrMsg();
+    }
+};
+
+TEST_F(VencOnAtlas200IA2, PicturesAre114To8192) {
+    aclvencChannelDesc* desc = aclvencCreateChannelDesc();
+    EXPECT_EQ(aclvencSetChannelDescPicWidth(desc, 114), ACL_SUCCESS);
+    EXPECT_EQ(aclvencSetChannelDescPicHeight(desc, 8192), ACL_SUCCESS);
+    EXPECT_EQ(aclvencSetChannelDescPicWidth(desc, 112), ACL_ERROR_INVALID_PARAM);
+    EXPECT_MESSAGE_CONTAINS("114..8192, even, on Ascend310B1");
+    EXPECT_EQ(aclvencSetChannelDescPicHeight(desc, 8194), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclvencDestroyChannelDesc(desc), ACL_SUCCESS);
 }
