@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/host_mapping.h"
 #include "core/stream.h"
 #include "dvpp/channel.h"
 #include "dvpp/jpeg.h"
@@ -20,7 +21,7 @@ namespace {
 aclError CheckHostData(const void* data, uint32_t size) {
     if (data == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "data is null");
     if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "size is 0");
-    return ACL_SUCCESS;
+    return openacl::CheckUnregisteredHostMemory("data", data, size, openacl::HostAccess::kRead);
 }
 
 aclError JpegInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,

@@ -11,12 +11,15 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/host_mapping.h"
 #include "core/memory.h"
 #include "core/stream.h"
 #include "model/dataset.h"
 #include "model/model.h"
 
+using openacl::CheckUnregisteredHostMemory;
 using openacl::Fail;
+using openacl::HostAccess;
 namespace model = openacl::model;
 
 namespace {
@@ -125,6 +128,9 @@ aclError LoadMem(const void* data, size_t size, uint32_t* model_id, void* work, 
     if (data == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "model is null");
     if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "modelSize is 0");
     if (model_id == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "modelId is null");
+    if (aclError rc = CheckUnregisteredHostMemory("model", data, size, HostAccess::kRead)) {
+        return rc;
+    }
     return Load(data, size, model_id, work, work_size, weight, weight_size);
 }
 
@@ -246,6 +252,9 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
     if (modelSize == 0) return Fail(ACL_ERROR_INVALID_PARAM, "modelSize is 0");
     if (workSize == nullptr && weightSize == nullptr) {
         return Fail(ACL_ERROR_INVALID_PARAM, "workSize and weightSize are both null");
+    }
+    if (aclError rc = CheckUnregisteredHostMemory("model", model, modelSize, HostAccess::kRead)) {
+        return rc;
     }
     model::ModelImage image;
     aclError rc = model::ReadModelImage(model, modelSize, &image);

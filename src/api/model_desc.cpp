@@ -7,6 +7,7 @@
 
 #include "acl/acl.h"
 #include "core/error.h"
+#include "core/host_mapping.h"
 #include "model/model.h"
 #include "model/model_desc.h"
 
@@ -172,6 +173,10 @@ aclError aclmdlGetDescFromMem(aclmdlDesc* modelDesc, const void* model, size_t m
     if (!IsLiveDesc(modelDesc)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "modelDesc %p is not a live model description",
                     static_cast<void*>(modelDesc));
+    }
+    if (aclError rc = openacl::CheckUnregisteredHostMemory("model", model, modelSize,
+                                                           openacl::HostAccess::kRead)) {
+        return rc;
     }
     return FillFromImage(modelDesc, model, modelSize);
 }

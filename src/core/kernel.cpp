@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include "core/elf_image.h"
 #include "core/error.h"
 #include "core/handle_table.h"
+#include "core/host_mapping.h"
 #include "core/kernel_args.h"
 #include "core/memory.h"
 #include "core/stream.h"
@@ -527,6 +529,9 @@ aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out) {
 }
 
 aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandle* out) {
+    if (aclError rc = CheckUnregisteredHostMemory("data", data, length, HostAccess::kRead)) {
+        return rc;
+    }
     char origin[64];
     std::snprintf(origin, sizeof origin, "kernel binary data at %p", data);
     if (backend::IsCudaBinary(data, length)) return LoadDeviceBinary(data, length, origin, out);
@@ -637,6 +642,9 @@ aclError GetKernelFunctionByEntry(KernelBinary* binary, uint64_t entry, aclrtFun
 }
 
 aclError CreateBinaryImage(const void* data, size_t length, aclrtBinary* out) {
+    if (aclError rc = CheckUnregisteredHostMemory("data", data, length, HostAccess::kRead)) {
+        return rc;
+    }
     auto image = std::make_unique<BinaryImage>();
     const auto* bytes = static_cast<const unsigned char*>(data);
     image->bytes.assign(bytes, bytes + length);
@@ -741,6 +749,17 @@ aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& opt
                     placeholder_count);
     }
     if (aclError rc = CheckLaunch(function, options, args_size)) return rc;
+    if (aclError rc = CheckUnregisteredHostMemory("hostArgs", args, args_size, HostAccess::kRead)) {
+        return rc;
+    }
+    if (placeholder_count > SIZE_MAX / sizeof(aclrtPlaceHolderInfo)) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "placeHolderNum %zu is too large", placeholder_count);
+    }
+    if (aclError rc = CheckUnregisteredHostMemory("placeHolderArray", placeholders,
+                                                  placeholder_count * sizeof(aclrtPlaceHolderInfo),
+                                                  HostAccess::kRead)) {
+        return rc;
+    }
     // The launch owns a copy, so the caller may reuse its buffer as soon as this returns.
     auto* copy = static_cast<unsigned char*>(std::malloc(args_size == 0 ? 1 : args_size));
     if (copy == nullptr) return Fail(ACL_ERROR_BAD_ALLOC, "out of host memory for the arguments");

@@ -14,6 +14,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/host_mapping.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -180,6 +181,15 @@ aclError CheckSide(const char* which, const void* p, const MemRegion& r, bool ex
         return Mismatch(text);
     }
     return ACL_SUCCESS;
+}
+
+// Host memory that no registry knows (malloc'd, static, stack, or wild) is about to be read or
+// written by the host: a range the process does not map with that access is refused here rather
+// than crash the process. Device, pinned and DVPP memory never get here, so they pay nothing.
+aclError CheckUnknownHost(const char* which, const void* p, const MemRegion& r, uint64_t width,
+                          uint64_t pitch, uint64_t rows, HostAccess access) {
+    if (r.domain != MemDomain::kHost) return ACL_SUCCESS;
+    return CheckHostMappingRows(which, p, width, pitch, rows, access);
 }
 
 bool PeersEnabled(Device* a, Device* b) {
@@ -562,6 +572,14 @@ aclError CheckMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
     const char* name = KindName(kind);
     if (aclError rc = CheckSide("dst", dst, *dst_region, dst_device, count, name)) return rc;
     if (aclError rc = CheckSide("src", src, *src_region, src_device, count, name)) return rc;
+    if (aclError rc =
+            CheckUnknownHost("dst", dst, *dst_region, count, count, 1, HostAccess::kWrite)) {
+        return rc;
+    }
+    if (aclError rc =
+            CheckUnknownHost("src", src, *src_region, count, count, 1, HostAccess::kRead)) {
+        return rc;
+    }
     // A copy between two devices is checked for peer access below; one device's memory used
     // from another device's context is a strict check.
     const bool two_devices = dst_region->domain == MemDomain::kDevice &&
@@ -652,6 +670,14 @@ aclError Check2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_
     bool src_device = kind != ACL_MEMCPY_HOST_TO_DEVICE;
     if (aclError rc = CheckSide("dst", dst, *dst_region, dst_device, *dst_span, name)) return rc;
     if (aclError rc = CheckSide("src", src, *src_region, src_device, *src_span, name)) return rc;
+    if (aclError rc =
+            CheckUnknownHost("dst", dst, *dst_region, width, dpitch, height, HostAccess::kWrite)) {
+        return rc;
+    }
+    if (aclError rc =
+            CheckUnknownHost("src", src, *src_region, width, spitch, height, HostAccess::kRead)) {
+        return rc;
+    }
     if (check::On()) {
         if (aclError rc = CheckOwnDevice("dst", dst, *dst_region)) return rc;
         if (aclError rc = CheckOwnDevice("src", src, *src_region)) return rc;
@@ -676,6 +702,11 @@ aclError CheckMemset(void* ptr, size_t max_count, size_t count, MemRegion* regio
     *region = ClassifyPointer(ptr);
     if (count == 0) return ACL_SUCCESS;
     if (region->domain == MemDomain::kHost) {
+        // A wild pointer is refused before the tolerated misuse is reported.
+        if (aclError rc =
+                CheckUnknownHost("devPtr", ptr, *region, count, count, 1, HostAccess::kWrite)) {
+            return rc;
+        }
         char text[200];
         std::snprintf(text, sizeof text,
                       "%p is host memory that did not come from an acl allocation (undefined "
