@@ -835,7 +835,7 @@ bool IsPageable(const MemRegion& region) {
 // Pageable host memory cannot be copied behind the caller's back: wait for the stream's
 // earlier work, then copy before returning (CANN 8.5+ does the same). With strict checks and
 // "pageable_async_copy": "error" the call fails instead.
-aclError DrainForPageable(Stream* stream, const char* which, const void* p) {
+aclError AdmitPageable(const char* which, const void* p) {
     if (check::PageableAsyncCopyIsError()) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s %p is pageable host memory (malloc/new/stack), which cannot be copied "
@@ -848,8 +848,35 @@ aclError DrainForPageable(Stream* stream, const char* which, const void* p) {
         "%s %p is pageable host memory (malloc/new/stack): the call returns only after the copy "
         "has run; allocate host buffers with aclrtMallocHost for truly asynchronous copies",
         which, p);
+    return ACL_SUCCESS;
+}
+
+aclError DrainForPageable(Stream* stream, const char* which, const void* p) {
+    if (aclError rc = AdmitPageable(which, p)) return rc;
     cpu::Queue* queue = stream->queue();
     cpu::Executor::WaitPoint(queue, cpu::Executor::Submitted(queue), cpu::kWaitForever);
+    return ACL_SUCCESS;
+}
+
+// A CPU stream's copy or fill of pageable memory: done before the call returns, after the work
+// queued before it. While a trace records, it runs as a task of the stream, so the timeline
+// shows it on the stream's track, marked as done in the call; otherwise the caller does it
+// once the stream has drained, without a hand-off to a worker. `work` is a small trivially
+// copyable callable (a task's payload); it runs even when the stream has failed, as the
+// untraced copy does.
+template <class Work>
+aclError DoPageableInCall(Stream* stream, const char* which, const void* p, trace::Label label,
+                          Work work) {
+    if (!trace::On()) {
+        if (aclError rc = DrainForPageable(stream, which, p)) return rc;
+        work();
+        return ACL_SUCCESS;
+    }
+    if (aclError rc = AdmitPageable(which, p)) return rc;
+    label.b = trace::kCopyDoneInCall;
+    const uint64_t seq =
+        stream->Submit(cpu::MakeTask(work, 0, cpu::Task::kCallWhenCancelled), label);
+    cpu::Executor::WaitPoint(stream->queue(), seq, cpu::kWaitForever);
     return ACL_SUCCESS;
 }
 
@@ -916,7 +943,8 @@ aclError LaneCopy(backend::Lane& lane, Stream* stream, void* dst, const void* sr
     }
     int32_t status = 0;
     {
-        LaneTraceScope traced(stream, {CopyKind(dst_region, src_region), count});
+        LaneTraceScope traced(stream, {CopyKind(dst_region, src_region), count,
+                                       pageable ? trace::kCopyDoneInCall : 0});
         status = lane.Copy(dst, src, count);
     }
     if (status != 0) return DeviceFailed(accelerator, status, "aclrtMemcpyAsync");
@@ -941,12 +969,10 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
     }
     if (IsPageable(dst_region) || IsPageable(src_region)) {
         const bool dst_side = IsPageable(dst_region);
-        if (aclError rc = DrainForPageable(stream, PageableSide(dst_region),
-                                           dst_side ? static_cast<const void*>(dst) : src)) {
-            return rc;
-        }
-        std::memmove(dst, src, count);
-        return ACL_SUCCESS;
+        return DoPageableInCall(stream, PageableSide(dst_region),
+                                dst_side ? static_cast<const void*>(dst) : src,
+                                {CopyKind(dst_region, src_region), count},
+                                [dst, src, count] { std::memmove(dst, src, count); });
     }
     struct Copy {
         Stream* stream;
@@ -1035,12 +1061,12 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
     }
     if (IsPageable(dst_region) || IsPageable(src_region)) {
         const bool dst_side = IsPageable(dst_region);
-        if (aclError rc = DrainForPageable(stream, PageableSide(dst_region),
-                                           dst_side ? static_cast<const void*>(dst) : src)) {
-            return rc;
-        }
-        Copy2d(dst, dpitch, src, spitch, width, height);
-        return ACL_SUCCESS;
+        return DoPageableInCall(stream, PageableSide(dst_region),
+                                dst_side ? static_cast<const void*>(dst) : src,
+                                {trace::Kind::kMemcpy2d, uint64_t{width} * height},
+                                [dst, dpitch, src, spitch, width, height] {
+                                    Copy2d(dst, dpitch, src, spitch, width, height);
+                                });
     }
     if (dpitch > UINT32_MAX || spitch > UINT32_MAX) {
         return Fail(ACL_ERROR_INVALID_PARAM, "pitches of 4 GiB or more are not supported");
@@ -1102,9 +1128,8 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
         return ACL_SUCCESS;
     }
     if (IsPageable(region)) {
-        if (aclError rc = DrainForPageable(stream, "devPtr", ptr)) return rc;
-        std::memset(ptr, value, count);
-        return ACL_SUCCESS;
+        return DoPageableInCall(stream, "devPtr", ptr, {trace::Kind::kMemset, count},
+                                [ptr, value, count] { std::memset(ptr, value, count); });
     }
     Span span{ptr, count, region.device_accessible()};
     const cpu::Task fill = cpu::MakeTask([span, value, stream]() {

@@ -395,20 +395,25 @@ bool IsKernelApi(const char* api) {
     return api != nullptr && std::strstr(api, "Kernel") != nullptr;
 }
 
+// A copy or fill of pageable host memory is done before its asynchronous call returns.
+const char* SyncNote(const Rec& e) {
+    return e.b == kCopyDoneInCall ? " (pageable, done in the call)" : "";
+}
+
 std::string TaskName(const Rec& e) {
     switch (e.kind) {
         case Kind::kMemcpyH2D:
-            return "memcpy H2D " + Size(e.a);
+            return "memcpy H2D " + Size(e.a) + SyncNote(e);
         case Kind::kMemcpyD2H:
-            return "memcpy D2H " + Size(e.a);
+            return "memcpy D2H " + Size(e.a) + SyncNote(e);
         case Kind::kMemcpyD2D:
-            return "memcpy D2D " + Size(e.a);
+            return "memcpy D2D " + Size(e.a) + SyncNote(e);
         case Kind::kMemcpyH2H:
-            return "memcpy H2H " + Size(e.a);
+            return "memcpy H2H " + Size(e.a) + SyncNote(e);
         case Kind::kMemcpy2d:
-            return "memcpy2d " + Size(e.a);
+            return "memcpy2d " + Size(e.a) + SyncNote(e);
         case Kind::kMemset:
-            return "memset " + Size(e.a);
+            return "memset " + Size(e.a) + SyncNote(e);
         case Kind::kKernel:
             return std::string(e.name != nullptr ? e.name : "kernel") + " x" + std::to_string(e.a);
         case Kind::kModel:
@@ -570,6 +575,7 @@ std::string Writer::TaskArgs(const Joined& j) const {
         case Kind::kMemcpy2d:
         case Kind::kMemset:
             args += ",\"bytes\":" + std::to_string(e.a);
+            if (e.b == kCopyDoneInCall) args += ",\"done_in_call\":true";
             break;
         case Kind::kKernel:
             args += ",\"blocks\":" + std::to_string(e.a);

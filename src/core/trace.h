@@ -50,6 +50,9 @@ enum class Kind : uint8_t {
 // (a) and, for an event wait, the point it waits for (queue `source`, sequence number b); the
 // host function's address (a); 1 for a blocking callback (a); a kernel's blocks (a) and
 // `name`, which must then live for the whole process.
+// Label::b of a copy that was done before its asynchronous call returned (pageable memory).
+inline constexpr uint64_t kCopyDoneInCall = 1;
+
 struct Label {
     Kind kind = Kind::kTask;
     uint64_t a = 0;

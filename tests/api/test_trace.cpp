@@ -242,6 +242,47 @@ TEST(Trace, EnvironmentVariableWritesTheTimelineAtFinalize) {
     EXPECT_NE(summary.find("streams overlapped for"), std::string::npos) << summary;
 }
 
+// A pageable asynchronous copy is done before its call returns (CANN 8.5+), but it is still
+// the stream's work: the timeline shows it on the stream's track, in order, marked so.
+TEST(Trace, APageableAsyncCopyIsOnItsStreamsTrackMarkedDoneInTheCall) {
+    TempDir dir;
+    const std::string path = dir.path() + "/trace.json";
+    ScopedEnv env("OPENACL_TRACE", path.c_str());
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    void* dev = nullptr;
+    ASSERT_EQ(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    std::vector<unsigned char> pageable(kBytes, 7), back(kBytes, 0);
+    ASSERT_EQ(aclrtMemsetAsync(dev, kBytes, 0, kBytes, stream), ACL_SUCCESS);
+    ASSERT_EQ(
+        aclrtMemcpyAsync(dev, kBytes, pageable.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+        ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpyAsync(back.data(), kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+              ACL_SUCCESS);
+    EXPECT_EQ(back, pageable) << "both copies were done when their calls returned";
+    ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+
+    auto tasks = CheckTrace(ReadJson(path));
+    const auto& fill = tasks["memset 1 MiB"];
+    const auto& h2d = tasks["memcpy H2D 1 MiB (pageable, done in the call)"];
+    const auto& d2h = tasks["memcpy D2H 1 MiB (pageable, done in the call)"];
+    ASSERT_EQ(fill.size(), 1u);
+    ASSERT_EQ(h2d.size(), 1u);
+    ASSERT_EQ(d2h.size(), 1u);
+    EXPECT_EQ(h2d[0]["args"]["done_in_call"], true);
+    EXPECT_EQ(h2d[0]["args"]["api"], "aclrtMemcpyAsync");
+    EXPECT_EQ(h2d[0]["tid"], fill[0]["tid"]) << "on the stream's own track";
+    EXPECT_EQ(d2h[0]["tid"], fill[0]["tid"]);
+    EXPECT_GE(h2d[0]["ts"].get<double>(),
+              fill[0]["ts"].get<double>() + fill[0]["dur"].get<double>())
+        << "after the work queued before it";
+}
+
 void Sleep20Ms(void*) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
