@@ -33,24 +33,7 @@ uint32_t BitsOf(float value) {
     return bits;
 }
 
-// Settings for a test that logs to stdout at every level; aclInit re-reads them.
-class AppLogToStdout : public ::testing::Test {
- protected:
-    void SetUp() override { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
-    void TearDown() override { aclFinalize(); }
-
-    // Runs `log` and returns what it printed.
-    template <typename Fn>
-    static std::string Capture(Fn log) {
-        testing::internal::CaptureStdout();
-        log();
-        return testing::internal::GetCapturedStdout();
-    }
-
- private:
-    ScopedEnv print_{"ASCEND_SLOG_PRINT_TO_STDOUT", "1"};
-    ScopedEnv level_{"ASCEND_GLOBAL_LOG_LEVEL", "0"};
-};
+using AppLogToStdout = LogToStdoutTest;
 
 std::string ReadFile(const std::string& path) {
     std::ifstream in(path);

@@ -9,34 +9,11 @@
 #include <thread>
 
 #include "acl/acl.h"
-#include "scoped_env.h"
+#include "test_support.h"
 
 namespace {
 
-// aclInit re-reads the log settings: every level, to stdout.
-class LogRepeats : public ::testing::Test {
- protected:
-    void SetUp() override { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
-    void TearDown() override { aclFinalize(); }
-
-    template <typename Fn>
-    static std::string Capture(Fn log) {
-        testing::internal::CaptureStdout();
-        log();
-        return testing::internal::GetCapturedStdout();
-    }
-
- private:
-    ScopedEnv print_{"ASCEND_SLOG_PRINT_TO_STDOUT", "1"};
-    ScopedEnv level_{"ASCEND_GLOBAL_LOG_LEVEL", "0"};
-};
-
-size_t Count(const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
-}
+using LogRepeats = LogToStdoutTest;
 
 void LogSame(int times) {
     for (int i = 0; i < times; ++i)
@@ -47,7 +24,7 @@ void LogSame(int times) {
 
 TEST_F(LogRepeats, ALineRepeatedInALoopIsWrittenTenTimesASecond) {
     const std::string out = Capture([] { LogSame(1000); });
-    EXPECT_EQ(Count(out, "Poll: nothing to do"), 10u) << out;
+    EXPECT_EQ(CountOccurrences(out, "Poll: nothing to do"), 10u) << out;
 }
 
 TEST_F(LogRepeats, DifferentLinesAreAllWritten) {
@@ -55,7 +32,7 @@ TEST_F(LogRepeats, DifferentLinesAreAllWritten) {
         for (int i = 0; i < 30; ++i)
             aclAppLog(ACL_ERROR, "Poll", "loop.cpp", 12, "frame %d done", i);
     });
-    EXPECT_EQ(Count(out, "Poll: frame "), 30u) << out;
+    EXPECT_EQ(CountOccurrences(out, "Poll: frame "), 30u) << out;
 }
 
 TEST_F(LogRepeats, TheSameTextFromAnotherPlaceIsAnotherLine) {
@@ -64,7 +41,7 @@ TEST_F(LogRepeats, TheSameTextFromAnotherPlaceIsAnotherLine) {
         for (int i = 0; i < 20; ++i)
             aclAppLog(ACL_ERROR, "Poll", "loop.cpp", 13, "nothing to do");
     });
-    EXPECT_EQ(Count(out, "Poll: nothing to do"), 20u) << out;
+    EXPECT_EQ(CountOccurrences(out, "Poll: nothing to do"), 20u) << out;
 }
 
 TEST_F(LogRepeats, TheHeldBackCopiesAreCountedOnceTheSecondIsOver) {
@@ -85,7 +62,7 @@ TEST_F(LogRepeats, ALineComingBackAloneAfterAFloodIsWritten) {
         LogSame(1);
     });
     // 10 copies, the summary (which quotes the line), and the line that came back.
-    EXPECT_EQ(Count(out, "Poll: nothing to do"), 12u) << out;
+    EXPECT_EQ(CountOccurrences(out, "Poll: nothing to do"), 12u) << out;
     EXPECT_NE(out.find("last message repeated 90 more times"), std::string::npos) << out;
 }
 

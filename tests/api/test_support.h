@@ -21,6 +21,33 @@
         EXPECT_NE(std::string(message_).find(text), std::string::npos) << "message: " << message_; \
     } while (0)
 
+// Settings for a test that logs to stdout at every level; aclInit re-reads them.
+class LogToStdoutTest : public ::testing::Test {
+ protected:
+    void SetUp() override { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
+    void TearDown() override { aclFinalize(); }
+
+    // Runs `log` and returns what it printed.
+    template <typename Fn>
+    static std::string Capture(Fn log) {
+        testing::internal::CaptureStdout();
+        log();
+        return testing::internal::GetCapturedStdout();
+    }
+
+ private:
+    ScopedEnv print_{"ASCEND_SLOG_PRINT_TO_STDOUT", "1"};
+    ScopedEnv level_{"ASCEND_GLOBAL_LOG_LEVEL", "0"};
+};
+
+// How many times `what` occurs in `text`.
+inline size_t CountOccurrences(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
 // A file with the given content, removed at scope exit.
 class TempFile {
  public:
