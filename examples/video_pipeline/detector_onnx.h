@@ -11,23 +11,26 @@
 
 namespace detector_onnx {
 
-constexpr int64_t kInputHeight = 192;  // 320x192: near 16:9, and multiples of the stride
-constexpr int64_t kInputWidth = 320;
-constexpr int64_t kStride = 32;  // five stride-2 convolutions
+constexpr int64_t kInputHeight = 256;  // 416x256: a small detector's 416 input, cut to 16:9
+constexpr int64_t kInputWidth = 416;   // (multiples of the stride, no letterbox bars)
+constexpr int64_t kStride = 32;        // five stride-2 convolutions
 constexpr int64_t kAnchors = 3;
 constexpr int64_t kClasses = 4;
 constexpr int64_t kValuesPerAnchor = 5 + kClasses;  // x, y, w, h, objectness, classes
 
-// Input "frames" 1x3x192x320 (RGB in [0, 1], planar); output "detections" 1x27x6x10: for anchor
+// Input "frames" 1x3x256x416 (RGB in [0, 1], planar); output "detections" 1x27x8x13: for anchor
 // a, channels a*9 .. a*9+8 hold sigmoid(tx, ty, tw, th, objectness, class scores) per cell.
-// About 48 M multiply-adds: sized so that on one core the device's work on a frame takes
-// about as long as decoding the sample clip's frame, as in a balanced real pipeline.
+// The backbone of the tiny YOLO-style detectors deployed on edge devices: five strided 3x3
+// stages (16 to 128 channels) and a 1x1 head, about 94 M multiply-adds. On one core of the
+// 2-core reference machine the device's work on a frame (upload, the resize kernel, this model,
+// download) then costs about what decoding one of the sample clip's frames costs on the host,
+// as in a balanced real pipeline (docs/PERFORMANCE.md, "The video pipeline").
 inline std::string MakeDetector(uint64_t seed) {
     resnet_onnx::GraphWriter g("detector_random", seed);
     g.Input("frames", {1, 3, kInputHeight, kInputWidth});
     std::string x = "frames";
     int64_t channels = 3;
-    for (int64_t width : {16, 32, 48, 64, 96}) {
+    for (int64_t width : {16, 32, 48, 96, 128}) {
         x = resnet_onnx::ConvBn(g, x, channels, width, 3, 2, true);
         channels = width;
     }
