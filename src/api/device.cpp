@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/runtime.h"
+#include "core/soc.h"
 
 using openacl::Device;
 using openacl::Fail;
@@ -67,16 +68,23 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
     if (device == nullptr) return ACL_ERROR_RT_INVALID_DEVICEID;
     switch (attr) {
         case ACL_DEV_ATTR_AICPU_CORE_NUM:
-        case ACL_DEV_ATTR_AICORE_CORE_NUM:
-        case ACL_DEV_ATTR_CUBE_CORE_NUM:
-        case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+            // AI CPU tasks run on the host's threads; no public per-chip figure to follow.
             *value = openacl::HostCoreCount();
+            return ACL_SUCCESS;
+        case ACL_DEV_ATTR_AICORE_CORE_NUM:
+            *value = openacl::CurrentSoc().ai_cores;
+            return ACL_SUCCESS;
+        case ACL_DEV_ATTR_CUBE_CORE_NUM:
+            *value = openacl::CurrentSoc().cube_cores;
+            return ACL_SUCCESS;
+        case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+            *value = openacl::CurrentSoc().vector_cores;
             return ACL_SUCCESS;
         case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
             *value = static_cast<int64_t>(device->memory().capacity());
             return ACL_SUCCESS;
         case ACL_DEV_ATTR_L2_CACHE_SIZE:
-            *value = openacl::HostL2CacheBytes();
+            *value = openacl::CurrentSoc().l2_bytes;
             return ACL_SUCCESS;
         case ACL_DEV_ATTR_PHY_CHIP_ID:
             *value = device->physical_id();
@@ -105,11 +113,13 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
     if (Runtime::Get().DeviceById(deviceId) == nullptr) return ACL_ERROR_RT_INVALID_DEVICEID;
     switch (deviceInfo) {
         case ACL_DEVICE_INFO_AI_CORE_NUM:
+            *value = openacl::CurrentSoc().ai_cores;
+            return ACL_SUCCESS;
         case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
-            *value = openacl::HostCoreCount();
+            *value = openacl::CurrentSoc().vector_cores;
             return ACL_SUCCESS;
         case ACL_DEVICE_INFO_L2_SIZE:
-            *value = openacl::HostL2CacheBytes();
+            *value = openacl::CurrentSoc().l2_bytes;
             return ACL_SUCCESS;
         default:
             return Fail(ACL_ERROR_INVALID_PARAM, "deviceInfo %d is not an aclDeviceInfo",

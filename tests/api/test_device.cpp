@@ -2,6 +2,7 @@
 // device counts, attribute queries, peer access and device memory accounting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -250,15 +251,73 @@ TEST_F(SynchronizeDevice, TimeoutBelowMinusOneIsInvalidParam) {
 
 // ---- attribute queries ----
 
-TEST(DeviceInfo, ComputeAttributesDescribeTheHost) {
-    for (aclrtDevAttr attr :
-         {ACL_DEV_ATTR_AICPU_CORE_NUM, ACL_DEV_ATTR_AICORE_CORE_NUM, ACL_DEV_ATTR_CUBE_CORE_NUM,
-          ACL_DEV_ATTR_VECTOR_CORE_NUM, ACL_DEV_ATTR_L2_CACHE_SIZE}) {
-        SCOPED_TRACE(static_cast<int>(attr));
-        int64_t value = -1;
-        EXPECT_EQ(aclrtGetDeviceInfo(0, attr, &value), ACL_SUCCESS);
-        EXPECT_GT(value, 0);
-    }
+namespace {
+
+// The figures of the chip aclInit configured (OPENACL_SOC_NAME), from aclrtGetDeviceInfo and
+// aclGetDeviceCapability alike.
+struct ChipFigures {
+    int64_t ai_cores, cube_cores, vector_cores, l2_bytes;
+};
+
+ChipFigures FiguresOf(const char* soc_name) {
+    ScopedEnv soc("OPENACL_SOC_NAME", soc_name);
+    EXPECT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ChipFigures f{-1, -1, -1, -1};
+    EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &f.ai_cores), ACL_SUCCESS);
+    EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &f.cube_cores), ACL_SUCCESS);
+    EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_VECTOR_CORE_NUM, &f.vector_cores), ACL_SUCCESS);
+    EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_L2_CACHE_SIZE, &f.l2_bytes), ACL_SUCCESS);
+    int64_t value = -1;
+    EXPECT_EQ(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, &value), ACL_SUCCESS);
+    EXPECT_EQ(value, f.ai_cores) << "both queries describe the same chip";
+    EXPECT_EQ(aclGetDeviceCapability(0, ACL_DEVICE_INFO_VECTOR_CORE_NUM, &value), ACL_SUCCESS);
+    EXPECT_EQ(value, f.vector_cores);
+    EXPECT_EQ(aclGetDeviceCapability(0, ACL_DEVICE_INFO_L2_SIZE, &value), ACL_SUCCESS);
+    EXPECT_EQ(value, f.l2_bytes);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+    return f;
+}
+
+}  // namespace
+
+TEST(DeviceInfo, TheDefaultChipIs910B1With24CubeAnd48VectorCores) {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    EXPECT_STREQ(aclrtGetSocName(), "Ascend910B1");
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    const ChipFigures f = FiguresOf("Ascend910B1");
+    EXPECT_EQ(f.ai_cores, 24);
+    EXPECT_EQ(f.cube_cores, 24);
+    EXPECT_EQ(f.vector_cores, 48) << "two AIV per AI Core on the separated architecture";
+    EXPECT_EQ(f.l2_bytes, int64_t{192} << 20);
+}
+
+TEST(DeviceInfo, The910B4Has20CubeAnd40VectorCores) {
+    const ChipFigures f = FiguresOf("Ascend910B4");
+    EXPECT_EQ(f.ai_cores, 20);
+    EXPECT_EQ(f.vector_cores, 40);
+    EXPECT_EQ(f.l2_bytes, int64_t{96} << 20);
+}
+
+TEST(DeviceInfo, The310P3Has8AiCoresAnd7VectorCores) {
+    const ChipFigures f = FiguresOf("Ascend310P3");
+    EXPECT_EQ(f.ai_cores, 8);
+    EXPECT_EQ(f.cube_cores, 8) << "each coupled AI Core holds a cube unit";
+    EXPECT_EQ(f.vector_cores, 7);
+    EXPECT_EQ(f.l2_bytes, int64_t{16} << 20);
+}
+
+TEST(DeviceInfo, AChipWithoutFiguresDescribesTheHost) {
+    const ChipFigures f = FiguresOf("Ascend310B4");
+    const int64_t host_cores = std::max(1u, std::thread::hardware_concurrency());
+    EXPECT_EQ(f.ai_cores, host_cores);
+    EXPECT_EQ(f.vector_cores, host_cores);
+    EXPECT_GT(f.l2_bytes, 0);
+}
+
+TEST(DeviceInfo, AiCpuCoresAreTheHostCores) {
+    int64_t value = -1;
+    EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICPU_CORE_NUM, &value), ACL_SUCCESS);
+    EXPECT_EQ(value, std::max(1u, std::thread::hardware_concurrency()));
 }
 
 TEST(DeviceInfo, TotalGlobalMemoryIsTheDeviceCapacity) {
@@ -304,24 +363,6 @@ TEST(DeviceInfo, UnknownDeviceIsInvalidDeviceId) {
     EXPECT_EQ(aclrtGetDeviceInfo(7, ACL_DEV_ATTR_AICORE_CORE_NUM, &value),
               ACL_ERROR_RT_INVALID_DEVICEID);
     EXPECT_THAT_MESSAGE_CONTAINS("device id 7 is out of range");
-}
-
-TEST(DeviceCapability, AclGetDeviceCapabilityAnswersCoresAndL2) {
-    for (aclDeviceInfo info :
-         {ACL_DEVICE_INFO_AI_CORE_NUM, ACL_DEVICE_INFO_VECTOR_CORE_NUM, ACL_DEVICE_INFO_L2_SIZE}) {
-        SCOPED_TRACE(static_cast<int>(info));
-        int64_t value = -1;
-        EXPECT_EQ(aclGetDeviceCapability(0, info, &value), ACL_SUCCESS);
-        EXPECT_GT(value, 0);
-    }
-    int64_t cores = 0, l2 = 0;
-    ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &cores), ACL_SUCCESS);
-    ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_L2_CACHE_SIZE, &l2), ACL_SUCCESS);
-    int64_t value = 0;
-    EXPECT_EQ(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, &value), ACL_SUCCESS);
-    EXPECT_EQ(value, cores) << "both queries describe the same device";
-    EXPECT_EQ(aclGetDeviceCapability(0, ACL_DEVICE_INFO_L2_SIZE, &value), ACL_SUCCESS);
-    EXPECT_EQ(value, l2);
 }
 
 TEST(DeviceCapability, AclGetDeviceCapabilityUnknownInfoIsInvalidParam) {
