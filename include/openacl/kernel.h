@@ -86,8 +86,9 @@ struct BlockInfo {
     uint32_t index = 0;
     uint32_t count = 1;
 };
-// Defined once per kernel binary by the generated launch table.
-extern thread_local BlockInfo t_block;
+// One per thread; the launcher (a kernel binary's generated table, or an Ascend C library's
+// generated launch stub) sets it before each block.
+inline thread_local BlockInfo t_block;
 
 // Thrown by OPENACL_KERNEL_TRAP / KernelAssert: fails the launch with this message.
 class KernelTrap : public std::runtime_error {
