@@ -75,19 +75,11 @@ void OnFrame(acldvppStreamDesc* input, acldvppPicDesc* output, void* user_data) 
     send->recorder->frames.push_back(std::move(r));
 }
 
-// The chip, chosen explicitly (OPENACL_SOC_NAME, read at aclInit): a 310P, whose VDEC limits
+// The chip, chosen explicitly: a 310P, whose VDEC limits
 // these tests state (the 310's are in test_dvpp_chip.cpp).
-class VdecChip : public ::testing::Test {
+class VdecChip : public ChipTest {
  protected:
-    void SetUp() override {
-        setenv("OPENACL_SOC_NAME", "Ascend310P3", 1);
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        aclFinalize();
-        unsetenv("OPENACL_SOC_NAME");
-        aclGetRecentErrMsg();
-    }
+    VdecChip() : ChipTest("Ascend310P3") {}
 };
 
 // The descriptor tests: their limits are the chip's.

@@ -70,18 +70,10 @@ bool HasIdr(const std::vector<uint8_t>& data, bool hevc) {
 }
 
 // VENC's chip, chosen explicitly: the 310P (Atlas inference series) encodes video, the
-// training parts do not. OPENACL_SOC_NAME is read at aclInit.
-class VencChip : public ::testing::Test {
+// training parts do not.
+class VencChip : public ChipTest {
  protected:
-    void SetUp() override {
-        setenv("OPENACL_SOC_NAME", "Ascend310P3", 1);
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        aclFinalize();
-        unsetenv("OPENACL_SOC_NAME");
-        aclGetRecentErrMsg();
-    }
+    VencChip() : ChipTest("Ascend310P3") {}
 };
 
 // The descriptor tests: their limits are the chip's.
@@ -118,20 +110,13 @@ class VencTest : public VencChip {
         ASSERT_EQ(aclvencCreateChannel(desc_), ACL_SUCCESS) << aclGetRecentErrMsg();
     }
     Send* Prepare(int frame) {
-        auto send = std::make_unique<Send>();
-        send->recorder = &recorder_;
-        send->index = frame;
-        send->buf = std::make_unique<MediaBuffer>(ClipFrame(kW, kH, frame));
-        send->pic = acldvppCreatePicDesc();
-        acldvppSetPicDescData(send->pic, send->buf->get());
-        acldvppSetPicDescSize(send->pic, send->buf->size());
+        Send* send = PrepareBare(frame);
         acldvppSetPicDescFormat(send->pic, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
         acldvppSetPicDescWidth(send->pic, kW);
         acldvppSetPicDescHeight(send->pic, kH);
         acldvppSetPicDescWidthStride(send->pic, kW);  // 176 = ALIGN_UP(176, 16)
         acldvppSetPicDescHeightStride(send->pic, kH);
-        sends_.push_back(std::move(send));
-        return sends_.back().get();
+        return send;
     }
     // What programs send: data and size only, widthStride x height x 3 / 2 bytes; the
     // channel's settings give the rest.
@@ -146,6 +131,13 @@ class VencTest : public VencChip {
         sends_.push_back(std::move(send));
         return sends_.back().get();
     }
+    aclError SendFrame(Send* s) { return aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s); }
+    // Ends the stream and checks that the packets decode to the first `frames` source frames.
+    void FinishAndExpectDecodes(bool hevc, int frames) {
+        ASSERT_EQ(SendEos(), ACL_SUCCESS) << aclGetRecentErrMsg();
+        std::lock_guard lock(recorder_.mutex);
+        ExpectDecodesToTheSource(hevc, recorder_.packets, frames);
+    }
     aclError SendEos() {
         aclvencSetFrameConfigEos(config_, 1);
         aclvencSetFrameConfigForceIFrame(config_, 0);
@@ -156,8 +148,7 @@ class VencTest : public VencChip {
     std::vector<Packet> EncodeAll(int frames) {
         for (int i = 0; i < frames; ++i) {
             Send* s = Prepare(i);
-            EXPECT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS)
-                << aclGetRecentErrMsg();
+            EXPECT_EQ(SendFrame(s), ACL_SUCCESS) << aclGetRecentErrMsg();
         }
         EXPECT_EQ(SendEos(), ACL_SUCCESS) << aclGetRecentErrMsg();
         std::lock_guard lock(recorder_.mutex);
@@ -283,7 +274,7 @@ TEST_F(VencTest, EosReturnsOnlyAfterEveryCallbackHasRun) {
     Create(H264_MAIN_LEVEL);
     for (int i = 0; i < 5; ++i) {
         Send* s = Prepare(i);
-        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS);
+        ASSERT_EQ(SendFrame(s), ACL_SUCCESS);
     }
     ASSERT_EQ(SendEos(), ACL_SUCCESS);
     {
@@ -292,7 +283,7 @@ TEST_F(VencTest, EosReturnsOnlyAfterEveryCallbackHasRun) {
     }
     // A new stream may follow: it starts with an IDR again.
     Send* s = Prepare(0);
-    ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS);
+    ASSERT_EQ(SendFrame(s), ACL_SUCCESS);
     ASSERT_EQ(SendEos(), ACL_SUCCESS);
     std::lock_guard lock(recorder_.mutex);
     ASSERT_EQ(recorder_.packets.size(), 6u);
@@ -383,7 +374,7 @@ TEST_F(VencTest, APictureOfAnotherSizeIsRefused) {
     Create(H264_MAIN_LEVEL);
     Send* s = Prepare(0);
     acldvppSetPicDescWidth(s->pic, 160);
-    EXPECT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(SendFrame(s), ACL_ERROR_INVALID_PARAM);
     EXPECT_MESSAGE_CONTAINS("176x144");
 }
 
@@ -433,23 +424,17 @@ TEST_F(VencTest, APictureGivingOnlyDataAndSizeIsEncodedAtTheChannelsSettings) {
     Create(H264_MAIN_LEVEL);
     for (int i = 0; i < 4; ++i) {
         Send* s = PrepareBare(i);
-        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS)
-            << aclGetRecentErrMsg();
+        ASSERT_EQ(SendFrame(s), ACL_SUCCESS) << aclGetRecentErrMsg();
     }
-    ASSERT_EQ(SendEos(), ACL_SUCCESS);
-    std::lock_guard lock(recorder_.mutex);
-    ExpectDecodesToTheSource(false, recorder_.packets, 4);
+    FinishAndExpectDecodes(false, 4);
 }
 
 TEST_F(VencTest, ThePicturesOwnFormatHasNoEffect) {
     Create(H264_MAIN_LEVEL);
     Send* s = Prepare(0);
     acldvppSetPicDescFormat(s->pic, PIXEL_FORMAT_RGB_888);  // the channel's NV12 applies
-    ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS)
-        << aclGetRecentErrMsg();
-    ASSERT_EQ(SendEos(), ACL_SUCCESS);
-    std::lock_guard lock(recorder_.mutex);
-    ExpectDecodesToTheSource(false, recorder_.packets, 1);
+    ASSERT_EQ(SendFrame(s), ACL_SUCCESS) << aclGetRecentErrMsg();
+    FinishAndExpectDecodes(false, 1);
 }
 
 TEST_F(VencTest, WidthStrideTimesHeightTimesThreeHalvesIsEnoughWhateverTheHeightStride) {
@@ -457,19 +442,16 @@ TEST_F(VencTest, WidthStrideTimesHeightTimesThreeHalvesIsEnoughWhateverTheHeight
     for (int i = 0; i < 2; ++i) {
         Send* s = Prepare(i);  // exactly 176 x 144 x 3 / 2 bytes
         acldvppSetPicDescHeightStride(s->pic, AlignUp(kH, 16) + 16);
-        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS)
-            << aclGetRecentErrMsg();
+        ASSERT_EQ(SendFrame(s), ACL_SUCCESS) << aclGetRecentErrMsg();
     }
-    ASSERT_EQ(SendEos(), ACL_SUCCESS);
-    std::lock_guard lock(recorder_.mutex);
-    ExpectDecodesToTheSource(false, recorder_.packets, 2);
+    FinishAndExpectDecodes(false, 2);
 }
 
 TEST_F(VencTest, ASizeBelowWidthStrideTimesHeightTimesThreeHalvesIsRefused) {
     Create(H264_MAIN_LEVEL);
     Send* s = PrepareBare(0);
     acldvppSetPicDescSize(s->pic, kW * kH * 3 / 2 - 1);
-    EXPECT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(SendFrame(s), ACL_ERROR_INVALID_PARAM);
     EXPECT_MESSAGE_CONTAINS("widthStride x height x 3 / 2");
 }
 
@@ -477,7 +459,7 @@ TEST_F(VencTest, AWidthStrideThatIsNoMultipleOf16IsRefused) {
     Create(H264_MAIN_LEVEL);
     Send* s = Prepare(0);
     acldvppSetPicDescWidthStride(s->pic, kW + 8);
-    EXPECT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(SendFrame(s), ACL_ERROR_INVALID_PARAM);
     EXPECT_MESSAGE_CONTAINS("multiple of 16");
 }
 
@@ -489,12 +471,10 @@ TEST_F(VencTest, TheInputMayBeFreedRightAfterSendFrame) {
     Create(H264_MAIN_LEVEL);
     for (int i = 0; i < 5; ++i) {
         Send* s = PrepareBare(i);
-        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS);
+        ASSERT_EQ(SendFrame(s), ACL_SUCCESS);
         s->buf.reset();  // acldvppFree before the frame is encoded
     }
-    ASSERT_EQ(SendEos(), ACL_SUCCESS);
-    std::lock_guard lock(recorder_.mutex);
-    ExpectDecodesToTheSource(false, recorder_.packets, 5);
+    FinishAndExpectDecodes(false, 5);
 }
 
 TEST_F(VencTest, TheInputMayBeRefilledWithTheNextFrameRightAfterSendFrame) {
@@ -507,25 +487,15 @@ TEST_F(VencTest, TheInputMayBeRefilledWithTheNextFrameRightAfterSendFrame) {
                   ACL_SUCCESS);
         Send* s = PrepareBare(i);
         acldvppSetPicDescData(s->pic, shared.get());
-        ASSERT_EQ(aclvencSendFrame(desc_, s->pic, nullptr, nullptr, s), ACL_SUCCESS);
+        ASSERT_EQ(SendFrame(s), ACL_SUCCESS);
     }
-    ASSERT_EQ(SendEos(), ACL_SUCCESS);
-    std::lock_guard lock(recorder_.mutex);
-    ExpectDecodesToTheSource(true, recorder_.packets, 5);
+    FinishAndExpectDecodes(true, 5);
 }
 
 // VENC restrictions: on the Atlas 200I/500 A2 pictures are 114 to 8192 a side.
-class VencOnAtlas200IA2 : public ::testing::Test {
+class VencOnAtlas200IA2 : public ChipTest {
  protected:
-    void SetUp() override {
-        setenv("OPENACL_SOC_NAME", "Ascend310B1", 1);
-        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        aclFinalize();
-        unsetenv("OPENACL_SOC_NAME");
-        aclGetRecentErrMsg();
-    }
+    VencOnAtlas200IA2() : ChipTest("Ascend310B1") {}
 };
 
 TEST_F(VencOnAtlas200IA2, PicturesAre114To8192) {

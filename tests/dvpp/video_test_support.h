@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +24,24 @@ extern "C" {
 }
 
 #include "acl/acl.h"
+
+// aclInit with the chip `soc` (OPENACL_SOC_NAME, which aclInit reads), aclFinalize after.
+class ChipTest : public ::testing::Test {
+ protected:
+    explicit ChipTest(const char* soc) : soc_(soc) {}
+    void SetUp() override {
+        setenv("OPENACL_SOC_NAME", soc_, 1);
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    }
+    void TearDown() override {
+        aclFinalize();
+        unsetenv("OPENACL_SOC_NAME");
+        aclGetRecentErrMsg();
+    }
+
+ private:
+    const char* soc_;
+};
 
 // A thread serving callbacks in the given context until destroyed.
 class ReportThread {
