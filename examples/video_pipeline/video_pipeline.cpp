@@ -9,9 +9,10 @@
 // Each channel (--channels N) decodes its own video on its own host thread, with its own
 // streams, buffers and callback thread; all share one context and one loaded model. Resources
 // are held by the owners of openacl's C++ layer (openacl/acl.hpp), so an error at any point
-// releases everything; the comments name the AscendCL call behind each step. At the end
-// it prints fps for each mode, the speed-up, each stage's time alone and the bound the slowest
-// stage sets, and checks that both modes produced the same detections. See --help.
+// releases everything; the comments name the AscendCL call behind each step. It runs the two
+// modes alternately (--rounds), then prints fps for each, the median speed-up, each stage's
+// time alone, the bound the slowest stage sets and how near async came to it, and checks that
+// both modes produced the same detections. See --help.
 //
 // With --dvpp the frames take the path they take on an Ascend chip: the clip is an H.264
 // elementary stream, VDEC decodes each frame into NV12 in device memory (its callback on a report
@@ -63,6 +64,7 @@ struct Options {
     int channels = 1;
     int64_t frames = 0;  // 0: the whole clip
     int buffers = 3;
+    int rounds = 3;  // sync and async alternately, this many times each
     int device_cores = 0;
     bool run_sync = true, run_async = true;
     bool dvpp = false;  // decode with VDEC, resize with VPC
@@ -93,6 +95,8 @@ void PrintHelp(const char* program) {
         "  --frames N          frames per channel (default: the whole clip)\n"
         "  --mode sync|async|both   which pipelines to run (default both)\n"
         "  --buffers N         frames in flight per channel in async mode, 2 or 3 (default 3)\n"
+        "  --rounds N          run sync then async N times and report the median speed-up, so\n"
+        "                      that a slow moment of the machine slows both modes (default 3)\n"
         "  --device-cores N    cores the simulated device computes on; the rest are the host's\n"
         "                      (default: half the machine's, at least 1)\n"
         "  --threshold X       detection score threshold (default 0.3)\n"
@@ -151,6 +155,9 @@ bool ParseOptions(int argc, char** argv, Options* options, bool* help) {
         } else if (arg == "--buffers") {
             if (!ParseInt(value, 2, 3, &number)) return bad("2 or 3");
             options->buffers = static_cast<int>(number);
+        } else if (arg == "--rounds") {
+            if (!ParseInt(value, 1, 100, &number)) return bad("a number of rounds from 1 to 100");
+            options->rounds = static_cast<int>(number);
         } else if (arg == "--device-cores") {
             if (!ParseInt(value, 1, 1024, &number)) return bad("a number of cores >= 1");
             options->device_cores = static_cast<int>(number);
@@ -1126,9 +1133,10 @@ bool Annotate(const std::string& path, const ModeResult& mode) {
     return true;
 }
 
-// `alone`: a sync run of one channel, where every stage runs by itself.
-void PrintStages(const ModeResult& alone, int device_cores, int host_cores, int channels,
-                 bool dvpp) {
+// `alone`: a sync run of one channel, where every stage runs by itself. Returns the bound the
+// slowest stage sets, in frames per second.
+double PrintStages(const ModeResult& alone, int device_cores, int host_cores, int channels,
+                   bool dvpp) {
     const double n = static_cast<double>(std::max<int64_t>(alone.frames, 1));
     const StageTimes& t = alone.times;
     const double device = (t.upload + t.preprocess + t.inference + t.download) / n;
@@ -1165,7 +1173,7 @@ void PrintStages(const ModeResult& alone, int device_cores, int host_cores, int 
         if (b.fps < slowest->fps) slowest = &b;
     std::printf("bound set by the slowest stage: %.1f fps (%s)\n", slowest->fps,
                 slowest->what.c_str());
-    if (channels != 1) return;
+    if (channels != 1) return slowest->fps;
     // Overlapping one channel's stages gains at most the sum of their times over the busiest
     // processor's share: the chapter's 1.88x needs the host's and the device's work per frame
     // to be about equal. Say so when this machine's are not, rather than promise the ratio.
@@ -1179,6 +1187,13 @@ void PrintStages(const ModeResult& alone, int device_cores, int host_cores, int 
                 ideal < 1.8 ? " (far from equal, so the chapter's 1.88x is out of reach on this "
                               "machine: the busier side bounds it)"
                             : "");
+    return slowest->fps;
+}
+
+double Median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n == 0 ? 0 : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 int Run(const Options& options) {
@@ -1238,27 +1253,57 @@ int Run(const Options& options) {
             static_cast<long long>(model.head.classes), device_cores, host_cores,
             options.dvpp ? "; decoded by VDEC, resized by VPC" : "");
 
+        // Rounds alternate the modes: the VM's speed varies from second to second, and a slow
+        // moment then slows one round of both rather than one mode's only run.
         ModeResult sync, async;
-        if (options.run_sync) {
-            sync = RunMode(p, false);
-            std::printf("  sync : %5lld frames in %8.1f ms  %7.1f fps\n",
-                        static_cast<long long>(sync.frames), sync.wall_ms, sync.Fps());
-        }
-        if (options.run_async) {
-            async = RunMode(p, true);
-            std::printf(
-                "  async: %5lld frames in %8.1f ms  %7.1f fps  (%d buffers per channel; host "
-                "waited for a free buffer %.0f%% of the time)\n",
-                static_cast<long long>(async.frames), async.wall_ms, async.Fps(), options.buffers,
-                100.0 * async.times.host_wait / options.channels / async.wall_ms);
+        std::vector<double> ratios, async_fps;
+        const int rounds = options.run_sync && options.run_async ? options.rounds : 1;
+        for (int round = 1; round <= rounds; ++round) {
+            char label[24] = "";
+            if (rounds > 1) std::snprintf(label, sizeof label, "round %d ", round);
+            ModeResult this_sync, this_async;
+            if (options.run_sync) {
+                this_sync = RunMode(p, false);
+                std::printf("  %ssync : %5lld frames in %8.1f ms  %7.1f fps\n", label,
+                            static_cast<long long>(this_sync.frames), this_sync.wall_ms,
+                            this_sync.Fps());
+            }
+            if (options.run_async) {
+                this_async = RunMode(p, true);
+                std::printf(
+                    "  %sasync: %5lld frames in %8.1f ms  %7.1f fps  (%d buffers per channel; "
+                    "host waited for a free buffer %.0f%% of the time)\n",
+                    label, static_cast<long long>(this_async.frames), this_async.wall_ms,
+                    this_async.Fps(), options.buffers,
+                    100.0 * this_async.times.host_wait / options.channels / this_async.wall_ms);
+                async_fps.push_back(this_async.Fps());
+            }
+            if (options.run_sync && options.run_async)
+                ratios.push_back(this_async.Fps() / this_sync.Fps());
+            if (round == 1) {  // the detections, stages and files come from the first round
+                sync = std::move(this_sync);
+                async = std::move(this_async);
+            }
         }
         if (options.run_sync && options.run_async) {
-            std::printf("speed-up async/sync: %.2fx\n", async.Fps() / sync.Fps());
+            std::string each;
+            for (double r : ratios) {
+                char text[32];
+                std::snprintf(text, sizeof text, "%s%.2fx", each.empty() ? "" : ", ", r);
+                each += text;
+            }
+            if (rounds > 1) {
+                std::printf("speed-up async/sync: %.2fx (median of %d rounds: %s)\n",
+                            Median(ratios), rounds, each.c_str());
+            } else {
+                std::printf("speed-up async/sync: %.2fx\n", ratios[0]);
+            }
         }
         // Each stage's cost alone: the sync run when it had one channel, else a short one that
         // has (with several channels, the sync run's stages overlap and slow one another).
+        double bound = 0;
         if (options.run_sync && options.channels == 1) {
-            PrintStages(sync, device_cores, host_cores, options.channels, options.dvpp);
+            bound = PrintStages(sync, device_cores, host_cores, options.channels, options.dvpp);
         } else {
             Options one = options;
             one.channels = 1;
@@ -1266,8 +1311,12 @@ int Run(const Options& options) {
             one.frames = options.frames > 0 ? std::min<int64_t>(options.frames, 30) : 30;
             Pipeline single = p;
             single.options = &one;
-            PrintStages(RunMode(single, false), device_cores, host_cores, options.channels,
-                        options.dvpp);
+            bound = PrintStages(RunMode(single, false), device_cores, host_cores, options.channels,
+                                options.dvpp);
+        }
+        if (options.run_async && bound > 0) {
+            std::printf("async ran at %.0f%% of that bound%s\n", 100.0 * Median(async_fps) / bound,
+                        rounds > 1 ? " (median round)" : "");
         }
         if (options.run_sync && options.run_async) {
             const bool same = SameResults(sync, async);
