@@ -17,6 +17,7 @@
 #include "core/host_mapping.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "core/virtual_memory.h"
 
 namespace openacl {
 namespace {
@@ -132,6 +133,18 @@ std::string AllocationSuffix(const void* p) {
 // Checks one side of a copy or fill: `expect_device` is what the kind says about it.
 aclError CheckSide(const char* which, const void* p, const MemRegion& r, bool expect_device,
                    size_t count, const char* kind_name) {
+    if (r.domain == MemDomain::kDeviceFreed && r.vmm) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s %p points into %s: map physical memory there with aclrtMapMem first", which,
+                    p, vmm::Describe(p).c_str());
+    }
+    if (r.vmm && (std::strcmp(which, "src") == 0 ? !r.readable : !r.writable)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s %p lies in %s, which the device may %s: grant access with "
+                    "aclrtMemSetAccess",
+                    which, p, vmm::Describe(p).c_str(),
+                    r.readable ? "only read" : "not access at all");
+    }
     if (r.domain == MemDomain::kDeviceFreed) {
         std::string freed = FreedText(check::Resource::kDeviceMemory, p);
         if (!freed.empty()) {
@@ -231,6 +244,7 @@ const char* AllocName(DeviceAllocKind kind) {
 
 std::string DescribeAllocation(const void* p) {
     MemRegion region = ClassifyPointer(p);
+    if (region.vmm) return region.domain == MemDomain::kDeviceFreed ? "" : vmm::Describe(p);
     char text[200];
     const void* caller = nullptr;
     check::Resource resource = check::Resource::kDeviceMemory;
@@ -295,6 +309,7 @@ MemRegion ClassifyPointer(const void* p) {
         }
         return region;
     }
+    if (vmm::Classify(p, &region)) return region;
     auto address = reinterpret_cast<uintptr_t>(p);
     std::shared_lock lock(g_host_mutex);
     auto& blocks = HostBlocks();
@@ -390,6 +405,12 @@ aclError DeviceFree(void* ptr, bool dvpp) {
         }
         case MemDomain::kDevice:
             break;
+    }
+    if (region.vmm) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%p is in %s: it is not aclrtMalloc memory; undo the mapping with "
+                    "aclrtUnmapMem",
+                    ptr, vmm::Describe(ptr).c_str());
     }
     if (check::On()) {
         if (aclError rc = CheckOwnDevice("devPtr", ptr, region)) return rc;
@@ -777,8 +798,37 @@ aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes) 
     // The CPU backend has one kind of device memory: DDR and HBM queries both describe it.
     backend::DeviceMemory& arena = ctx->device()->memory();
     *total_bytes = arena.capacity();
-    *free_bytes = arena.capacity() - arena.used();
+    const uint64_t used = arena.used() + vmm::PhysicalBytes(ctx->device()->id());
+    *free_bytes = used >= arena.capacity() ? 0 : arena.capacity() - used;
     return ACL_SUCCESS;
+}
+
+aclError GetAddressRange(const void* ptr, void** base, size_t* size) {
+    if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "ptr is null");
+    if (base == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "pbase is null");
+    if (size == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "psize is null");
+    const MemRegion region = ClassifyPointer(ptr);
+    switch (region.domain) {
+        case MemDomain::kDevice:
+        case MemDomain::kHostPinned:
+            *base = reinterpret_cast<void*>(region.base);
+            *size = region.requested;
+            return ACL_SUCCESS;
+        case MemDomain::kDeviceFreed:
+            if (region.vmm) {
+                return Fail(ACL_ERROR_INVALID_PARAM, "%p is in %s", ptr,
+                            vmm::Describe(ptr).c_str());
+            }
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "%p points into device %d's memory but not into a live allocation", ptr,
+                        region.device->id());
+        case MemDomain::kHost:
+            break;
+    }
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "%p is not memory openacl allocated (aclrtMalloc, aclrtMallocHost or a mapping "
+                "of aclrtMapMem)",
+                ptr);
 }
 
 aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
@@ -793,6 +843,10 @@ aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
             attributes->location.id = static_cast<uint32_t>(region.device->id());
             break;
         case MemDomain::kDeviceFreed:
+            if (region.vmm) {
+                return Fail(ACL_ERROR_INVALID_PARAM, "%p is in %s", ptr,
+                            vmm::Describe(ptr).c_str());
+            }
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "%p points into device %d's memory but not into a live allocation", ptr,
                         region.device->id());

@@ -29,6 +29,11 @@ struct MemRegion {
     uint64_t usable = 0;       // bytes a caller may touch from base
     uint64_t requested = 0;    // bytes the caller asked for
     uint32_t alloc_kind = 0;   // a DeviceAllocKind for kDevice, else 0
+    // Virtual memory management (core/virtual_memory.h): a mapping, or an unmapped part of a
+    // reservation (kDeviceFreed), with what the device's access allows.
+    bool vmm = false;
+    bool readable = true;
+    bool writable = true;
     bool device_accessible() const {
         return domain == MemDomain::kDevice || domain == MemDomain::kHostPinned;
     }
@@ -73,6 +78,8 @@ aclError CheckMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
                      aclrtMemcpyKind kind, MemRegion* dst_region, MemRegion* src_region);
 
 aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes);
+// aclrtMemGetAddressRange: the allocation or mapping holding ptr.
+aclError GetAddressRange(const void* ptr, void** base, size_t* size);
 aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes);
 
 }  // namespace openacl

@@ -12,6 +12,7 @@
 #include "core/reclaim.h"
 #include "core/stream.h"
 #include "core/trace.h"
+#include "core/virtual_memory.h"
 
 namespace openacl {
 
@@ -253,6 +254,7 @@ void Runtime::ReleaseEverythingLocked(Graveyard& graveyard) {
         }
     }
     ReleaseAllHostMemory();
+    vmm::ReleaseAll();
     // The device objects stay (all_devices()); the next aclInit publishes a new view.
     devices_ready_.store(false, std::memory_order_release);
     config_loaded_ = false;
