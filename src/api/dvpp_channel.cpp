@@ -5,6 +5,8 @@
 
 #include "core/error.h"
 #include "dvpp/channel.h"
+#include "dvpp/chip.h"
+#include "dvpp/jpeg.h"
 
 using openacl::Fail;
 using namespace openacl::dvpp;
@@ -113,9 +115,10 @@ aclError acldvppSetChannelDescParam(acldvppChannelDesc* channelDesc,
         case ACL_DVPP_CHANNEL_WIDTH_UINT32:
             if (aclError rc = expect(sizeof u32)) return rc;
             std::memcpy(&u32, param, sizeof u32);
-            if (u32 < 32 || u32 > 8192) {
+            if (u32 < 32 || u32 > JpegeMaxSide()) {
                 return Fail(ACL_ERROR_INVALID_PARAM,
-                            "a JPEGE channel width or height is 32..8192, not %u", u32);
+                            "a JPEGE channel width or height is 32..%u on %s, not %u",
+                            JpegeMaxSide(), ChipName().c_str(), u32);
             }
             (paramType == ACL_DVPP_CHANNEL_WIDTH_UINT32 ? channelDesc->jpege_width
                                                         : channelDesc->jpege_height) = u32;
@@ -160,10 +163,10 @@ aclError acldvppGetChannelDescParam(const acldvppChannelDesc* channelDesc,
             u32 = channelDesc->mode == 0 ? kAllChannelModes : channelDesc->mode;
             break;
         case ACL_DVPP_CHANNEL_HEIGHT_UINT32:
-            u32 = channelDesc->jpege_height;
+            u32 = channelDesc->jpege_height != 0 ? channelDesc->jpege_height : JpegeMaxSide();
             break;
         case ACL_DVPP_CHANNEL_WIDTH_UINT32:
-            u32 = channelDesc->jpege_width;
+            u32 = channelDesc->jpege_width != 0 ? channelDesc->jpege_width : JpegeMaxSide();
             break;
         case ACL_DVPP_JPEGD_PRECISION_MODE_ENUM:
             i32 = channelDesc->jpegd_precision;

@@ -195,11 +195,15 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc*
     openacl::Stream* s = openacl::ResolveStream(stream, &rc);
     if (s == nullptr) return rc;
     Picture in = Snapshot(*inputDesc);
-    if (in.width > channelDesc->jpege_width || in.height > channelDesc->jpege_height) {
+    const uint32_t max_w =
+        channelDesc->jpege_width != 0 ? channelDesc->jpege_width : JpegeMaxSide();
+    const uint32_t max_h =
+        channelDesc->jpege_height != 0 ? channelDesc->jpege_height : JpegeMaxSide();
+    if (in.width > max_w || in.height > max_h) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "inputDesc is %ux%u but the channel encodes at most %ux%u "
                     "(ACL_DVPP_CHANNEL_WIDTH/HEIGHT_UINT32)",
-                    in.width, in.height, channelDesc->jpege_width, channelDesc->jpege_height);
+                    in.width, in.height, max_w, max_h);
     }
     if ((rc = CheckJpegeInput(in, s, "inputDesc"))) return rc;
     const uint32_t capacity = *size;

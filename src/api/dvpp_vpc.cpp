@@ -50,18 +50,25 @@ aclError PrepareJob(acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
         // The crop is resized to the output less its borders.
         const BorderSpec& b = *border;
         uint64_t across = uint64_t(b.left) + b.right, down = uint64_t(b.top) + b.bottom;
-        if ((b.left | b.right | b.top | b.bottom) & 1u || across + 10 > job->out.width ||
-            down + 6 > job->out.height) {
+        if (across + 10 > job->out.width || down + 6 > job->out.height) {
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "%s is %ux%u with borders top %u, bottom %u, left %u, right %u: borders "
-                        "must be even and leave at least 10x6 inside",
+                        "must leave at least 10x6 inside",
                         out_name, job->out.width, job->out.height, b.top, b.bottom, b.left,
                         b.right);
         }
-        job->paste = {b.left, b.top, job->out.width - static_cast<uint32_t>(across),
-                      job->out.height - static_cast<uint32_t>(down)};
+        // CANN recommends even borders for YUV420SP and does not require them. An odd one puts
+        // the inside on the 2x2 grid 4:2:0 needs: its origin down to even, its size down to
+        // even, the far borders one wider.
+        const uint32_t inside_w = (job->out.width - static_cast<uint32_t>(across)) & ~1u;
+        const uint32_t inside_h = (job->out.height - static_cast<uint32_t>(down)) & ~1u;
+        job->paste = {b.left & ~1u, b.top & ~1u, inside_w, inside_h};
         job->border = true;
         job->border_spec = b;
+        job->border_spec.left = job->paste.left;
+        job->border_spec.top = job->paste.top;
+        job->border_spec.right = job->out.width - job->paste.left - inside_w;
+        job->border_spec.bottom = job->out.height - job->paste.top - inside_h;
     }
     return CheckScale(job->crop, job->paste,
                       paste != nullptr ? "the crop-and-paste" : "the resize");

@@ -66,12 +66,8 @@ aclError CheckBorder(const Picture& in, const Picture& out, const BorderSpec& sp
                     spec.left, spec.right, static_cast<unsigned long long>(want_w),
                     static_cast<unsigned long long>(want_h));
     }
-    if (IsNv(in.format) && ((spec.top | spec.bottom | spec.left | spec.right) & 1u)) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "borders top %u, bottom %u, left %u, right %u: a YUV420SP picture needs even "
-                    "borders (its chroma has half the resolution)",
-                    spec.top, spec.bottom, spec.left, spec.right);
-    }
+    // CANN recommends even borders for YUV420SP, it does not require them: odd ones are taken
+    // (the output's own size must still be even, as every YUV420SP picture's).
     return ACL_SUCCESS;
 }
 
@@ -94,12 +90,16 @@ void RunMakeBorder(const Picture& in, const Picture& out, const BorderSpec& spec
                        spec.left, spec.right, type | cv::BORDER_ISOLATED, cv::Scalar(v[0]));
     if (!IsNv(in.format)) return;
     const bool vu = in.format == PIXEL_FORMAT_YVU_SEMIPLANAR_420;
-    cv::Mat uv =
-        Plane(out, size_t(out.ws) * out.hs, out.width / 2, out.height / 2, CV_8UC2, out.ws);
-    cv::copyMakeBorder(
-        Plane(in, size_t(in.ws) * in.hs, in.width / 2, in.height / 2, CV_8UC2, in.ws), uv,
-        spec.top / 2, spec.bottom / 2, spec.left / 2, spec.right / 2, type | cv::BORDER_ISOLATED,
-        vu ? cv::Scalar(v[2], v[1]) : cv::Scalar(v[1], v[2]));
+    // Half-resolution chroma borders: an odd luma border starts the chroma half a sample early
+    // (top / 2, left / 2), and the far sides take what is left of the output's chroma.
+    const uint32_t in_cw = in.width / 2, in_ch = in.height / 2;
+    const uint32_t out_cw = out.width / 2, out_ch = out.height / 2;
+    const uint32_t top = spec.top / 2, left = spec.left / 2;
+    cv::Mat uv = Plane(out, size_t(out.ws) * out.hs, out_cw, out_ch, CV_8UC2, out.ws);
+    cv::copyMakeBorder(Plane(in, size_t(in.ws) * in.hs, in_cw, in_ch, CV_8UC2, in.ws), uv, top,
+                       out_ch - in_ch - top, left, out_cw - in_cw - left,
+                       type | cv::BORDER_ISOLATED,
+                       vu ? cv::Scalar(v[2], v[1]) : cv::Scalar(v[1], v[2]));
 }
 
 }  // namespace openacl::dvpp

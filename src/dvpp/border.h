@@ -19,8 +19,8 @@ BorderSpec SpecOf(const acldvppBorderConfig& config);
 
 // YUV400, NV12/NV21, RGB888 and BGR888.
 bool IsBorderFormat(acldvppPixelFormat format);
-// out must have in's format and be exactly as large as in plus the borders; a YUV420SP
-// picture needs even borders (its chroma has half the resolution). Records the failure.
+// out must have in's format and be exactly as large as in plus the borders (odd borders are
+// taken for YUV420SP: CANN only recommends even ones). Records the failure.
 aclError CheckBorder(const Picture& in, const Picture& out, const BorderSpec& spec,
                      const char* what);
 void RunMakeBorder(const Picture& in, const Picture& out, const BorderSpec& spec);

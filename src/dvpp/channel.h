@@ -14,8 +14,10 @@ struct acldvppChannelDesc {
     uint64_t channel_id = 0;  // non-zero while the channel exists
     void* context = nullptr;  // the context it was created in
     uint32_t csc_matrix = ACL_DVPP_CSC_MATRIX_BT601_WIDE;
-    uint32_t jpege_width = 8192;   // ACL_DVPP_CHANNEL_WIDTH_UINT32 (JPEGE only)
-    uint32_t jpege_height = 8192;  // ACL_DVPP_CHANNEL_HEIGHT_UINT32
+    // ACL_DVPP_CHANNEL_WIDTH/HEIGHT_UINT32 (JPEGE only); 0 until set: the chip's largest
+    // (dvpp::JpegeMaxSide), which is also the default the getter reports.
+    uint32_t jpege_width = 0;
+    uint32_t jpege_height = 0;
     int32_t jpegd_precision = ACL_YUVOUT_ALIGN_DOWN_COMPAT;
 };
 

@@ -39,6 +39,10 @@ DvppChip CurrentChip() {
     return ChipOf(Runtime::Get().config().soc_name);
 }
 
+bool IsAscend310B() {
+    return StartsWith(Runtime::Get().config().soc_name, "Ascend310B");
+}
+
 std::string ChipName() {
     const std::string& soc = Runtime::Get().config().soc_name;
     return soc + " (" + FamilyName(ChipOf(soc)) + " rules)";

@@ -14,11 +14,14 @@ enum class DvppChip { k310, k910, k310P, kA2 };
 
 // The family of a soc name: "Ascend310P*" is 310P; "Ascend310B*", "Ascend910B*", "Ascend910_93*"
 // and later parts are A2/A3; other "Ascend310*" is 310 and other "Ascend910*" is 910. Names
-// this table does not know get the 310P rules, the default chip's.
+// this table does not know get the 310P rules.
 DvppChip ChipOf(const std::string& soc_name);
 
 // The configured chip's family; the config is fixed once aclInit has run.
 DvppChip CurrentChip();
+
+// The Atlas 200I/500 A2 (Ascend310B): an A2/A3-class chip whose JPEGE takes 16384 a side.
+bool IsAscend310B();
 
 // For messages: "Ascend310P3 (310P rules)".
 std::string ChipName();

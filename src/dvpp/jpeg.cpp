@@ -466,6 +466,11 @@ uint64_t JpegeInputBytes(const Picture& pic) {
 
 }  // namespace
 
+uint32_t JpegeMaxSide() {
+    // The Atlas 200I/500 A2's JPEGE takes 16384 a side; every other chip's 8192.
+    return IsAscend310B() ? 16384 : kJpegMaxSide;
+}
+
 aclError CheckJpegeInputShape(const Picture& pic, const char* what) {
     if (!IsNv(pic.format) && !IsPacked422(pic.format)) {
         return Fail(ACL_ERROR_INVALID_PARAM,
@@ -473,10 +478,11 @@ aclError CheckJpegeInputShape(const Picture& pic, const char* what) {
                     "(YUYV/UYVY/YVYU/VYUY) only",
                     what, FormatName(pic.format).c_str());
     }
-    if (pic.width < kJpegMinSide || pic.height < kJpegMinSide || pic.width > kJpegMaxSide ||
-        pic.height > kJpegMaxSide) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "%s is %ux%u; JPEGE encodes 32x32 to 8192x8192", what,
-                    pic.width, pic.height);
+    const uint32_t max_side = JpegeMaxSide();
+    if (pic.width < kJpegMinSide || pic.height < kJpegMinSide || pic.width > max_side ||
+        pic.height > max_side) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s is %ux%u; JPEGE encodes 32x32 to %ux%u on %s",
+                    what, pic.width, pic.height, max_side, max_side, ChipName().c_str());
     }
     if (pic.width % 2 != 0 || (IsNv(pic.format) && pic.height % 2 != 0)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "%s is %ux%u; %s input needs an even width%s", what,

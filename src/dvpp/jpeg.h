@@ -51,6 +51,10 @@ aclError PlanJpegDecode(const JpegHeader& header, acldvppPixelFormat requested, 
 aclError DecodeJpeg(const uint8_t* data, size_t size, const JpegHeader& header,
                     const JpegdLayout& layout, uint8_t* out, std::string* why);
 
+// The largest side JPEGE encodes on the emulated chip (also the largest
+// ACL_DVPP_CHANNEL_WIDTH/HEIGHT_UINT32 and their default).
+uint32_t JpegeMaxSide();
+
 // JPEGE: checks the input picture (records the failure); predicts an upper bound of the
 // encoded size; encodes into out (capacity bytes), setting *written.
 aclError CheckJpegeInput(const Picture& pic, const Stream* stream, const char* what);

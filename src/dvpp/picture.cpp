@@ -216,6 +216,49 @@ aclError CheckMediaBuffer(const void* data, uint64_t bytes, const Stream* stream
     return ACL_SUCCESS;
 }
 
+namespace {
+
+// The VPC's stride rules differ per family (CANN's "VPC restrictions" tables): the 310/910 and
+// 310P want widthStride a multiple of 16 of at least ALIGN_UP(w, 16) x bytes per pixel (32 at
+// least), except on the 310/910 8K path, which needs it even only; the A2/A3 class needs no
+// alignment, only a row's bytes (at least 10). heightStride is even on the 310/910; on the 310P
+// and A2/A3 only the formats with half-height chroma (420SP, 440SP) need it even, the others
+// may have heightStride = height.
+struct StrideRule {
+    uint32_t ws_align;
+    uint64_t min_ws;
+    bool even_hs;
+};
+
+bool HalfHeightChroma(acldvppPixelFormat f) {
+    return Is420Sp(f) || f == PIXEL_FORMAT_YUV_SEMIPLANAR_440 ||
+           f == PIXEL_FORMAT_YVU_SEMIPLANAR_440;
+}
+
+StrideRule InputStrideRule(const FormatInfo& info, uint32_t width, bool is8k, DvppChip chip) {
+    const uint64_t row = static_cast<uint64_t>(width) * info.bytes_per_pixel;
+    const uint64_t aligned_row = static_cast<uint64_t>(AlignUp(width, 16)) * info.bytes_per_pixel;
+    switch (chip) {
+        case DvppChip::kA2:
+            return {1, std::max<uint64_t>(row, 10), HalfHeightChroma(info.format)};
+        case DvppChip::k310P:
+            return {16, std::max<uint64_t>(aligned_row, kMinWidthStride),
+                    HalfHeightChroma(info.format)};
+        default:
+            if (is8k) return {2, row, true};
+            return {16, std::max<uint64_t>(aligned_row, kMinWidthStride), true};
+    }
+}
+
+std::string WidthStrideRuleText(const StrideRule& rule) {
+    std::string text = rule.ws_align == 1   ? "at least "
+                       : rule.ws_align == 2 ? "even, at least "
+                                            : "a multiple of 16, at least ";
+    return text + std::to_string(rule.min_ws) + " and at most 16384";
+}
+
+}  // namespace
+
 aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* what) {
     const FormatInfo* info = VpcFormat(pic.format);
     if (info == nullptr) {
@@ -246,21 +289,22 @@ aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* wha
                         what, info->name, pic.width);
         }
     }
-    uint64_t min_ws = static_cast<uint64_t>(AlignUp(pic.width, 16)) * info->bytes_per_pixel;
-    if (pic.ws % 16 != 0 || pic.ws < kMinWidthStride || pic.ws > kMaxWidthStride ||
-        pic.ws < min_ws) {
+    const StrideRule rule = InputStrideRule(*info, pic.width, is8k, chip);
+    if (pic.ws % rule.ws_align != 0 || pic.ws < rule.min_ws || pic.ws > kMaxWidthStride) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has widthStride %u; for %s of width %u it must be a multiple of 16, at "
-                    "least %" PRIu64
-                    " (ALIGN_UP(width, 16) x %u bytes per pixel) and in [32, 16384]",
-                    what, pic.ws, info->name, pic.width, min_ws, info->bytes_per_pixel);
+                    "%s has widthStride %u; for %s of width %u (%u bytes per pixel) it must be "
+                    "%s on %s",
+                    what, pic.ws, info->name, pic.width, info->bytes_per_pixel,
+                    WidthStrideRuleText(rule).c_str(), ChipName().c_str());
     }
     uint32_t max_hs = is8k ? kMax8kSide : kMaxSide;
-    if (pic.hs % 2 != 0 || pic.hs < kMinHeightStride || pic.hs < pic.height || pic.hs > max_hs) {
+    if ((rule.even_hs && pic.hs % 2 != 0) || pic.hs < kMinHeightStride || pic.hs < pic.height ||
+        pic.hs > max_hs) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has heightStride %u; for height %u it must be even, at least the height "
-                    "and in [6, %u]",
-                    what, pic.hs, pic.height, max_hs);
+                    "%s has heightStride %u; for %s of height %u it must be %sat least the "
+                    "height and in [6, %u] on %s",
+                    what, pic.hs, info->name, pic.height, rule.even_hs ? "even, " : "", max_hs,
+                    ChipName().c_str());
     }
     uint64_t needed = VpcInputBytes(*info, pic.ws, pic.hs, chip);
     if (pic.size < needed) {
@@ -297,25 +341,39 @@ aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* wh
                                       "which openacl does not emulate yet)"
                                     : "");
     }
+    // Outputs are 10x6 to 4096x4096; the A2/A3 class writes up to 4096 wide by 8192 high.
+    const uint32_t max_h = chip == DvppChip::kA2 ? kMax8kSide : kMaxSide;
+    // Even sizes: NV12/NV21 need them on every chip; for YUV400 and RGB outputs it is openacl's
+    // limit (the VPC works on 4:2:0 pictures), which the chips do not have.
     if (pic.width < kMinWidth || pic.height < kMinHeight || pic.width > kMaxSide ||
-        pic.height > kMaxSide || pic.width % 2 != 0 || pic.height % 2 != 0) {
+        pic.height > max_h || pic.width % 2 != 0 || pic.height % 2 != 0) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s is %ux%u; a VPC output is 10x6 to 4096x4096 with even width and height",
-                    what, pic.width, pic.height);
+                    "%s is %ux%u; a VPC output is 10x6 to 4096x%u with even width and height on "
+                    "%s",
+                    what, pic.width, pic.height, max_h, ChipName().c_str());
     }
     const uint32_t bpp = VpcFormat(pic.format)->bytes_per_pixel;
-    const uint32_t min_ws = std::max(kMinWidthStride, AlignUp(pic.width * bpp, 16));
-    if (pic.ws % 16 != 0 || pic.ws < min_ws || pic.ws > kMaxWidthStride) {
+    // The A2/A3 class needs a row's bytes only; the others a multiple of 16, at least 32.
+    const bool aligned = chip != DvppChip::kA2;
+    const uint32_t min_ws =
+        aligned ? std::max(kMinWidthStride, AlignUp(pic.width * bpp, 16)) : pic.width * bpp;
+    if ((aligned && pic.ws % 16 != 0) || pic.ws < min_ws || pic.ws > kMaxWidthStride) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has widthStride %u; for width %u it must be a multiple of 16, at least "
-                    "%u (ALIGN_UP(width x %u bytes per pixel, 16), minimum 32)",
-                    what, pic.ws, pic.width, min_ws, bpp);
+                    "%s has widthStride %u; for width %u it must be %sat least %u (%s) and at "
+                    "most 16384 on %s",
+                    what, pic.ws, pic.width, aligned ? "a multiple of 16, " : "", min_ws,
+                    aligned ? "ALIGN_UP(width x bytes per pixel, 16), minimum 32"
+                            : "width x bytes per pixel",
+                    ChipName().c_str());
     }
-    if (pic.hs % 2 != 0 || pic.hs < pic.height || pic.hs < kMinHeightStride || pic.hs > kMaxSide) {
+    // heightStride is even for NV12/NV21 (and every output on the 310/910).
+    const bool even_hs = !IsNewDvpp(chip) || Is420Sp(pic.format);
+    if ((even_hs && pic.hs % 2 != 0) || pic.hs < pic.height || pic.hs < kMinHeightStride ||
+        pic.hs > max_h) {
         return Fail(ACL_ERROR_INVALID_PARAM,
-                    "%s has heightStride %u; for height %u it must be even, at least the height "
-                    "and at most 4096",
-                    what, pic.hs, pic.height);
+                    "%s has heightStride %u; for height %u it must be %sat least the height "
+                    "and at most %u on %s",
+                    what, pic.hs, pic.height, even_hs ? "even, " : "", max_h, ChipName().c_str());
     }
     uint64_t needed = VpcOutputBytes(pic, chip);
     if (pic.size < needed) {

@@ -1,5 +1,5 @@
 // Pictures in media memory: what each pixel format needs (bytes per pixel, buffer size,
-// parity), the documented stride rules (310/910 flavour, a few per chip) and the device-memory
+// parity), the documented stride rules of each chip family and the device-memory
 // check every task makes before it touches a buffer.
 #pragma once
 
@@ -71,8 +71,8 @@ aclError CheckPicDesc(const acldvppPicDesc* desc, const char* what);
 aclError CheckMediaBuffer(const void* data, uint64_t bytes, const Stream* stream, const char* what,
                           std::string* error = nullptr);
 
-// The VPC rules for an input picture and for an output picture, as the
-// emulated chip states them (310/910 strides everywhere; YUV400 size and 8K formats per chip).
+// The VPC rules for an input picture and for an output picture, as the emulated chip states
+// them: strides, sizes, the YUV400 buffer and the 8K formats per chip family.
 aclError CheckVpcInput(const Picture& pic, const Stream* stream, const char* what);
 aclError CheckVpcOutput(const Picture& pic, const Stream* stream, const char* what);
 // What a VPC writes: NV12/NV21; on 310P and A2/A3 also YUV400, RGB/BGR 888 and xRGB 8888.

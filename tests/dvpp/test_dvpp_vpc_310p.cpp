@@ -229,18 +229,19 @@ TEST_F(DvppVpc310P, MakeBorderMatchesOpenCvOnBothPlanes) {
     acldvppDestroyBorderConfig(border);
 }
 
-TEST_F(DvppVpc310P, MakeBorderNeedsEvenBordersForYuv420AndTheExactOutputSize) {
+// Odd borders are taken (test_dvpp_chip_strides.cpp), but a YUV420SP output stays even-sized.
+TEST_F(DvppVpc310P, MakeBorderNeedsAnEvenYuv420OutputAndTheExactOutputSize) {
     MediaBuffer in(MakeNv12(32, 16, 32, 16)), out(64 * 32 * 3 / 2);
     PicDesc input(in.get(), in.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 32, 16, 32, 16);
     acldvppBorderConfig* border = acldvppCreateBorderConfig();
     acldvppSetBorderConfigLeft(border, 1);
-    acldvppSetBorderConfigRight(border, 1);
     {
-        PicDesc output(out.get(), out.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 34, 16, 48, 16);
+        PicDesc output(out.get(), out.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 33, 16, 48, 16);
         EXPECT_EQ(acldvppVpcMakeBorderAsync(channel_, input, output, border, stream_),
                   ACL_ERROR_INVALID_PARAM);
-        EXPECT_MESSAGE_CONTAINS("needs even borders");
+        EXPECT_MESSAGE_CONTAINS("even width and height");
     }
+    acldvppSetBorderConfigRight(border, 1);
     acldvppSetBorderConfigLeft(border, 2);
     {
         PicDesc output(out.get(), out.size(), PIXEL_FORMAT_YUV_SEMIPLANAR_420, 40, 16, 48, 16);
