@@ -1,0 +1,191 @@
+// What one AI core holds while it runs a block: its local memories (UB, L1, L0A/B/C, bias
+// table) and the state the hardware keeps between instructions (vector mask, atomic mode, pad
+// value, event flags). Blocks run concurrently on different threads, so all of it is per thread.
+#ifndef OPENACL_ASCENDC_KERNEL_CORE_STATE_H_
+#define OPENACL_ASCENDC_KERNEL_CORE_STATE_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <new>
+#include <string>
+
+#include "kernel_type.h"
+
+namespace openacl::ascendc {
+
+constexpr size_t kHardwareCount = static_cast<size_t>(AscendC::Hardware::MAX);
+constexpr size_t kHardEventCount = static_cast<size_t>(AscendC::HardEvent::MAX);
+constexpr uint32_t kEventIdsPerEvent = 8;  // EVENT_ID0 .. EVENT_ID7
+constexpr std::align_val_t kLocalMemoryAlignment{4096};
+
+__aicore__ inline uint32_t HardwareCapacity(AscendC::Hardware hardware) {
+    switch (hardware) {
+        case AscendC::Hardware::UB:
+            return kUbSize;
+        case AscendC::Hardware::L1:
+            return kL1Size;
+        case AscendC::Hardware::L0A:
+            return kL0ASize;
+        case AscendC::Hardware::L0B:
+            return kL0BSize;
+        case AscendC::Hardware::L0C:
+            return kL0CSize;
+        case AscendC::Hardware::BIAS:
+            return kBtSize;
+        default:
+            return 0;
+    }
+}
+
+__aicore__ inline const char* HardwareName(AscendC::Hardware hardware) {
+    switch (hardware) {
+        case AscendC::Hardware::UB:
+            return "unified buffer (UB)";
+        case AscendC::Hardware::L1:
+            return "L1 buffer";
+        case AscendC::Hardware::L0A:
+            return "L0A buffer";
+        case AscendC::Hardware::L0B:
+            return "L0B buffer";
+        case AscendC::Hardware::L0C:
+            return "L0C buffer";
+        case AscendC::Hardware::BIAS:
+            return "bias table";
+        default:
+            return "global memory";
+    }
+}
+
+// The memory a position's buffers are carved from.
+__aicore__ inline AscendC::Hardware PositionHardware(AscendC::TPosition position) {
+    using AscendC::Hardware;
+    using AscendC::TPosition;
+    switch (position) {
+        case TPosition::A1:
+        case TPosition::B1:
+        case TPosition::C1:
+        case TPosition::TSCM:
+            return Hardware::L1;
+        case TPosition::A2:
+            return Hardware::L0A;
+        case TPosition::B2:
+            return Hardware::L0B;
+        case TPosition::CO1:
+            return Hardware::L0C;
+        case TPosition::C2:
+            return Hardware::BIAS;
+        case TPosition::GM:
+            return Hardware::GM;
+        default:  // VECIN, VECOUT, VECCALC, CO2, SPM, ...
+            return Hardware::UB;
+    }
+}
+
+// "HardEvent::MTE2_V" for messages.
+__aicore__ inline std::string HardEventName(AscendC::HardEvent event) {
+    constexpr const char* kNames[] = {
+        "MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1",   "MTE2_V",    "V_MTE2",    "MTE3_V",
+        "V_MTE3",    "M_V",       "V_M",    "V_V",      "MTE3_MTE1", "MTE1_MTE3", "MTE1_V",
+        "MTE2_M",    "M_MTE2",    "V_MTE1", "M_FIX",    "FIX_M",     "MTE3_MTE2", "MTE2_MTE3",
+        "S_V",       "V_S",       "S_MTE2", "MTE2_S",   "S_MTE3",    "MTE3_S",    "MTE2_FIX",
+        "FIX_MTE2",  "FIX_S",     "M_S",    "FIX_MTE3", "MTE1_FIX",  "FIX_MTE1",  "FIX_FIX"};
+    static_assert(std::size(kNames) == kHardEventCount);
+    size_t index = static_cast<size_t>(event);
+    return std::string("HardEvent::") + (index < kHardEventCount ? kNames[index] : "?");
+}
+
+enum class CoreType : uint8_t { AIV, AIC };
+enum class AtomicMode : uint8_t { NONE, ADD, MAX, MIN };
+
+struct CoreState {
+    std::array<std::byte*, kHardwareCount> memory{};
+    // Bytes a TPipe has handed out of each memory; reset by each new TPipe.
+    std::array<uint32_t, kHardwareCount> used{};
+    uint32_t bufferCount = 0;
+    // Bumped by each TPipe construction, Reset and Destroy: queues and buffers initialised
+    // under an older epoch are stale.
+    uint64_t epoch = 1;
+    void* pipe = nullptr;
+
+    AscendC::MaskMode maskMode = AscendC::MaskMode::NORMAL;
+    uint64_t maskHigh = ~0ULL;
+    uint64_t maskLow = ~0ULL;
+    AtomicMode atomicMode = AtomicMode::NONE;
+    bool padValueSet = false;
+    uint64_t padValueBits = 0;
+
+    std::array<std::array<uint32_t, kEventIdsPerEvent>, kHardEventCount> flags{};
+    std::array<uint32_t, kHardEventCount> allocatedEventIds{};  // a bit per id
+
+    CoreType coreType = CoreType::AIV;
+    uint64_t tilingKey = 0;
+    uint8_t* sysWorkspace = nullptr;
+
+    CoreState() = default;
+    CoreState(const CoreState&) = delete;
+    CoreState& operator=(const CoreState&) = delete;
+    ~CoreState() {
+        for (std::byte* area : memory) {
+            if (area != nullptr) ::operator delete(area, kLocalMemoryAlignment);
+        }
+    }
+
+    // The thread's area for one memory, allocated on first use.
+    std::byte* Memory(AscendC::Hardware hardware) {
+        std::byte*& area = memory[static_cast<size_t>(hardware)];
+        if (area == nullptr) {
+            area = static_cast<std::byte*>(
+                ::operator new(HardwareCapacity(hardware), kLocalMemoryAlignment));
+        }
+        return area;
+    }
+
+    // The per-core settings InitSocState restores.
+    void ResetSettings() {
+        maskMode = AscendC::MaskMode::NORMAL;
+        maskHigh = ~0ULL;
+        maskLow = ~0ULL;
+        atomicMode = AtomicMode::NONE;
+        padValueSet = false;
+        padValueBits = 0;
+        flags = {};
+        allocatedEventIds = {};
+    }
+};
+
+inline thread_local CoreState t_core;
+
+// For launchers: puts the calling thread's core into its start state before a block runs
+// (settings, flags, core type, tiling key).
+inline void BeginBlock(uint64_t tilingKey = 0) {
+    t_core.ResetSettings();
+    t_core.coreType = CoreType::AIV;
+    t_core.tilingKey = tilingKey;
+}
+
+// For launchers, after a block: SetFlag calls no WaitFlag consumed, as "HardEvent id: count"
+// lines (empty when all pair up). On the NPU they leave flags set for the next kernel.
+inline std::string UnpairedFlags() {
+    std::string report;
+    for (size_t event = 0; event < kHardEventCount; ++event) {
+        for (uint32_t id = 0; id < kEventIdsPerEvent; ++id) {
+            if (uint32_t n = t_core.flags[event][id]; n != 0) {
+                report += HardEventName(static_cast<AscendC::HardEvent>(event)) + " id " +
+                          std::to_string(id) + ": " + std::to_string(n) +
+                          " SetFlag without WaitFlag\n";
+            }
+        }
+    }
+    return report;
+}
+
+// The trap every check uses: "<api>: <problem>".
+[[noreturn]] inline void Trap(const char* api, const std::string& problem) {
+    KernelTrap(std::string(api) + ": " + problem);
+}
+
+}  // namespace openacl::ascendc
+
+#endif  // OPENACL_ASCENDC_KERNEL_CORE_STATE_H_

@@ -1,0 +1,19 @@
+// Ascend C's basic kernel interface, in CANN's name for it: types, TPipe and queues, tensors,
+// data movement, vector instructions, synchronisation and system functions.
+#ifndef OPENACL_ASCENDC_KERNEL_OPERATOR_INTF_H_
+#define OPENACL_ASCENDC_KERNEL_OPERATOR_INTF_H_
+
+#include "kernel_core_state.h"
+#include "kernel_data_copy.h"
+#include "kernel_sync.h"
+#include "kernel_system.h"
+#include "kernel_tensor_impl.h"
+#include "kernel_tpipe_impl.h"
+#include "kernel_type.h"
+#include "kernel_vec_binary.h"
+#include "kernel_vec_cast.h"
+#include "kernel_vec_reduce.h"
+#include "kernel_vec_scalar.h"
+#include "kernel_vec_unary.h"
+
+#endif  // OPENACL_ASCENDC_KERNEL_OPERATOR_INTF_H_
