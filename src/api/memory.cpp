@@ -6,7 +6,9 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/host_register.h"
 #include "core/memory.h"
+#include "core/runtime.h"
 #include "core/stream.h"
 
 using openacl::DeviceAllocKind;
@@ -76,6 +78,15 @@ aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy pol
     return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kMalloc, OPENACL_CALLER());
 }
 
+// Task-scheduler memory is device memory the scheduler reads; on the CPU it is plain device
+// memory, freed with aclrtFree.
+aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                     aclrtMallocConfig* cfg) {
+    OPENACL_API();
+    if (aclError rc = CheckMallocConfig(cfg)) return rc;
+    return openacl::DeviceMalloc(devPtr, size, policy, DeviceAllocKind::kMalloc, OPENACL_CALLER());
+}
+
 aclError aclrtFree(void* devPtr) {
     OPENACL_API();
     return openacl::DeviceFree(devPtr, false);
@@ -90,6 +101,76 @@ aclError aclrtFreeWithDevSync(void* devPtr) {
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
     OPENACL_API();
     return openacl::HostMalloc(hostPtr, size, OPENACL_CALLER());
+}
+
+aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+    OPENACL_API();
+    if (aclError rc = CheckMallocConfig(cfg)) return rc;
+    return openacl::HostMalloc(ptr, size, OPENACL_CALLER());
+}
+
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+    OPENACL_API();
+    if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is null");
+    if (type == ACL_HOST_REGISTER_IOMEMORY || type == ACL_HOST_REGISTER_READONLY) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "type %d (IO memory / read-only registration) is reserved: CANN does not "
+                    "support it yet",
+                    static_cast<int>(type));
+    }
+    if (type != ACL_HOST_REGISTER_MAPPED) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "type %d is not an aclrtHostRegisterType",
+                    static_cast<int>(type));
+    }
+    if (aclError rc = openacl::host_register::Register(ptr, size, true, "aclrtHostRegister")) {
+        return rc;
+    }
+    *devPtr = ptr;  // one address space: the device reaches the memory where the host does
+    return ACL_SUCCESS;
+}
+
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+    OPENACL_API();
+    constexpr uint32_t kKnown =
+        ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED;
+    if ((flag & ~kKnown) != 0 || (flag & (ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED)) == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flag 0x%x is not ACL_HOST_REG_MAPPED and/or ACL_HOST_REG_PINNED", flag);
+    }
+    if ((flag & (ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY)) != 0) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "ACL_HOST_REG_IOMEMORY and ACL_HOST_REG_READONLY are reserved: CANN does not "
+                    "support them yet");
+    }
+    return openacl::host_register::Register(ptr, size, (flag & ACL_HOST_REG_MAPPED) != 0,
+                                            "aclrtHostRegisterV2");
+}
+
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+    OPENACL_API();
+    return openacl::host_register::GetDevicePointer(pHost, pDevice, flag);
+}
+
+aclError aclrtHostUnregister(void* ptr) {
+    OPENACL_API();
+    return openacl::host_register::Unregister(ptr);
+}
+
+aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                     aclrtHostMemMapCapability* capabilities) {
+    OPENACL_API();
+    if (capabilities == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "capabilities is null");
+    openacl::Device* device = openacl::Runtime::Get().DeviceById(deviceId);
+    if (device == nullptr) return ACL_ERROR_RT_INVALID_DEVICEID;
+    if (static_cast<unsigned>(hacType) > ACL_RT_HAC_TYPE_CCU) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "hacType %d is not an aclrtHacType",
+                    static_cast<int>(hacType));
+    }
+    // Every engine of the CPU device is host code reading host memory; the CUDA backend does
+    // not register host memory yet.
+    *capabilities = device->accelerator() == nullptr ? ACL_RT_HOST_MEM_MAP_SUPPORTED
+                                                     : ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
+    return ACL_SUCCESS;
 }
 
 aclError aclrtFreeHost(void* hostPtr) {

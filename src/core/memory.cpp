@@ -15,6 +15,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/host_mapping.h"
+#include "core/host_register.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/virtual_memory.h"
@@ -256,14 +257,19 @@ std::string DescribeAllocation(const void* p) {
                       block.tag.requested, AllocName(static_cast<DeviceAllocKind>(block.tag.kind)),
                       reinterpret_cast<void*>(block.base), region.device->id());
     } else if (region.domain == MemDomain::kHostPinned) {
+        bool allocated = false;
         {
             std::shared_lock lock(g_host_mutex);
             auto it = HostBlocks().find(region.base);
-            if (it != HostBlocks().end()) caller = it->second.call_site;
+            allocated = it != HostBlocks().end();
+            if (allocated) caller = it->second.call_site;
         }
         resource = check::Resource::kHostMemory;
-        std::snprintf(text, sizeof text, "a %" PRIu64 "-byte aclrtMallocHost allocation at %p",
+        std::snprintf(text, sizeof text,
+                      allocated ? "a %" PRIu64 "-byte aclrtMallocHost allocation at %p"
+                                : "a %" PRIu64 "-byte host range registered at %p",
                       region.requested, reinterpret_cast<void*>(region.base));
+        if (!allocated) return text;
     } else {
         return "";
     }
@@ -310,6 +316,7 @@ MemRegion ClassifyPointer(const void* p) {
         return region;
     }
     if (vmm::Classify(p, &region)) return region;
+    if (host_register::Classify(p, &region)) return region;
     auto address = reinterpret_cast<uintptr_t>(p);
     std::shared_lock lock(g_host_mutex);
     auto& blocks = HostBlocks();
@@ -473,6 +480,7 @@ aclError HostFree(void* ptr) {
             const HostBlock block = it->second;
             HostBlocks().erase(it);
             lock.unlock();
+            host_register::ForgetRange(reinterpret_cast<uintptr_t>(ptr), block.usable);
             if (check::On()) {
                 check::NoteDestroyed(check::Resource::kHostMemory, ptr, block.requested, -1,
                                      "aclrtMallocHost");
@@ -480,6 +488,13 @@ aclError HostFree(void* ptr) {
             FreeHostBlock(ptr, block);
             return ACL_SUCCESS;
         }
+    }
+    if (host_register::IsRegistered(ptr)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%p is host memory registered with aclrtHostRegister, not allocated by "
+                    "aclrtMallocHost: undo it with aclrtHostUnregister, then free it the way it "
+                    "was allocated",
+                    ptr);
     }
     MemRegion region = ClassifyPointer(ptr);
     if (region.domain == MemDomain::kDevice) {
@@ -530,6 +545,7 @@ std::vector<std::string> PinnedHostLeakLines() {
 }
 
 void ReleaseAllHostMemory() {
+    host_register::ReleaseAll();
     if (check::On()) check::ReportLeaks("aclFinalize", PinnedHostLeakLines());
     std::unique_lock lock(g_host_mutex);
     auto& blocks = HostBlocks();
