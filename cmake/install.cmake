@@ -68,3 +68,32 @@ install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/gen_kernel_table.py DESTINATION sha
 if(OPENACL_WITH_CUDA)
   install(FILES ${PROJECT_SOURCE_DIR}/cmake/openaclCudaKernel.cmake DESTINATION share/cmake/openacl)
 endif()
+
+# ascendc.cmake (CANN's Gen-2 kernel build, cmake/ascendc/) where CANN's build files look for it:
+# the real folder is compiler/tikcpp/ascendc_kernel_cmake (set_env.sh exports it as
+# ASCENDC_CMAKE_DIR); tools/tikcpp/, <arch>-linux/tikcpp/ and ascendc_devkit/tikcpp/samples/cmake
+# link to it. The Ascend C kernel API (src/ascendc/include) goes to compiler/tikcpp/tikcfw.
+set(OPENACL_ASCENDC_CMAKE_INSTALL_DIR compiler/tikcpp/ascendc_kernel_cmake)
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/ascendc/ascendc.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/ascendc/soc_versions.cmake
+        DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/ascendc/paths_installed.cmake
+        DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR} RENAME openacl_ascendc_paths.cmake)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/ascendc_gen.py
+        DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/ascendc/include/ DESTINATION compiler/tikcpp/tikcfw)
+if(CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  set(OPENACL_HOST_ARCH_DIR aarch64-linux)
+else()
+  set(OPENACL_HOST_ARCH_DIR x86_64-linux)
+endif()
+install(CODE "
+  set(root \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
+  foreach(link tools/tikcpp/ascendc_kernel_cmake ${OPENACL_HOST_ARCH_DIR}/tikcpp/ascendc_kernel_cmake
+               ascendc_devkit/tikcpp/samples/cmake)
+    get_filename_component(parent \"\${root}/\${link}\" DIRECTORY)
+    file(MAKE_DIRECTORY \"\${parent}\")
+    file(RELATIVE_PATH target \"\${parent}\" \"\${root}/${OPENACL_ASCENDC_CMAKE_INSTALL_DIR}\")
+    execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink \"\${target}\" \"\${root}/\${link}\")
+  endforeach()
+")

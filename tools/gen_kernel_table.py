@@ -85,7 +85,8 @@ def main():
                 "}", ""]
     out.append("const openaclKernelEntry kKernels[] = {")
     for name, params in kernels:
-        out.append(f'    {{"{name}", {len(params)}, Run_{name}}},')
+        # argsSize 0: one 8-byte slot per parameter.
+        out.append(f'    {{"{name}", {len(params)}, 0, Run_{name}}},')
     out.append("};")
     out.append("}  // namespace")
     out.append("")

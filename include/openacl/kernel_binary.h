@@ -1,5 +1,8 @@
 /* The table a kernel binary exports so openacl can find and launch its kernels. Generated
- * by tools/gen_kernel_table.py from the kernel sources; applications never touch it. */
+ * by tools/gen_kernel_table.py from the kernel sources (a kernel binary, dlopened by
+ * aclrtBinaryLoadFromFile) or by tools/ascendc_gen.py (an Ascend C library of ascendc.cmake,
+ * whose launch stubs register their table in-process with openaclRegisterKernelTable);
+ * applications never touch it. */
 #ifndef OPENACL_KERNEL_BINARY_H_
 #define OPENACL_KERNEL_BINARY_H_
 
@@ -7,23 +10,32 @@
 #include <stdint.h>
 
 #define OPENACL_KERNEL_BINARY_MAGIC 0x4C43414FU /* "OACL" */
-#define OPENACL_KERNEL_BINARY_VERSION 1U
+/* 2: entries carry argsSize (packed argument blocks). openacl still loads version-1 tables,
+ * whose entries have no argsSize and always take 8-byte slots. */
+#define OPENACL_KERNEL_BINARY_VERSION 2U
+#define OPENACL_KERNEL_BINARY_MIN_VERSION 1U
 #define OPENACL_KERNEL_TABLE_SYMBOL "openacl_kernel_binary_table"
-#define OPENACL_KERNEL_ARG_SLOT 8U /* every parameter occupies one 8-byte slot */
+#define OPENACL_KERNEL_ARG_SLOT 8U /* a slot-style kernel's parameter occupies one 8-byte slot */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Runs one block of a kernel: reads the parameters from `args` (argsSize bytes, one slot per
- * parameter), sets the block index, calls the kernel. Returns 0, or non-zero with a message in
- * `error` when the kernel threw or trapped. */
+/* Runs one block of a kernel: reads the parameters from `args` (the launch's argument block),
+ * sets the block index, calls the kernel. Returns 0, or non-zero with a message in `error` when
+ * the kernel threw or trapped. */
 typedef int (*openaclKernelBlockFn)(const void* args, uint32_t blockIdx, uint32_t blockNum,
                                     char* error, size_t errorSize);
 
 typedef struct openaclKernelEntry {
     const char* name;    /* the kernel function's name */
-    uint32_t paramCount; /* its parameters, each one argument slot */
+    uint32_t paramCount; /* its parameters */
+    /* Version 2. 0: the arguments are paramCount 8-byte slots (openacl_add_kernel_binary).
+     * Otherwise the kernel reads one packed block of argsSize bytes, laid out as CANN's launch
+     * stubs pack it (each parameter aligned to max(4, its alignment), structs by value); a
+     * launch must give at least that many bytes. It sits where version 1 had padding, so the
+     * entry's size and the other fields' offsets did not change. */
+    uint32_t argsSize;
     openaclKernelBlockFn run;
 } openaclKernelEntry;
 
@@ -34,6 +46,31 @@ typedef struct openaclKernelTable {
     uint32_t kernelCount;
     const openaclKernelEntry* kernels;
 } openaclKernelTable;
+
+/* Registers a kernel table that lives in the calling program's own image (the launch stubs an
+ * Ascend C library links in) as a loaded kernel binary, and gives its handle: the table's
+ * kernels are then found with aclrtBinaryGetFunction / aclrtBinaryGetFunctionByEntry (entry =
+ * index in the table) and launched with any aclrtLaunchKernel* call. `origin` names the table
+ * in messages (copied). Idempotent: while the table is registered, a further call gives the same
+ * handle; after that handle was unloaded (aclrtBinaryUnLoad) a call registers the table again.
+ * The table must stay valid for as long as it is registered. Needs no aclInit. Returns
+ * ACL_SUCCESS (0), or ACL_ERROR_INVALID_PARAM (100000) with a message (aclGetRecentErrMsg) for a
+ * null argument or a table that is damaged, of another version or backend. Thread-safe. */
+__attribute__((visibility("default"))) int openaclRegisterKernelTable(
+    const openaclKernelTable* table, const char* origin, void** handle);
+
+/* What the launch stubs of an Ascend C library (aclrtlaunch_<kernel>, and so <<<>>>) call:
+ * registers `table` as openaclRegisterKernelTable does, then launches its kernel `index` over
+ * numBlocks blocks on `stream` (NULL: the default stream), asynchronously, with the argsSize
+ * bytes of packed arguments at `args` (host memory, copied before the call returns), as
+ * aclrtLaunchKernelWithHostArgs does: same checks, errors, traces and strict checks. `apiName`
+ * (a string that lives as long as the program, e.g. "aclrtlaunch_add_custom") names the call in
+ * messages and traces. nullParam: NULL, or the name of a struct parameter the caller was given
+ * a null pointer for, which fails the call with ACL_ERROR_INVALID_PARAM and nothing launched.
+ * Returns ACL_SUCCESS (0) or the ACL error code (message: aclGetRecentErrMsg). */
+__attribute__((visibility("default"))) int openaclLaunchKernelTable(
+    const char* apiName, const openaclKernelTable* table, const char* origin, uint32_t index,
+    uint32_t numBlocks, void* stream, const void* args, size_t argsSize, const char* nullParam);
 
 #ifdef __cplusplus
 }

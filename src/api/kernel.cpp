@@ -285,3 +285,38 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
     return openacl::LaunchKernelWithArgsHandle(target.function, target.options, argsHandle,
                                                target.stream);
 }
+
+int openaclRegisterKernelTable(const openaclKernelTable* table, const char* origin, void** handle) {
+    OPENACL_API();
+    if (table == nullptr || handle == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "table and handle must not be null");
+    }
+    return openacl::RegisterKernelTable(table, origin ? origin : "an in-process kernel table",
+                                        handle);
+}
+
+int openaclLaunchKernelTable(const char* apiName, const openaclKernelTable* table,
+                             const char* origin, uint32_t index, uint32_t numBlocks, void* stream,
+                             const void* args, size_t argsSize, const char* nullParam) {
+    openacl::ApiScope scope(apiName != nullptr ? apiName : __func__);
+    if (table == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "table is null");
+    if (nullParam != nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s is null: pass the address of the struct the kernel takes by value",
+                    nullParam);
+    }
+    aclrtBinHandle binary = nullptr;
+    if (aclError rc = openacl::RegisterKernelTable(
+            table, origin ? origin : "an in-process kernel table", &binary)) {
+        return rc;
+    }
+    aclrtFuncHandle handle = nullptr;
+    aclError rc = ACL_SUCCESS;
+    openacl::KernelBinary* loaded = openacl::ResolveKernelBinary(binary, &rc);
+    if (loaded == nullptr) return rc;
+    if (aclError rc = openacl::GetKernelFunctionByEntry(loaded, index, &handle)) return rc;
+    LaunchTarget target;
+    if (aclError rc = ResolveLaunch(handle, numBlocks, stream, nullptr, &target)) return rc;
+    return openacl::LaunchKernelHostArgs(target.function, target.options, args, argsSize, nullptr,
+                                         0, target.stream);
+}

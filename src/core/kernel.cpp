@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <unordered_map>
 
 #include "backend/cpu/executor.h"
 #include "backend/cpu/parallel_for.h"
@@ -155,6 +156,34 @@ void ReleaseMemfd(int fd) {
     close(fd);
 }
 
+// Why a kernel table cannot be used here (nullptr: it can). `text` holds a composed reason.
+const char* TableProblem(const openaclKernelTable& table, char* text, size_t size) {
+    if (table.magic != OPENACL_KERNEL_BINARY_MAGIC) return "its kernel table is damaged";
+    if (table.version < OPENACL_KERNEL_BINARY_MIN_VERSION ||
+        table.version > OPENACL_KERNEL_BINARY_VERSION) {
+        std::snprintf(text, size,
+                      "its kernel table has version %u, but this openacl reads tables of version "
+                      "%u to version %u",
+                      table.version, OPENACL_KERNEL_BINARY_MIN_VERSION,
+                      OPENACL_KERNEL_BINARY_VERSION);
+        return text;
+    }
+    if (table.backend == nullptr || std::strcmp(table.backend, "cpu") != 0) {
+        std::snprintf(text, size, "it was built for the %s backend, not the CPU backend",
+                      table.backend ? table.backend : "(unnamed)");
+        return text;
+    }
+    if (table.kernelCount > 0 && table.kernels == nullptr) return "its kernel table has no kernels";
+    return nullptr;
+}
+
+// A version-1 entry: no argsSize (padding in its place), every parameter one 8-byte slot.
+struct KernelEntryV1 {
+    const char* name;
+    uint32_t paramCount;
+    openaclKernelBlockFn run;
+};
+
 // dlopen()s a file and checks it is an openacl kernel binary for this backend. Takes `memfd`
 // (the file of a binary loaded from data, -1 for none).
 aclError OpenModule(const std::string& path, const std::string& origin, int memfd,
@@ -168,21 +197,9 @@ aclError OpenModule(const std::string& path, const std::string& origin, int memf
     }
     auto* table =
         static_cast<const openaclKernelTable*>(dlsym(module, OPENACL_KERNEL_TABLE_SYMBOL));
-    const char* problem = nullptr;
     char text[160];
-    if (table == nullptr) {
-        problem = "it has no openacl kernel table";
-    } else if (table->magic != OPENACL_KERNEL_BINARY_MAGIC) {
-        problem = "its kernel table is damaged";
-    } else if (table->version != OPENACL_KERNEL_BINARY_VERSION) {
-        std::snprintf(text, sizeof text, "its kernel table has version %u, this openacl reads %u",
-                      table->version, OPENACL_KERNEL_BINARY_VERSION);
-        problem = text;
-    } else if (table->backend == nullptr || std::strcmp(table->backend, "cpu") != 0) {
-        std::snprintf(text, sizeof text, "it was built for the %s backend, not the CPU backend",
-                      table->backend ? table->backend : "(unnamed)");
-        problem = text;
-    }
+    const char* problem = table == nullptr ? "it has no openacl kernel table"
+                                           : TableProblem(*table, text, sizeof text);
     if (problem != nullptr) {
         dlclose(module);
         ReleaseMemfd(memfd);
@@ -261,7 +278,7 @@ struct Launch {
 static_assert(sizeof(Launch) <= cpu::Task::kPayloadSize);
 
 cpu::TaskStatus RunLaunch(const Launch& launch) {
-    size_t needed = size_t{launch.entry->paramCount} * OPENACL_KERNEL_ARG_SLOT;
+    size_t needed = KernelFunction::EntryArgsSize(*launch.entry);
     if (launch.check_args) {
         MemRegion region = ClassifyPointer(launch.args);
         if (!region.device_accessible() ||
@@ -389,6 +406,14 @@ aclError CheckLaunch(KernelFunction* function, const LaunchOptions& options, siz
     if (options.num_blocks == 0) {
         return Fail(ACL_ERROR_INVALID_PARAM, "numBlocks is 0: a launch needs at least one block");
     }
+    if (function->packed()) {
+        if (args_size >= function->launch_args_size()) return ACL_SUCCESS;
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "kernel %s takes a packed argument block of %zu bytes (its %u parameters) but "
+                    "argsSize is %zu",
+                    function->name(), function->launch_args_size(), function->param_count(),
+                    args_size);
+    }
     if (args_size < function->args_size()) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "kernel %s takes %u parameters (%zu bytes of arguments, one %u-byte slot "
@@ -409,7 +434,21 @@ uint32_t TimeoutMs(const LaunchOptions& options) {
 
 KernelBinary::KernelBinary(void* module, const openaclKernelTable* table, std::string origin,
                            int memfd)
-    : module_(module), memfd_(memfd), table_(table), origin_(std::move(origin)) {}
+    : module_(module),
+      memfd_(memfd),
+      table_(table),
+      source_table_(table),
+      origin_(std::move(origin)) {
+    if (table->version >= 2) return;
+    const auto* old = reinterpret_cast<const KernelEntryV1*>(table->kernels);
+    for (uint32_t i = 0; i < table->kernelCount; ++i) {
+        entries_.push_back({old[i].name, old[i].paramCount, 0, old[i].run});
+    }
+    own_table_ = *table;
+    own_table_.version = OPENACL_KERNEL_BINARY_VERSION;
+    own_table_.kernels = entries_.data();
+    table_ = &own_table_;
+}
 
 KernelBinary::KernelBinary(backend::Accelerator* accelerator, void* device_module,
                            std::vector<std::string> names,
@@ -417,6 +456,7 @@ KernelBinary::KernelBinary(backend::Accelerator* accelerator, void* device_modul
     : module_(nullptr),
       memfd_(-1),
       table_(&own_table_),
+      source_table_(&own_table_),
       origin_(std::move(origin)),
       accelerator_(accelerator),
       device_module_(device_module),
@@ -425,7 +465,7 @@ KernelBinary::KernelBinary(backend::Accelerator* accelerator, void* device_modul
     for (size_t i = 0; i < names_.size(); ++i) {
         // Parameters are known from the binary's metadata (0 when it says nothing, and then
         // any argument block is accepted).
-        entries_.push_back({names_[i].c_str(), device_kernels_[i].param_bytes / 8, nullptr});
+        entries_.push_back({names_[i].c_str(), device_kernels_[i].param_bytes / 8, 0, nullptr});
     }
     own_table_.magic = OPENACL_KERNEL_BINARY_MAGIC;
     own_table_.version = OPENACL_KERNEL_BINARY_VERSION;
@@ -563,6 +603,46 @@ aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandl
         done += static_cast<size_t>(n);
     }
     return OpenModule(MemfdPath(fd), origin, fd, out);
+}
+
+aclError RegisterKernelTable(const openaclKernelTable* table, const char* origin,
+                             aclrtBinHandle* out) {
+    // The tables registered so far and the handle each was registered as: a table is one
+    // binary for as long as that handle is loaded.
+    static auto* mutex = new std::mutex;
+    static auto* handles = new std::unordered_map<const openaclKernelTable*, aclrtBinHandle>;
+    std::lock_guard lock(*mutex);
+    if (auto it = handles->find(table); it != handles->end()) {
+        // The handle is the binary's address, which a later binary may reuse once it is unloaded.
+        KernelBinary* binary = Binaries().Find(it->second);
+        if (binary != nullptr && binary->source_table() == table && binary->in_process()) {
+            *out = it->second;
+            return ACL_SUCCESS;
+        }
+        handles->erase(it);
+    }
+    char text[160];
+    const char* problem = TableProblem(*table, text, sizeof text);
+    if (problem == nullptr && table->version < 2) {
+        problem = "a table registered in-process must be of version 2 or later";
+    }
+    for (uint32_t i = 0; problem == nullptr && i < table->kernelCount; ++i) {
+        if (table->kernels[i].name == nullptr || table->kernels[i].run == nullptr) {
+            std::snprintf(text, sizeof text, "entry %u of its kernel table has no %s", i,
+                          table->kernels[i].name == nullptr ? "name" : "block function");
+            problem = text;
+        }
+    }
+    if (problem != nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s is not an openacl CPU kernel table: %s", origin,
+                    problem);
+    }
+    if (aclError rc = RefuseHostBinaryOnAccelerator(origin)) return rc;
+    aclrtBinHandle handle =
+        Binaries().Insert(std::make_unique<KernelBinary>(nullptr, table, origin));
+    handles->emplace(table, handle);
+    *out = handle;
+    return ACL_SUCCESS;
 }
 
 aclError UnloadKernelBinary(aclrtBinHandle handle) {
@@ -782,6 +862,15 @@ aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& opt
 
 aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& options, void* block,
                                size_t slots_size, Stream* stream) {
+    if (function->packed()) {
+        std::free(block);
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "kernel %s is an Ascend C kernel that reads one packed argument block of %zu "
+                    "bytes, not one 8-byte slot per parameter as aclrtKernelArgs* and "
+                    "aclrtLaunchKernelWithArgsArray build it: launch it with aclrtlaunch_%s "
+                    "(or <<<>>>), aclrtLaunchKernelWithHostArgs or aclrtLaunchKernel",
+                    function->name(), function->launch_args_size(), function->name());
+    }
     if (aclError rc = CheckLaunch(function, options, slots_size)) {
         std::free(block);
         return rc;
@@ -792,6 +881,7 @@ aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& op
 
 aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& options,
                                void* const* args, Stream* stream) {
+    if (function->packed()) return LaunchKernelOwnedArgs(function, options, nullptr, 0, stream);
     uint32_t count = function->param_count();
     if (args == nullptr && count > 0) {
         return Fail(ACL_ERROR_INVALID_PARAM,

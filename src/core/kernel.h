@@ -1,6 +1,8 @@
 // Kernel binaries and launches. A kernel binary is a shared object built by
-// openacl_add_kernel_binary; it exports a table of its kernels (openacl/kernel_binary.h). A
-// launch is one task on its stream that runs numBlocks blocks and completes when all have.
+// openacl_add_kernel_binary, which exports a table of its kernels (openacl/kernel_binary.h), or
+// a table an Ascend C library's launch stubs register from the program's own image
+// (openaclRegisterKernelTable). A launch is one task on its stream that runs numBlocks blocks
+// and completes when all have.
 #pragma once
 
 #include <atomic>
@@ -30,6 +32,8 @@ class KernelBinary {
  public:
     // memfd: the in-memory file a binary loaded from data was opened through (-1: none); the
     // binary owns it, so its /proc/self/fd name is not reused while the module is loaded.
+    // module: the dlopen() handle, or nullptr for a table registered from the program's own
+    // image (nothing to dlclose). A version-1 table is read into a table of the current version.
     KernelBinary(void* module, const openaclKernelTable* table, std::string origin, int memfd = -1);
     // A binary loaded into an accelerator (a CUDA cubin, fatbin or PTX): `names` are its
     // kernels, `kernels` what the device needs to launch each (same order).
@@ -37,6 +41,8 @@ class KernelBinary {
                  std::vector<std::string> names, std::vector<backend::DeviceKernel> kernels,
                  std::string origin);
     ~KernelBinary();
+    // A table registered from the program's own image (no module).
+    bool in_process() const { return module_ == nullptr && accelerator_ == nullptr; }
     // nullptr for a CPU kernel binary.
     backend::Accelerator* accelerator() const { return accelerator_; }
     // The device kernel behind one of this binary's entries (accelerator binaries only).
@@ -48,6 +54,8 @@ class KernelBinary {
 
     const std::string& origin() const { return origin_; }
     const openaclKernelTable* table() const { return table_; }
+    // The table this binary was made from (differs from table() for a version-1 table).
+    const openaclKernelTable* source_table() const { return source_table_; }
     // The function of the kernel at `index` in the table (registered on first use), or nullptr
     // if there is none or the binary is being unloaded.
     KernelFunction* FunctionAt(uint32_t index);
@@ -63,6 +71,7 @@ class KernelBinary {
     void* module_;
     int memfd_;
     const openaclKernelTable* table_;
+    const openaclKernelTable* source_table_;
     std::string origin_;
     std::atomic<uint32_t> refs_{1};
     std::mutex functions_mutex_;
@@ -92,7 +101,17 @@ class KernelFunction {
     const openaclKernelEntry* entry() const { return entry_; }
     const char* name() const { return entry_->name; }
     uint32_t param_count() const { return entry_->paramCount; }
+    // Whether the kernel reads one packed argument block (an Ascend C library's kernel) rather
+    // than one 8-byte slot per parameter.
+    bool packed() const { return entry_->argsSize != 0; }
+    // The bytes of one 8-byte slot per parameter (how aclrtKernelArgs* build arguments).
     size_t args_size() const { return size_t{entry_->paramCount} * OPENACL_KERNEL_ARG_SLOT; }
+    // The bytes of arguments a launch must give: the packed block, or the slots.
+    size_t launch_args_size() const { return EntryArgsSize(*entry_); }
+    static size_t EntryArgsSize(const openaclKernelEntry& entry) {
+        return entry.argsSize != 0 ? entry.argsSize
+                                   : size_t{entry.paramCount} * OPENACL_KERNEL_ARG_SLOT;
+    }
 
  private:
     KernelBinary* binary_;
@@ -105,6 +124,9 @@ class KernelFunction {
 // Loading and lookup (argument checks done by the caller).
 aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out);
 aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandle* out);
+// openaclRegisterKernelTable: the table lives in the program's own image.
+aclError RegisterKernelTable(const openaclKernelTable* table, const char* origin,
+                             aclrtBinHandle* out);
 aclError UnloadKernelBinary(aclrtBinHandle handle);
 KernelBinary* ResolveKernelBinary(aclrtBinHandle handle, aclError* rc);
 KernelFunction* ResolveKernelFunction(aclrtFuncHandle handle, aclError* rc);
@@ -139,6 +161,7 @@ aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& op
 // Launches with an argument block built in host memory for this launch (std::malloc), whose
 // ownership passes to the launch whatever the outcome. slots_size: the bytes of parameter slots
 // at its start (the rest is data they point at), checked against the kernel's parameters.
+// Refuses a packed kernel (its block is not slots).
 aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& options, void* block,
                                size_t slots_size, Stream* stream);
 // Reads the launch attributes of a config (timeout; others have no meaning on a CPU).

@@ -991,9 +991,9 @@ TEST_F(Kernel, BinariesForAnotherBackendOrTableVersionAreRefused) {
     EXPECT_EQ(aclrtBinaryLoadFromData(cuda.data(), cuda.size(), nullptr, &binary),
               ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("built for the cuda backend");
-    EXPECT_EQ(aclrtBinaryLoadFromFile(OPENACL_VERSION_2_TABLE_MODULE, nullptr, &binary),
+    EXPECT_EQ(aclrtBinaryLoadFromFile(OPENACL_VERSION_3_TABLE_MODULE, nullptr, &binary),
               ACL_ERROR_INVALID_PARAM);
-    EXPECT_THAT_MESSAGE_CONTAINS("version 2");
+    EXPECT_THAT_MESSAGE_CONTAINS("has version 3");
     EXPECT_EQ(aclrtBinaryLoadFromFile(OPENACL_BAD_MAGIC_TABLE_MODULE, nullptr, &binary),
               ACL_ERROR_INVALID_PARAM);
     EXPECT_THAT_MESSAGE_CONTAINS("not an openacl CPU kernel binary");

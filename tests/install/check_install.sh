@@ -70,6 +70,24 @@ cmake -S "$source_dir" -B "$work/cmake" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >
 cmake --build "$work/cmake" > /dev/null
 "$work/cmake/app"
 [ -f "$work/cmake/user_kernels.so" ] || { echo "openacl_add_kernel_binary built nothing"; exit 1; }
+# An Ascend C kernel project (tests/ascendc_build/project) built with the installed ascendc.cmake,
+# found through ASCENDC_CMAKE_DIR as CANN's kernel examples do, and through the other folders
+# CANN's build files probe.
+[ "$ASCENDC_CMAKE_DIR" = "$prefix/compiler/tikcpp/ascendc_kernel_cmake" ] ||
+  { echo "set_env.sh did not export ASCENDC_CMAKE_DIR"; exit 1; }
+for dir in compiler/tikcpp/ascendc_kernel_cmake tools/tikcpp/ascendc_kernel_cmake \
+           "$(uname -m)-linux/tikcpp/ascendc_kernel_cmake" ascendc_devkit/tikcpp/samples/cmake; do
+  [ -f "$prefix/$dir/ascendc.cmake" ] || { echo "missing from the installed tree: $dir/ascendc.cmake"; exit 1; }
+done
+ascendc_project="$source_dir/../ascendc_build/project"
+cmake -S "$ascendc_project" -B "$work/ascendc" -G Ninja -DSOC_VERSION=ascend910b1 > /dev/null
+cmake --build "$work/ascendc" > /dev/null
+"$work/ascendc/main" > /dev/null || { echo "the Ascend C project built on the install tree fails"; exit 1; }
+cmake -S "$ascendc_project" -B "$work/ascendc_devkit" -G Ninja -DSOC_VERSION=Ascend310P3 \
+      -DASCENDC_CMAKE_DIR="$prefix/ascendc_devkit/tikcpp/samples/cmake" > /dev/null
+cmake --build "$work/ascendc_devkit" > /dev/null
+"$work/ascendc_devkit/main" --gtest_filter='*ChevronWrapper*' > /dev/null ||
+  { echo "the Ascend C project built through ascendc_devkit/tikcpp/samples/cmake fails"; exit 1; }
 # pyACL: set_env.sh puts the acl module on PYTHONPATH, as CANN's does (when it was built).
 if [ -d "$prefix/python/site-packages" ]; then
   [ "$(cd /tmp && /usr/bin/python3 -c 'import acl; print(acl.rt.get_run_mode())')" = "(1, 0)" ] ||

@@ -20,7 +20,7 @@ namespace {
 int RunNothing(const void*, uint32_t, uint32_t, char*, size_t) {
     return 0;
 }
-const openaclKernelEntry kKernels[] = {{"foreign_kernel", 0, RunNothing}};
+const openaclKernelEntry kKernels[] = {{"foreign_kernel", 0, 0, RunNothing}};
 }  // namespace
 
 extern "C" __attribute__((visibility("default")))

@@ -1,0 +1,209 @@
+// The host program of the Ascend C project: launches the kernels of ascendc_library(kernels)
+// through aclrtlaunch_<kernel>.h (ACLRT_LAUNCH_KERNEL and the plain function) and through the
+// <<<>>> wrappers of the kernel files, and checks results against plain C++.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclrtlaunch_add_custom.h"
+#include "aclrtlaunch_fill_float.h"
+#include "aclrtlaunch_fill_int32_t.h"
+#include "add_custom_tiling.h"
+
+// The wrappers in the kernel files (add_custom.cpp, fill.cpp).
+uint32_t add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint8_t* z,
+                       AddCustomTilingData tiling, float alpha);
+uint32_t scale_copy_do(uint32_t blockDim, void* stream, float* out, const float* in, uint32_t n);
+uint32_t fill_on_default_stream(uint32_t blocks, uint8_t* out, int32_t value, uint32_t n);
+uint32_t fill_simt(uint32_t blocks, void* stream, uint8_t* out, float value, uint32_t n);
+
+namespace {
+
+constexpr uint32_t kLength = 1000;
+constexpr uint32_t kTile = 64;
+constexpr uint32_t kBlocks = (kLength + kTile - 1) / kTile;
+constexpr float kAlpha = 0.5f;
+
+class AscendcBuild : public ::testing::Test {
+ protected:
+    void SetUp() override {
+        ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+        ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+        for (uint32_t i = 0; i < kLength; ++i) {
+            x_[i] = static_cast<float>(i);
+            y_[i] = static_cast<float>(2 * i + 1);
+        }
+        x_dev_ = Upload(x_);
+        y_dev_ = Upload(y_);
+        z_dev_ = Upload(std::vector<float>(kLength, -1.0f));
+    }
+    void TearDown() override {
+        for (void* p : {x_dev_, y_dev_, z_dev_})
+            aclrtFree(p);
+        aclrtDestroyStream(stream_);
+        aclrtResetDevice(0);
+        aclFinalize();
+    }
+    void* Upload(const std::vector<float>& host) {
+        void* dev = nullptr;
+        EXPECT_EQ(aclrtMalloc(&dev, host.size() * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST),
+                  ACL_SUCCESS);
+        EXPECT_EQ(aclrtMemcpy(dev, host.size() * sizeof(float), host.data(),
+                              host.size() * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE),
+                  ACL_SUCCESS);
+        return dev;
+    }
+    template <class T>
+    std::vector<T> Download(void* dev, size_t count) {
+        std::vector<T> host(count);
+        EXPECT_EQ(aclrtMemcpy(host.data(), count * sizeof(T), dev, count * sizeof(T),
+                              ACL_MEMCPY_DEVICE_TO_HOST),
+                  ACL_SUCCESS);
+        return host;
+    }
+    // The C++ reference of add_custom.
+    void ExpectSum() {
+        std::vector<float> z = Download<float>(z_dev_, kLength);
+        for (uint32_t i = 0; i < kLength; ++i) {
+            ASSERT_EQ(z[i], x_[i] + kAlpha * y_[i]) << "element " << i;
+        }
+    }
+    static std::string RecentMessage() {
+        const char* message = aclGetRecentErrMsg();
+        return message ? message : "";
+    }
+
+    aclrtStream stream_ = nullptr;
+    std::vector<float> x_ = std::vector<float>(kLength), y_ = std::vector<float>(kLength);
+    void *x_dev_ = nullptr, *y_dev_ = nullptr, *z_dev_ = nullptr;
+    AddCustomTilingData tiling_{kLength, kTile};
+};
+
+TEST_F(AscendcBuild, AclrtLaunchKernelMacroRunsTheKernel) {
+    EXPECT_EQ(
+        ACLRT_LAUNCH_KERNEL(add_custom)(kBlocks, stream_, x_dev_, y_dev_, z_dev_, &tiling_, kAlpha),
+        0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ExpectSum();
+}
+
+TEST_F(AscendcBuild, AclrtlaunchFunctionRunsTheKernel) {
+    EXPECT_EQ(aclrtlaunch_add_custom(kBlocks, stream_, x_dev_, y_dev_, z_dev_, &tiling_, kAlpha),
+              0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ExpectSum();
+}
+
+TEST_F(AscendcBuild, ChevronWrapperInTheKernelFileRunsTheKernel) {
+    EXPECT_EQ(add_custom_do(kBlocks, stream_, static_cast<uint8_t*>(x_dev_),
+                            static_cast<uint8_t*>(y_dev_), static_cast<uint8_t*>(z_dev_), tiling_,
+                            kAlpha),
+              0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ExpectSum();
+}
+
+TEST_F(AscendcBuild, TemplateKernelLaunchedWithChevronsRunsItsInstance) {
+    EXPECT_EQ(scale_copy_do(7, stream_, static_cast<float*>(z_dev_),
+                            static_cast<const float*>(x_dev_), kLength),
+              0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    std::vector<float> z = Download<float>(z_dev_, kLength);
+    for (uint32_t i = 0; i < kLength; ++i)
+        ASSERT_EQ(z[i], 3 * x_[i]) << "element " << i;
+}
+
+TEST_F(AscendcBuild, TokenPastedKernelsHaveTheirOwnLaunchFunctions) {
+    EXPECT_EQ(aclrtlaunch_fill_int32_t(5, stream_, z_dev_, 42, kLength, 0), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    for (int32_t v : Download<int32_t>(z_dev_, kLength))
+        ASSERT_EQ(v, 42);
+    EXPECT_EQ(ACLRT_LAUNCH_KERNEL(fill_float)(5, stream_, z_dev_, 2.5f, kLength, 0), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    for (float v : Download<float>(z_dev_, kLength))
+        ASSERT_EQ(v, 2.5f);
+}
+
+TEST_F(AscendcBuild, LaunchIsAsynchronousAndAnEventAfterItCompletesAfterIt) {
+    constexpr uint32_t kDelayMs = 300;
+    aclrtEvent done = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&done), ACL_SUCCESS);
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(aclrtlaunch_fill_int32_t(4, stream_, z_dev_, 7, kLength, kDelayMs), 0u);
+    auto returned = std::chrono::steady_clock::now();
+    ASSERT_EQ(aclrtRecordEvent(done, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeEvent(done), ACL_SUCCESS);
+    auto completed = std::chrono::steady_clock::now();
+    // The call returned while block 0 was still waiting; the event completed only after it.
+    EXPECT_LT(returned - start, std::chrono::milliseconds(kDelayMs / 2));
+    EXPECT_GE(completed - start, std::chrono::milliseconds(kDelayMs));
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    EXPECT_EQ(aclrtQueryEventStatus(done, &status), ACL_SUCCESS);
+    EXPECT_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    for (int32_t v : Download<int32_t>(z_dev_, kLength))
+        ASSERT_EQ(v, 7);
+    aclrtDestroyEvent(done);
+}
+
+TEST_F(AscendcBuild, ChevronsWithTwoArgumentsLaunchOnTheDefaultStream) {
+    EXPECT_EQ(fill_on_default_stream(3, static_cast<uint8_t*>(z_dev_), -5, kLength), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    for (int32_t v : Download<int32_t>(z_dev_, kLength))
+        ASSERT_EQ(v, -5);
+}
+
+TEST_F(AscendcBuild, ChevronsWithFourArgumentsLaunchOnTheirStream) {
+    EXPECT_EQ(fill_simt(3, stream_, static_cast<uint8_t*>(z_dev_), 1.25f, kLength), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    for (float v : Download<float>(z_dev_, kLength))
+        ASSERT_EQ(v, 1.25f);
+}
+
+TEST_F(AscendcBuild, NullTilingPointerIsRefusedWithAMessage) {
+    EXPECT_EQ(aclrtlaunch_add_custom(kBlocks, stream_, x_dev_, y_dev_, z_dev_, nullptr, kAlpha),
+              static_cast<uint32_t>(ACL_ERROR_INVALID_PARAM));
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("aclrtlaunch_add_custom"), std::string::npos) << message;
+    EXPECT_NE(message.find("tiling is null"), std::string::npos) << message;
+}
+
+TEST_F(AscendcBuild, ZeroBlocksIsRefused) {
+    EXPECT_EQ(aclrtlaunch_add_custom(0, stream_, x_dev_, y_dev_, z_dev_, &tiling_, kAlpha),
+              static_cast<uint32_t>(ACL_ERROR_INVALID_PARAM));
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("numBlocks is 0"), std::string::npos) << message;
+}
+
+TEST_F(AscendcBuild, ForeignStreamIsRefused) {
+    int not_a_stream = 0;
+    EXPECT_NE(
+        aclrtlaunch_add_custom(kBlocks, &not_a_stream, x_dev_, y_dev_, z_dev_, &tiling_, kAlpha),
+        0u);
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("aclrtlaunch_add_custom"), std::string::npos) << message;
+}
+
+TEST_F(AscendcBuild, KernelsLaunchAgainAfterFinalizeAndInit) {
+    ASSERT_EQ(aclrtlaunch_add_custom(kBlocks, stream_, x_dev_, y_dev_, z_dev_, &tiling_, kAlpha),
+              0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    TearDown();
+    SetUp();
+    EXPECT_EQ(aclrtlaunch_add_custom(kBlocks, stream_, x_dev_, y_dev_, z_dev_, &tiling_, kAlpha),
+              0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ExpectSum();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
