@@ -72,6 +72,13 @@ __attribute__((visibility("default"))) int openaclLaunchKernelTable(
     const char* apiName, const openaclKernelTable* table, const char* origin, uint32_t index,
     uint32_t numBlocks, void* stream, const void* args, size_t argsSize, const char* nullParam);
 
+/* What a block of an Ascend C kernel calls for SyncAll: waits until `participants` blocks of
+ * its launch (0: all) have called it. 0: passed. 1: the block does not run co-resident with the
+ * others (the launch has more blocks than the chip has cores, or it was not launched by
+ * openacl's runtime); 2: blocks of the launch returned without calling it; 3: another block
+ * failed or the launch's timeout passed; 4: more participants than the launch has blocks. */
+__attribute__((visibility("default"))) int openaclKernelSyncAll(uint32_t participants);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include <iterator>
 #include <unordered_map>
 
+#include "backend/cpu/block_threads.h"
 #include "backend/cpu/executor.h"
 #include "backend/cpu/parallel_for.h"
 #include "backend/cpu/sync.h"
@@ -28,6 +30,7 @@
 #include "core/host_mapping.h"
 #include "core/kernel_args.h"
 #include "core/memory.h"
+#include "core/soc.h"
 #include "core/stream.h"
 #include "core/trace.h"
 
@@ -277,6 +280,13 @@ struct Launch {
 };
 static_assert(sizeof(Launch) <= cpu::Task::kPayloadSize);
 
+// How many blocks of an Ascend C kernel run at once: the chip's cores (vector cores on the
+// separated architectures, AI Cores and Vector Cores on the coupled ones).
+uint32_t CoResidentBlocks() {
+    const SocSpec soc = CurrentSoc();
+    return static_cast<uint32_t>(std::max(soc.vector_cores, soc.ai_cores));
+}
+
 cpu::TaskStatus RunLaunch(const Launch& launch) {
     size_t needed = KernelFunction::EntryArgsSize(*launch.entry);
     if (launch.check_args) {
@@ -307,8 +317,13 @@ cpu::TaskStatus RunLaunch(const Launch& launch) {
     cpu::ParallelOptions options;
     options.timeout = std::chrono::milliseconds(launch.timeout_ms);
     cpu::Executor* executor = cpu::Executor::Current();
-    cpu::ParallelStatus status =
-        executor->ParallelFor(launch.num_blocks, run_block, &blocks, options);
+    // An Ascend C kernel's blocks all run at once on the chip, up to its core count, and may
+    // wait for one another (SyncAll): give each its own thread. Beyond the core count the chip
+    // runs them in waves, as ParallelFor does.
+    const cpu::ParallelStatus status =
+        launch.entry->argsSize != 0 && launch.num_blocks <= CoResidentBlocks()
+            ? cpu::RunCoResident(launch.num_blocks, run_block, &blocks, options)
+            : executor->ParallelFor(launch.num_blocks, run_block, &blocks, options);
     if (status.failed()) {
         launch.stream->NoteFailure("kernel %s failed in block %u of %u: %s", launch.entry->name,
                                    status.block, launch.num_blocks, blocks.error);
@@ -908,3 +923,9 @@ aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& op
 }
 
 }  // namespace openacl
+
+// The barrier of an Ascend C kernel's SyncAll (openacl/kernel_binary.h), called from kernel
+// code on a co-resident block's thread.
+int openaclKernelSyncAll(uint32_t participants) {
+    return static_cast<int>(openacl::cpu::CoResidentBarrier(participants));
+}

@@ -6,6 +6,7 @@
 #include "kernel_core_state.h"
 #include "kernel_data_copy.h"
 #include "kernel_sync.h"
+#include "kernel_sync_all.h"
 #include "kernel_system.h"
 #include "kernel_tensor_impl.h"
 #include "kernel_tpipe_impl.h"

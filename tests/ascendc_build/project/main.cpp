@@ -13,6 +13,9 @@
 #include "aclrtlaunch_add_custom.h"
 #include "aclrtlaunch_fill_float.h"
 #include "aclrtlaunch_fill_int32_t.h"
+#include "aclrtlaunch_sync_skipped.h"
+#include "aclrtlaunch_sync_sum.h"
+#include "aclrtlaunch_sync_sum_soft.h"
 #include "add_custom_tiling.h"
 
 // The wrappers in the kernel files (add_custom.cpp, fill.cpp).
@@ -206,4 +209,76 @@ TEST_F(AscendcBuild, KernelsLaunchAgainAfterFinalizeAndInit) {
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
+}
+
+// ---- SyncAll: blocks that wait for one another ----
+
+namespace {
+
+constexpr uint32_t kPerBlock = 16;
+
+// Runs sync_sum (or its soft form) over `blocks` blocks; returns the stream's result and, when
+// it succeeded, checks that every block saw every other block's writes.
+aclError RunSyncSum(aclrtStream stream, uint32_t blocks, bool soft) {
+    const uint32_t n = blocks * kPerBlock;
+    std::vector<float> in(n);
+    float expected = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        in[i] = static_cast<float>(i % 7);
+        expected += 2.0f * in[i];
+    }
+    void *in_dev = nullptr, *work = nullptr, *out = nullptr, *sync = nullptr;
+    EXPECT_EQ(aclrtMalloc(&in_dev, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMalloc(&work, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMalloc(&out, blocks * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMalloc(&sync, blocks * 32, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(in_dev, n * 4, in.data(), n * 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemset(sync, blocks * 32, 0, blocks * 32), ACL_SUCCESS);
+    const uint32_t launched =
+        soft ? aclrtlaunch_sync_sum_soft(blocks, stream, in_dev, work, out, sync, kPerBlock)
+             : aclrtlaunch_sync_sum(blocks, stream, in_dev, work, out, kPerBlock);
+    EXPECT_EQ(launched, 0u);
+    const aclError rc = aclrtSynchronizeStream(stream);
+    if (rc == ACL_SUCCESS) {
+        std::vector<float> sums(blocks);
+        EXPECT_EQ(aclrtMemcpy(sums.data(), blocks * 4, out, blocks * 4, ACL_MEMCPY_DEVICE_TO_HOST),
+                  ACL_SUCCESS);
+        for (uint32_t b = 0; b < blocks; ++b)
+            EXPECT_EQ(sums[b], expected) << "block " << b;
+    }
+    for (void* p : {in_dev, work, out, sync})
+        aclrtFree(p);
+    return rc;
+}
+
+}  // namespace
+
+TEST_F(AscendcBuild, SyncAllLetsEveryBlockSeeTheOthersWrites) {
+    EXPECT_EQ(RunSyncSum(stream_, 8, false), ACL_SUCCESS) << RecentMessage();
+}
+
+TEST_F(AscendcBuild, SyncAllWorksWithAsManyBlocksAsTheChipHasCores) {
+    int64_t cores = 0;
+    ASSERT_EQ(aclGetDeviceCapability(0, ACL_DEVICE_INFO_VECTOR_CORE_NUM, &cores), ACL_SUCCESS);
+    EXPECT_EQ(cores, 48) << "Ascend910B1, the default chip";
+    EXPECT_EQ(RunSyncSum(stream_, static_cast<uint32_t>(cores), false), ACL_SUCCESS)
+        << RecentMessage();
+}
+
+TEST_F(AscendcBuild, SoftSyncAllWithItsWorkspacesLetsEveryBlockSeeTheOthersWrites) {
+    EXPECT_EQ(RunSyncSum(stream_, 12, true), ACL_SUCCESS) << RecentMessage();
+}
+
+TEST_F(AscendcBuild, SyncAllWithMoreBlocksThanTheChipHasCoresFailsTheLaunch) {
+    EXPECT_NE(RunSyncSum(stream_, 49, false), ACL_SUCCESS);
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("more blocks (49) than the chip has cores"), std::string::npos)
+        << message;
+}
+
+TEST_F(AscendcBuild, ABlockReturningBeforeSyncAllFailsTheLaunch) {
+    EXPECT_EQ(aclrtlaunch_sync_skipped(4, stream_, z_dev_), 0u);
+    EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("returned without reaching this SyncAll"), std::string::npos) << message;
 }

@@ -1,0 +1,55 @@
+// Kernels whose blocks wait for one another (SyncAll), written with kernel_operator.h: every
+// block doubles its slice of `in` into `work`, waits for all the others, then adds up the whole
+// of `work` into its own out[block]. Without all blocks running at once this cannot finish.
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void sync_sum(GM_ADDR in, GM_ADDR work, GM_ADDR out,
+                                               uint32_t perBlock) {
+    const uint32_t block = static_cast<uint32_t>(AscendC::GetBlockIdx());
+    const uint32_t blocks = static_cast<uint32_t>(AscendC::GetBlockNum());
+    AscendC::GlobalTensor<float> src, dst, sums;
+    src.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(in) + block * perBlock, perBlock);
+    dst.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(work) + block * perBlock, perBlock);
+    sums.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), blocks);
+    for (uint32_t i = 0; i < perBlock; ++i)
+        dst.SetValue(i, 2.0f * src.GetValue(i));
+    AscendC::SyncAll();
+    AscendC::GlobalTensor<float> all;
+    all.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(work), blocks * perBlock);
+    float total = 0;
+    for (uint32_t i = 0; i < blocks * perBlock; ++i)
+        total += all.GetValue(i);
+    sums.SetValue(block, total);
+}
+
+// The same with the soft form, its workspaces as CANN's sample sets them up: 8 int32 (32 bytes)
+// per core in GM (zeroed by the host) and in UB.
+extern "C" __global__ __aicore__ void sync_sum_soft(GM_ADDR in, GM_ADDR work, GM_ADDR out,
+                                                    GM_ADDR syncGm, uint32_t perBlock) {
+    const uint32_t block = static_cast<uint32_t>(AscendC::GetBlockIdx());
+    const uint32_t blocks = static_cast<uint32_t>(AscendC::GetBlockNum());
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> syncBuf;
+    pipe.InitBuffer(syncBuf, blocks * 32);
+    AscendC::GlobalTensor<int32_t> syncGlobal;
+    syncGlobal.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(syncGm), blocks * 8);
+    AscendC::GlobalTensor<float> src, dst, sums, all;
+    src.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(in) + block * perBlock, perBlock);
+    dst.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(work) + block * perBlock, perBlock);
+    sums.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), blocks);
+    all.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(work), blocks * perBlock);
+    for (uint32_t i = 0; i < perBlock; ++i)
+        dst.SetValue(i, 2.0f * src.GetValue(i));
+    AscendC::SyncAll(syncGlobal, syncBuf.Get<int32_t>());
+    float total = 0;
+    for (uint32_t i = 0; i < blocks * perBlock; ++i)
+        total += all.GetValue(i);
+    sums.SetValue(block, total);
+}
+
+// Block 0 leaves before the barrier: the others could never pass it.
+extern "C" __global__ __aicore__ void sync_skipped(GM_ADDR out) {
+    if (AscendC::GetBlockIdx() == 0) return;
+    AscendC::SyncAll();
+    reinterpret_cast<__gm__ float*>(out)[AscendC::GetBlockIdx()] = 1.0f;
+}
