@@ -298,6 +298,70 @@ BENCHMARK(BM_MemcpyAsyncSmallEnqueue)
     ->ReportAggregatesOnly(true)
     ->Unit(benchmark::kMicrosecond);
 
+// 100 small pinned-to-device copies: one aclrtMemcpyBatchAsync against 100 aclrtMemcpyAsync,
+// enqueue and completion together (the time per batch of 100).
+constexpr int kBatchCopies = 100;
+struct BatchBuffers {
+    std::vector<void*> dsts, srcs;
+    std::vector<size_t> maxes, sizes;
+    BatchBuffers() {
+        for (int i = 0; i < kBatchCopies; ++i) {
+            void* dev = nullptr;
+            void* host = nullptr;
+            CHECK_ACL(aclrtMalloc(&dev, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+            CHECK_ACL(aclrtMallocHost(&host, 256));
+            dsts.push_back(dev);
+            srcs.push_back(host);
+            maxes.push_back(256);
+            sizes.push_back(256);
+        }
+    }
+    ~BatchBuffers() {
+        for (int i = 0; i < kBatchCopies; ++i) {
+            aclrtFree(dsts[i]);
+            aclrtFreeHost(srcs[i]);
+        }
+    }
+};
+
+void BM_MemcpyBatchAsync100(benchmark::State& state) {
+    aclrtStream s = NewStream();
+    BatchBuffers b;
+    aclrtMemcpyBatchAttr attr{};
+    attr.dstLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+    size_t first = 0;
+    for (auto _ : state) {
+        CHECK_ACL(aclrtMemcpyBatchAsyncV2(b.dsts.data(), b.maxes.data(), b.srcs.data(),
+                                          b.sizes.data(), kBatchCopies, &attr, &first, 1, s));
+        CHECK_ACL(aclrtSynchronizeStream(s));
+    }
+    CHECK_ACL(aclrtDestroyStream(s));
+}
+BENCHMARK(BM_MemcpyBatchAsync100)
+    ->Iterations(2000)
+    ->Repetitions(kReps)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_MemcpyAsync100OneByOne(benchmark::State& state) {
+    aclrtStream s = NewStream();
+    BatchBuffers b;
+    for (auto _ : state) {
+        for (int i = 0; i < kBatchCopies; ++i) {
+            CHECK_ACL(
+                aclrtMemcpyAsync(b.dsts[i], 256, b.srcs[i], 256, ACL_MEMCPY_HOST_TO_DEVICE, s));
+        }
+        CHECK_ACL(aclrtSynchronizeStream(s));
+    }
+    CHECK_ACL(aclrtDestroyStream(s));
+}
+BENCHMARK(BM_MemcpyAsync100OneByOne)
+    ->Iterations(2000)
+    ->Repetitions(kReps)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
+
 void BM_LaunchHostFuncSynchronize(benchmark::State& state) {
     aclrtStream s = NewStream();
     int64_t ran = 0;  // written by the worker, read after a synchronize

@@ -2,11 +2,14 @@
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 
+#include <cstdint>
+
 #include "acl/acl.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/host_register.h"
+#include "core/memcpy_batch.h"
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -261,6 +264,50 @@ aclError aclrtMemInvalidate(void* devPtr, size_t size) {
 }
 
 // ---- Asynchronous -----------------------------------------------------------------------
+
+aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes,
+                          size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
+                          size_t numAttrs, size_t* failIndex) {
+    OPENACL_API();
+    if (failIndex == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "failIndex is null");
+    return openacl::CopyBatch(
+        {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, failIndex,
+        nullptr);
+}
+
+aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes,
+                            size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
+                            size_t numAttrs) {
+    OPENACL_API();
+    return openacl::CopyBatch(
+        {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, nullptr, nullptr);
+}
+
+aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes,
+                               size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
+                               size_t numAttrs, size_t* failIndex, aclrtStream stream) {
+    OPENACL_API();
+    if (failIndex == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "failIndex is null");
+    *failIndex = SIZE_MAX;
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::CopyBatch(
+        {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, failIndex,
+        resolved);
+}
+
+aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes,
+                                 size_t numBatches, aclrtMemcpyBatchAttr* attrs,
+                                 size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::CopyBatch(
+        {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, nullptr,
+        resolved);
+}
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
