@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/host_mapping.h"
 #include "core/host_register.h"
+#include "core/managed_memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/virtual_memory.h"
@@ -182,6 +183,7 @@ aclError CheckSide(const char* which, const void* p, const MemRegion& r, bool ex
                         r.usable - offset);
         }
     }
+    if (r.managed) return ACL_SUCCESS;  // reachable from host and device: any kind is right
     char text[768];
     if (!expect_device && r.domain == MemDomain::kDevice) {
         std::snprintf(text, sizeof text, "%s %p is device memory%s but %s says it is host memory",
@@ -246,6 +248,7 @@ const char* AllocName(DeviceAllocKind kind) {
 std::string DescribeAllocation(const void* p) {
     MemRegion region = ClassifyPointer(p);
     if (region.vmm) return region.domain == MemDomain::kDeviceFreed ? "" : vmm::Describe(p);
+    if (region.managed) return managed::Describe(p);
     char text[200];
     const void* caller = nullptr;
     check::Resource resource = check::Resource::kDeviceMemory;
@@ -317,6 +320,7 @@ MemRegion ClassifyPointer(const void* p) {
     }
     if (vmm::Classify(p, &region)) return region;
     if (host_register::Classify(p, &region)) return region;
+    if (managed::Classify(p, &region)) return region;
     auto address = reinterpret_cast<uintptr_t>(p);
     std::shared_lock lock(g_host_mutex);
     auto& blocks = HostBlocks();
@@ -413,6 +417,7 @@ aclError DeviceFree(void* ptr, bool dvpp) {
         case MemDomain::kDevice:
             break;
     }
+    if (region.managed) return managed::Free(ptr);
     if (region.vmm) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%p is in %s: it is not aclrtMalloc memory; undo the mapping with "
@@ -546,6 +551,7 @@ std::vector<std::string> PinnedHostLeakLines() {
 
 void ReleaseAllHostMemory() {
     host_register::ReleaseAll();
+    managed::ReleaseAll();
     if (check::On()) check::ReportLeaks("aclFinalize", PinnedHostLeakLines());
     std::unique_lock lock(g_host_mutex);
     auto& blocks = HostBlocks();
@@ -855,6 +861,11 @@ aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
     attributes->pageSize = 4096;
     switch (region.domain) {
         case MemDomain::kDevice:
+            if (region.managed) {
+                attributes->location.type = ACL_MEM_LOCATION_TYPE_MANAGED;
+                attributes->pageSize = static_cast<uint32_t>(managed::kPage);
+                break;
+            }
             attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
             attributes->location.id = static_cast<uint32_t>(region.device->id());
             break;

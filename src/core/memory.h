@@ -32,6 +32,8 @@ struct MemRegion {
     // Virtual memory management (core/virtual_memory.h): a mapping, or an unmapped part of a
     // reservation (kDeviceFreed), with what the device's access allows.
     bool vmm = false;
+    // Managed memory (core/managed_memory.h): host and device memory at once, any copy kind.
+    bool managed = false;
     bool readable = true;
     bool writable = true;
     bool device_accessible() const {
@@ -59,7 +61,7 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
 aclError DeviceFree(void* ptr, bool dvpp);
 aclError HostMalloc(void** ptr, size_t size, const void* call_site);
 aclError HostFree(void* ptr);
-// Frees all pinned host memory (aclFinalize).
+// aclFinalize: frees all pinned host memory and managed memory, ends host registrations.
 void ReleaseAllHostMemory();
 // Leak report lines for the pinned host memory still allocated, grouped by site.
 std::vector<std::string> PinnedHostLeakLines();
