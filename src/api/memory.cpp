@@ -9,6 +9,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/host_register.h"
+#include "core/indirect_copy.h"
 #include "core/memcpy_batch.h"
 #include "core/memory.h"
 #include "core/runtime.h"
@@ -307,6 +308,50 @@ aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, siz
     return openacl::CopyBatch(
         {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs}, nullptr,
         resolved);
+}
+
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+    OPENACL_API();
+    return openacl::MemsetD32(ptr, memSize, value, N, nullptr);
+}
+
+aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N,
+                             aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::MemsetD32(ptr, memSize, value, N, resolved);
+}
+
+aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
+    OPENACL_API();
+    return openacl::GetMemcpyDescSize(kind, descSize);
+}
+
+aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr,
+                            size_t count, void* config) {
+    OPENACL_API();
+    return openacl::SetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
+}
+
+aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::MemcpyAsyncWithDesc(desc, kind, resolved);
+}
+
+aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset,
+                                    const void** src, size_t count, size_t srcDataOffset,
+                                    aclrtMemcpyKind kind, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::MemcpyAsyncWithOffset(dst, destMax, dstDataOffset, src, count, srcDataOffset,
+                                          kind, resolved);
 }
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,

@@ -1228,4 +1228,50 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
     return ACL_SUCCESS;
 }
 
+namespace {
+void FillD32(void* ptr, uint32_t value, size_t n) {
+    auto* bytes = static_cast<unsigned char*>(ptr);
+    for (size_t i = 0; i < n; ++i)
+        std::memcpy(bytes + 4 * i, &value, 4);  // any alignment
+}
+}  // namespace
+
+aclError MemsetD32(void* ptr, size_t mem_size, uint32_t value, size_t n, Stream* stream) {
+    if (n > SIZE_MAX / 4) return Fail(ACL_ERROR_INVALID_PARAM, "N %zu is too large", n);
+    const size_t bytes = 4 * n;
+    if (bytes > mem_size) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "N (%zu values, %zu bytes) is more than memSize (%zu bytes) holds", n, bytes,
+                    mem_size);
+    }
+    MemRegion region;
+    if (aclError rc = CheckMemset(ptr, mem_size, bytes, &region)) return rc;
+    if (n == 0) return ACL_SUCCESS;
+    if (region.device != nullptr && region.device->accelerator() != nullptr &&
+        region.domain == MemDomain::kDevice) [[unlikely]] {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "32-bit fills of %s memory are not supported on the %s backend yet",
+                    region.device->accelerator()->name(), region.device->accelerator()->name());
+    }
+    // Host memory is filled at once, as CANN documents; device memory in stream order.
+    if (stream == nullptr || region.domain != MemDomain::kDevice) {
+        FillD32(ptr, value, n);
+        return ACL_SUCCESS;
+    }
+    Span span{ptr, bytes, true};
+    const cpu::Task fill = cpu::MakeTask([span, value, n, stream]() {
+        if (!StillLive(span)) {
+            stream->NoteFailure(
+                "aclrtMemsetD32Async of %llu values at %p: the memory was freed before the fill "
+                "ran",
+                static_cast<unsigned long long>(n), span.p);
+            return cpu::TaskStatus::Failed(kAsyncCopyFailed);
+        }
+        FillD32(const_cast<void*>(span.p), value, n);
+        return cpu::TaskStatus::Done();
+    });
+    stream->Submit(fill, {trace::Kind::kMemset, bytes});
+    return ACL_SUCCESS;
+}
+
 }  // namespace openacl

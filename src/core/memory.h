@@ -96,4 +96,7 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
 aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, aclrtMemcpyKind kind, Stream* stream);
 aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, Stream* stream);
+// aclrtMemsetD32 (stream null) and aclrtMemsetD32Async: n 32-bit values; host memory is filled
+// in the call, device memory in stream order.
+aclError MemsetD32(void* ptr, size_t mem_size, uint32_t value, size_t n, Stream* stream);
 }  // namespace openacl
