@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/memory.h"
+#include "core/notify.h"
 #include "core/reclaim.h"
 #include "core/stream.h"
 #include "core/trace.h"
@@ -255,6 +256,7 @@ void Runtime::ReleaseEverythingLocked(Graveyard& graveyard) {
     }
     ReleaseAllHostMemory();
     vmm::ReleaseAll();
+    ReleaseAllNotifies();
     // The device objects stay (all_devices()); the next aclInit publishes a new view.
     devices_ready_.store(false, std::memory_order_release);
     config_loaded_ = false;

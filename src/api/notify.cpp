@@ -1,0 +1,42 @@
+// Notifies: a flag one stream sets (aclrtRecordNotify) and another waits for and clears
+// (aclrtWaitAndResetNotify); core/notify.h.
+#include "core/notify.h"
+#include "acl/acl.h"
+#include "core/error.h"
+#include "core/stream.h"
+
+aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
+    OPENACL_API();
+    return openacl::CreateNotify(notify, flag);
+}
+
+aclError aclrtDestroyNotify(aclrtNotify notify) {
+    OPENACL_API();
+    return openacl::DestroyNotify(notify);
+}
+
+aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::RecordNotify(notify, resolved);
+}
+
+aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::WaitAndResetNotify(notify, resolved, timeout);
+}
+
+aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
+    OPENACL_API();
+    return openacl::GetNotifyId(notify, notifyId);
+}
+
+aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
+    OPENACL_API();
+    return openacl::NotifyBatchReset(notifies, num);
+}

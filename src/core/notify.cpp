@@ -1,0 +1,337 @@
+#include "core/notify.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "backend/cpu/executor.h"
+#include "backend/cpu/sync.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/stream.h"
+
+namespace openacl {
+
+namespace {
+
+// The flag and the waits parked on it. Reference counted: the handle holds one reference, every
+// record or wait task not yet run another.
+class Notify {
+ public:
+    Notify(int32_t device, uint32_t id) : device_(device), id_(id) {}
+    int32_t device() const { return device_; }
+    uint32_t id() const { return id_; }
+    void Retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+    void Release() {
+        if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    }
+
+    // Sets the flag and wakes the oldest wait, which then takes it.
+    void Record() {
+        cpu::SuspendToken wake{};
+        {
+            std::lock_guard lock(mutex_);
+            set_ = true;
+            if (!waiters_.empty()) {
+                wake = waiters_.front();
+                waiters_.pop_front();
+            }
+        }
+        if (wake.queue != nullptr) cpu::Executor::Resume(wake);
+    }
+    // True (and the flag cleared) when it was set; otherwise the wait `token` is parked.
+    bool TakeOrPark(cpu::SuspendToken token) {
+        std::lock_guard lock(mutex_);
+        if (set_) {
+            set_ = false;
+            Forget(token);
+            return true;
+        }
+        if (std::none_of(waiters_.begin(), waiters_.end(), [&](const cpu::SuspendToken& t) {
+                return t.queue == token.queue && t.seq == token.seq;
+            })) {
+            waiters_.push_back(token);
+        }
+        return false;
+    }
+    void Leave(cpu::SuspendToken token) {
+        std::lock_guard lock(mutex_);
+        Forget(token);
+    }
+    void Reset() {
+        std::lock_guard lock(mutex_);
+        set_ = false;
+    }
+    size_t Waiting() {
+        std::lock_guard lock(mutex_);
+        return waiters_.size();
+    }
+
+ private:
+    ~Notify() = default;
+    void Forget(cpu::SuspendToken token) {
+        waiters_.erase(std::remove_if(waiters_.begin(), waiters_.end(),
+                                      [&](const cpu::SuspendToken& t) {
+                                          return t.queue == token.queue && t.seq == token.seq;
+                                      }),
+                       waiters_.end());
+    }
+
+    const int32_t device_;
+    const uint32_t id_;
+    std::atomic<uint32_t> refs_{1};
+    std::mutex mutex_;
+    bool set_ = false;
+    std::deque<cpu::SuspendToken> waiters_;
+};
+
+// Live notifies by handle, and the ids in use per device.
+struct Registry {
+    std::mutex mutex;
+    std::unordered_map<const void*, Notify*> live;
+    std::map<int32_t, std::vector<bool>> ids;  // per device: id in use
+};
+Registry& Notifies() {
+    static Registry* registry = new Registry;  // outlives static destructors
+    return *registry;
+}
+
+// A notify handle the caller may use: the object, retained (Release when done), or an error.
+Notify* Acquire(aclrtNotify handle, aclError* rc) {
+    if (handle == nullptr) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM, "notify is null");
+        return nullptr;
+    }
+    Registry& r = Notifies();
+    std::lock_guard lock(r.mutex);
+    auto it = r.live.find(handle);
+    if (it == r.live.end()) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM,
+                   "notify %p is not a live notify (destroyed already, or not made by "
+                   "aclrtCreateNotify)",
+                   handle);
+        return nullptr;
+    }
+    it->second->Retain();
+    return it->second;
+}
+
+// Wakes parked waits whose timeout has passed (they then fail their stream). One thread for
+// the process, started by the first wait with a timeout.
+class Deadlines {
+ public:
+    static Deadlines& Get() {
+        static Deadlines* deadlines = new Deadlines;  // its thread outlives static destructors
+        return *deadlines;
+    }
+    void Add(int64_t deadline_ns, cpu::SuspendToken token) {
+        std::lock_guard lock(mutex_);
+        if (!started_) {
+            started_ = true;
+            std::thread([this] { Loop(); }).detach();
+        }
+        due_.emplace(deadline_ns, token);
+        changed_.notify_one();
+    }
+
+ private:
+    void Loop() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            if (due_.empty()) {
+                changed_.wait(lock);
+                continue;
+            }
+            const int64_t next = due_.begin()->first;
+            const int64_t now = cpu::NowNs();
+            if (now < next) {
+                changed_.wait_for(lock, std::chrono::nanoseconds(next - now));
+                continue;
+            }
+            const cpu::SuspendToken token = due_.begin()->second;
+            due_.erase(due_.begin());
+            lock.unlock();
+            cpu::Executor::Resume(token);  // a stale token (the wait is over) is ignored
+            lock.lock();
+        }
+    }
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::multimap<int64_t, cpu::SuspendToken> due_;
+    bool started_ = false;
+};
+
+aclError RequireCpuStream(Stream* stream, const char* api) {
+    if (stream->lane() == nullptr) return ACL_SUCCESS;
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s is not supported on the %s backend yet", api,
+                stream->context()->device()->accelerator()->name());
+}
+
+}  // namespace
+
+aclError CreateNotify(aclrtNotify* notify, uint64_t flag) {
+    if (notify == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "notify is null");
+    if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flag 0x%llx is neither ACL_NOTIFY_DEFAULT nor ACL_NOTIFY_DEVICE_USE_ONLY",
+                    static_cast<unsigned long long>(flag));
+    }
+    aclError rc = ACL_SUCCESS;
+    Context* ctx = RequireContext(&rc);
+    if (ctx == nullptr) return rc;
+    const int32_t device = ctx->device()->id();
+    Registry& r = Notifies();
+    std::lock_guard lock(r.mutex);
+    std::vector<bool>& used = r.ids[device];
+    auto free_id = std::find(used.begin(), used.end(), false);
+    if (free_id == used.end()) {
+        if (used.size() >= kMaxNotifiesPerDevice) {
+            return Fail(ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
+                        "device %d already holds %u notifies, the most it can", device,
+                        kMaxNotifiesPerDevice);
+        }
+        used.push_back(false);
+        free_id = used.end() - 1;
+    }
+    *free_id = true;
+    auto* object = new Notify(device, static_cast<uint32_t>(free_id - used.begin()));
+    r.live.emplace(object, object);
+    *notify = object;
+    return ACL_SUCCESS;
+}
+
+aclError DestroyNotify(aclrtNotify handle) {
+    aclError rc = ACL_SUCCESS;
+    Notify* notify = Acquire(handle, &rc);
+    if (notify == nullptr) return rc;
+    if (const size_t waiting = notify->Waiting()) {
+        notify->Release();
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "notify %p is still waited for by %zu task(s) (aclrtWaitAndResetNotify): "
+                    "record it, or destroy their streams, first",
+                    handle, waiting);
+    }
+    Registry& r = Notifies();
+    {
+        std::lock_guard lock(r.mutex);
+        r.live.erase(handle);
+        r.ids[notify->device()][notify->id()] = false;
+    }
+    notify->Release();  // ours from Acquire
+    notify->Release();  // the handle's
+    return ACL_SUCCESS;
+}
+
+aclError RecordNotify(aclrtNotify handle, Stream* stream) {
+    if (aclError rc = RequireCpuStream(stream, "aclrtRecordNotify")) return rc;
+    aclError rc = ACL_SUCCESS;
+    Notify* notify = Acquire(handle, &rc);
+    if (notify == nullptr) return rc;
+    // The task's reference is the one Acquire took.
+    stream->Submit(cpu::MakeTask(
+        [notify](cpu::TaskContext& ctx) {
+            if (!ctx.cancelled()) notify->Record();
+            notify->Release();
+        },
+        0, cpu::Task::kCallWhenCancelled));
+    return ACL_SUCCESS;
+}
+
+aclError WaitAndResetNotify(aclrtNotify handle, Stream* stream, uint32_t timeout_s) {
+    if (aclError rc = RequireCpuStream(stream, "aclrtWaitAndResetNotify")) return rc;
+    aclError rc = ACL_SUCCESS;
+    Notify* notify = Acquire(handle, &rc);
+    if (notify == nullptr) return rc;
+    struct Wait {
+        Notify* notify;  // the reference Acquire took, released when the wait ends
+        Stream* stream;
+        int64_t deadline;  // NowNs(); 0: none
+        bool armed;        // the deadline is with the timer
+    };
+    const int64_t deadline =
+        timeout_s == 0 ? 0 : cpu::NowNs() + static_cast<int64_t>(timeout_s) * 1000000000LL;
+    stream->Submit(cpu::MakeTask(
+        [wait = Wait{notify, stream, deadline, false}](cpu::TaskContext& ctx) mutable {
+            if (ctx.cancelled()) {
+                wait.notify->Leave(ctx.token());
+                wait.notify->Release();
+                return cpu::TaskStatus::Done();
+            }
+            if (wait.notify->TakeOrPark(ctx.token())) {
+                wait.notify->Release();
+                return cpu::TaskStatus::Done();
+            }
+            if (wait.deadline != 0 && cpu::NowNs() >= wait.deadline) {
+                wait.notify->Leave(ctx.token());
+                wait.stream->NoteFailure(
+                    "aclrtWaitAndResetNotify: notify %u was not recorded within its timeout",
+                    wait.notify->id());
+                wait.notify->Release();
+                return cpu::TaskStatus::Failed(ACL_ERROR_RT_TASK_TIMEOUT);
+            }
+            if (wait.deadline != 0 && !wait.armed) {
+                wait.armed = true;
+                Deadlines::Get().Add(wait.deadline, ctx.token());
+            }
+            return cpu::TaskStatus::Suspended();  // a record (or the deadline) resumes it
+        },
+        0, cpu::Task::kCallWhenCancelled));
+    return ACL_SUCCESS;
+}
+
+aclError GetNotifyId(aclrtNotify handle, uint32_t* id) {
+    if (id == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "notifyId is null");
+    aclError rc = ACL_SUCCESS;
+    Notify* notify = Acquire(handle, &rc);
+    if (notify == nullptr) return rc;
+    *id = notify->id();
+    notify->Release();
+    return ACL_SUCCESS;
+}
+
+aclError NotifyBatchReset(aclrtNotify* notifies, size_t count) {
+    if (notifies == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "notifies is null");
+    if (count == 0) return Fail(ACL_ERROR_INVALID_PARAM, "num must not be 0");
+    std::vector<Notify*> acquired;
+    for (size_t i = 0; i < count; ++i) {
+        aclError rc = ACL_SUCCESS;
+        Notify* notify = Acquire(notifies[i], &rc);
+        if (notify == nullptr) {
+            for (Notify* n : acquired)
+                n->Release();
+            return rc;  // nothing reset: every handle is checked first
+        }
+        acquired.push_back(notify);
+    }
+    for (Notify* n : acquired) {
+        n->Reset();
+        n->Release();
+    }
+    return ACL_SUCCESS;
+}
+
+void ReleaseAllNotifies() {
+    Registry& r = Notifies();
+    std::lock_guard lock(r.mutex);
+    if (!r.live.empty()) {
+        Warn(
+            "%zu notify(s) from aclrtCreateNotify were never destroyed with aclrtDestroyNotify; "
+            "they are released now",
+            r.live.size());
+    }
+    for (auto& [handle, notify] : r.live)
+        notify->Release();
+    r.live.clear();
+    r.ids.clear();
+}
+
+}  // namespace openacl

@@ -1,0 +1,29 @@
+// Notifies (aclrtCreateNotify, aclrtRecordNotify, aclrtWaitAndResetNotify ...): a flag one
+// stream sets and another waits for, then clears. Unlike an event, a wait does not refer to a
+// record made before it: it holds its stream until some record sets the flag, before or after
+// the wait was enqueued. Each record releases at most one wait (the wait resets the flag).
+#pragma once
+
+#include <cstdint>
+
+#include "acl/acl_rt.h"
+
+namespace openacl {
+
+class Stream;
+
+aclError CreateNotify(aclrtNotify* notify, uint64_t flag);
+aclError DestroyNotify(aclrtNotify notify);
+aclError RecordNotify(aclrtNotify notify, Stream* stream);
+// timeout_s: 0 waits for ever; otherwise the wait fails the stream after that many seconds.
+aclError WaitAndResetNotify(aclrtNotify notify, Stream* stream, uint32_t timeout_s);
+aclError GetNotifyId(aclrtNotify notify, uint32_t* id);
+aclError NotifyBatchReset(aclrtNotify* notifies, size_t count);
+
+// aclFinalize: releases the notifies left (their streams are gone by then), with a warning.
+void ReleaseAllNotifies();
+
+// The most notifies one device holds (Atlas A2/A3; the 950 has 65535).
+constexpr uint32_t kMaxNotifiesPerDevice = 8192;
+
+}  // namespace openacl
