@@ -40,3 +40,44 @@ aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
     OPENACL_API();
     return openacl::NotifyBatchReset(notifies, num);
 }
+
+aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
+    OPENACL_API();
+    return openacl::CreateCountingNotify(cntNotify, flag);
+}
+
+aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+    OPENACL_API();
+    return openacl::DestroyCountingNotify(cntNotify);
+}
+
+aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                              aclrtCntNotifyRecordInfo* info) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::RecordCountingNotify(cntNotify, resolved, info);
+}
+
+aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream,
+                                       aclrtCntNotifyWaitInfo* info) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::WaitCountingNotify(cntNotify, resolved, info);
+}
+
+aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::ResetCountingNotify(cntNotify, resolved);
+}
+
+aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
+    OPENACL_API();
+    return openacl::GetCountingNotifyId(cntNotify, notifyId);
+}

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "core/runtime.h"
 #include "core/stream.h"
 
 namespace openacl {
@@ -94,11 +96,88 @@ class Notify {
     std::deque<cpu::SuspendToken> waiters_;
 };
 
+// A counting notify: a 32-bit value records change (set, add, or, and) and waits compare
+// against; every change wakes every parked wait, which compares again.
+class CountingNotify {
+ public:
+    explicit CountingNotify(uint32_t id) : id_(id) {}
+    uint32_t id() const { return id_; }
+    void Retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+    void Release() {
+        if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    }
+    void Change(aclrtCntNotifyRecordMode mode, uint32_t operand, bool reset) {
+        std::deque<cpu::SuspendToken> wake;
+        {
+            std::lock_guard lock(mutex_);
+            if (reset) {
+                value_ = 0;
+            } else {
+                switch (mode) {
+                    case ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE:
+                        value_ = operand;
+                        break;
+                    case ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE:
+                        value_ += operand;  // wraps, as a 32-bit counter does
+                        break;
+                    case ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE:
+                        value_ |= operand;
+                        break;
+                    case ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE:
+                        value_ &= operand;
+                        break;
+                }
+            }
+            wake.swap(waiters_);
+        }
+        for (const cpu::SuspendToken& token : wake)
+            cpu::Executor::Resume(token);
+    }
+    // True (the value cleared if asked) when the value satisfies the wait; else parks it.
+    bool SatisfiedOrPark(const aclrtCntNotifyWaitInfo& info, cpu::SuspendToken token) {
+        std::lock_guard lock(mutex_);
+        bool ok = false;
+        switch (info.mode) {
+            case ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE:
+                ok = value_ < info.value;
+                break;
+            case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE:
+                ok = value_ == info.value;
+                break;
+            case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE:
+                ok = value_ > info.value;
+                break;
+            case ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE:
+                ok = value_ >= info.value;
+                break;
+            case ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE:
+                ok = (value_ & info.value) == info.value;  // every bit of the mask is set
+                break;
+        }
+        if (ok) {
+            if (info.isClear != 0) value_ = 0;
+            return true;
+        }
+        waiters_.push_back(token);
+        return false;
+    }
+
+ private:
+    ~CountingNotify() = default;
+    const uint32_t id_;
+    std::atomic<uint32_t> refs_{1};
+    std::mutex mutex_;
+    uint32_t value_ = 0;
+    std::deque<cpu::SuspendToken> waiters_;
+};
+
 // Live notifies by handle, and the ids in use per device.
 struct Registry {
     std::mutex mutex;
     std::unordered_map<const void*, Notify*> live;
     std::map<int32_t, std::vector<bool>> ids;  // per device: id in use
+    std::unordered_map<const void*, CountingNotify*> counting;
+    uint32_t next_counting_id = 0;
 };
 Registry& Notifies() {
     static Registry* registry = new Registry;  // outlives static destructors
@@ -319,6 +398,171 @@ aclError NotifyBatchReset(aclrtNotify* notifies, size_t count) {
     return ACL_SUCCESS;
 }
 
+namespace {
+
+// CANN documents counting notifies for the Ascend 950 only.
+aclError RequireCountingChip(const char* api) {
+    const std::string& soc = Runtime::Get().config().soc_name;
+    if (soc.rfind("Ascend950", 0) == 0) return ACL_SUCCESS;
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "%s: counting notifies are not available on %s (CANN documents them for the "
+                "Ascend 950 only)",
+                api, soc.c_str());
+}
+
+CountingNotify* AcquireCounting(aclrtCntNotify handle, aclError* rc) {
+    if (handle == nullptr) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM, "cntNotify is null");
+        return nullptr;
+    }
+    Registry& r = Notifies();
+    std::lock_guard lock(r.mutex);
+    auto it = r.counting.find(handle);
+    if (it == r.counting.end()) {
+        *rc = Fail(ACL_ERROR_INVALID_PARAM,
+                   "cntNotify %p is not a live counting notify (destroyed already, or not made "
+                   "by aclrtCntNotifyCreate)",
+                   handle);
+        return nullptr;
+    }
+    it->second->Retain();
+    return it->second;
+}
+
+// Enqueues a change (a record, or a reset) of a counting notify.
+aclError SubmitChange(aclrtCntNotify handle, Stream* stream, const char* api,
+                      aclrtCntNotifyRecordMode mode, uint32_t value, bool reset) {
+    if (aclError rc = RequireCountingChip(api)) return rc;
+    if (aclError rc = RequireCpuStream(stream, api)) return rc;
+    aclError rc = ACL_SUCCESS;
+    CountingNotify* notify = AcquireCounting(handle, &rc);
+    if (notify == nullptr) return rc;
+    struct Change {
+        CountingNotify* notify;
+        aclrtCntNotifyRecordMode mode;
+        uint32_t value;
+        bool reset;
+    };
+    stream->Submit(cpu::MakeTask(
+        [change = Change{notify, mode, value, reset}](cpu::TaskContext& ctx) {
+            if (!ctx.cancelled()) change.notify->Change(change.mode, change.value, change.reset);
+            change.notify->Release();
+        },
+        0, cpu::Task::kCallWhenCancelled));
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError CreateCountingNotify(aclrtCntNotify* notify, uint64_t flag) {
+    if (notify == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "cntNotify is null");
+    if (flag != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "flag is reserved and must be 0, not 0x%llx",
+                    static_cast<unsigned long long>(flag));
+    }
+    if (aclError rc = RequireCountingChip("aclrtCntNotifyCreate")) return rc;
+    aclError rc = ACL_SUCCESS;
+    if (RequireContext(&rc) == nullptr) return rc;
+    Registry& r = Notifies();
+    std::lock_guard lock(r.mutex);
+    auto* object = new CountingNotify(r.next_counting_id++);
+    r.counting.emplace(object, object);
+    *notify = object;
+    return ACL_SUCCESS;
+}
+
+aclError DestroyCountingNotify(aclrtCntNotify handle) {
+    aclError rc = ACL_SUCCESS;
+    CountingNotify* notify = AcquireCounting(handle, &rc);
+    if (notify == nullptr) return rc;
+    {
+        Registry& r = Notifies();
+        std::lock_guard lock(r.mutex);
+        r.counting.erase(handle);
+    }
+    notify->Release();  // ours; pending tasks keep theirs
+    notify->Release();  // the handle's
+    return ACL_SUCCESS;
+}
+
+aclError RecordCountingNotify(aclrtCntNotify handle, Stream* stream,
+                              const aclrtCntNotifyRecordInfo* info) {
+    if (info == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "info is null");
+    if (info->mode != ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE &&
+        info->mode != ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE &&
+        info->mode != ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE &&
+        info->mode != ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "info->mode %d is not an aclrtCntNotifyRecordMode",
+                    static_cast<int>(info->mode));
+    }
+    return SubmitChange(handle, stream, "aclrtCntNotifyRecord", info->mode, info->value, false);
+}
+
+aclError ResetCountingNotify(aclrtCntNotify handle, Stream* stream) {
+    return SubmitChange(handle, stream, "aclrtCntNotifyReset",
+                        ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 0, true);
+}
+
+aclError WaitCountingNotify(aclrtCntNotify handle, Stream* stream,
+                            const aclrtCntNotifyWaitInfo* info) {
+    if (info == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "info is null");
+    if (static_cast<unsigned>(info->mode) > ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "info->mode %d is not an aclrtCntNotifyWaitMode",
+                    static_cast<int>(info->mode));
+    }
+    if (aclError rc = RequireCountingChip("aclrtCntNotifyWaitWithTimeout")) return rc;
+    if (aclError rc = RequireCpuStream(stream, "aclrtCntNotifyWaitWithTimeout")) return rc;
+    aclError rc = ACL_SUCCESS;
+    CountingNotify* notify = AcquireCounting(handle, &rc);
+    if (notify == nullptr) return rc;
+    struct Wait {
+        CountingNotify* notify;
+        Stream* stream;
+        int64_t deadline;
+        aclrtCntNotifyWaitInfo info;
+        bool armed;
+    };
+    static_assert(sizeof(Wait) <= cpu::Task::kPayloadSize);
+    const int64_t deadline =
+        info->timeout == 0 ? 0 : cpu::NowNs() + static_cast<int64_t>(info->timeout) * 1000000000LL;
+    stream->Submit(cpu::MakeTask(
+        [wait = Wait{notify, stream, deadline, *info, false}](cpu::TaskContext& ctx) mutable {
+            if (ctx.cancelled()) {
+                wait.notify->Release();
+                return cpu::TaskStatus::Done();
+            }
+            if (wait.notify->SatisfiedOrPark(wait.info, ctx.token())) {
+                wait.notify->Release();
+                return cpu::TaskStatus::Done();
+            }
+            if (wait.deadline != 0 && cpu::NowNs() >= wait.deadline) {
+                wait.stream->NoteFailure(
+                    "aclrtCntNotifyWaitWithTimeout: counting notify %u did not reach the "
+                    "awaited value within its timeout",
+                    wait.notify->id());
+                wait.notify->Release();
+                return cpu::TaskStatus::Failed(ACL_ERROR_RT_TASK_TIMEOUT);
+            }
+            if (wait.deadline != 0 && !wait.armed) {
+                wait.armed = true;
+                Deadlines::Get().Add(wait.deadline, ctx.token());
+            }
+            return cpu::TaskStatus::Suspended();
+        },
+        0, cpu::Task::kCallWhenCancelled));
+    return ACL_SUCCESS;
+}
+
+aclError GetCountingNotifyId(aclrtCntNotify handle, uint32_t* id) {
+    if (id == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "notifyId is null");
+    aclError rc = ACL_SUCCESS;
+    CountingNotify* notify = AcquireCounting(handle, &rc);
+    if (notify == nullptr) return rc;
+    *id = notify->id();
+    notify->Release();
+    return ACL_SUCCESS;
+}
+
 void ReleaseAllNotifies() {
     Registry& r = Notifies();
     std::lock_guard lock(r.mutex);
@@ -330,8 +574,11 @@ void ReleaseAllNotifies() {
     }
     for (auto& [handle, notify] : r.live)
         notify->Release();
+    for (auto& [handle, notify] : r.counting)
+        notify->Release();
     r.live.clear();
     r.ids.clear();
+    r.counting.clear();
 }
 
 }  // namespace openacl

@@ -20,6 +20,19 @@ aclError WaitAndResetNotify(aclrtNotify notify, Stream* stream, uint32_t timeout
 aclError GetNotifyId(aclrtNotify notify, uint32_t* id);
 aclError NotifyBatchReset(aclrtNotify* notifies, size_t count);
 
+// Counting notifies (aclrtCntNotify*, the Ascend 950's): a 32-bit value records set, add, or
+// or and; a wait holds its stream until the value compares as asked (less, equal, bigger,
+// bigger or equal, every bit of a mask), then clears it if asked.
+aclError CreateCountingNotify(aclrtCntNotify* notify, uint64_t flag);
+aclError DestroyCountingNotify(aclrtCntNotify notify);
+aclError RecordCountingNotify(aclrtCntNotify notify, Stream* stream,
+                              const aclrtCntNotifyRecordInfo* info);
+aclError ResetCountingNotify(aclrtCntNotify notify, Stream* stream);
+// info->timeout: seconds, 0 for ever.
+aclError WaitCountingNotify(aclrtCntNotify notify, Stream* stream,
+                            const aclrtCntNotifyWaitInfo* info);
+aclError GetCountingNotifyId(aclrtCntNotify notify, uint32_t* id);
+
 // aclFinalize: releases the notifies left (their streams are gone by then), with a warning.
 void ReleaseAllNotifies();
 

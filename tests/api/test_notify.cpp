@@ -164,3 +164,92 @@ TEST_F(NotifyAcrossDevices, AStreamOfOneDeviceWaitsForARecordOnAnother) {
     EXPECT_EQ(aclrtDestroyStream(waiter), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyNotify(notify), ACL_SUCCESS);
 }
+
+// ---- counting notifies (the Ascend 950's) ----
+
+namespace {
+
+class CountingNotify : public InitializedDeviceTest {
+ protected:
+    void SetUp() override {
+        InitializedDeviceTest::SetUp();
+        ASSERT_EQ(aclrtCreateStream(&a_), ACL_SUCCESS);
+        ASSERT_EQ(aclrtCreateStream(&b_), ACL_SUCCESS);
+        ASSERT_EQ(aclrtCntNotifyCreate(&notify_, 0), ACL_SUCCESS) << TakeErrMsg();
+    }
+    void TearDown() override {
+        aclrtDestroyStreamForce(a_);
+        aclrtDestroyStreamForce(b_);
+        aclrtCntNotifyDestroy(notify_);
+        InitializedDeviceTest::TearDown();
+    }
+    void Record(aclrtCntNotifyRecordMode mode, uint32_t value) {
+        aclrtCntNotifyRecordInfo info{mode, value};
+        ASSERT_EQ(aclrtCntNotifyRecord(notify_, a_, &info), ACL_SUCCESS) << TakeErrMsg();
+    }
+    aclError Wait(aclrtCntNotifyWaitMode mode, uint32_t value, uint32_t timeout_s,
+                  bool clear = false) {
+        aclrtCntNotifyWaitInfo info{};
+        info.mode = mode;
+        info.value = value;
+        info.timeout = timeout_s;
+        info.isClear = clear ? 1 : 0;
+        return aclrtCntNotifyWaitWithTimeout(notify_, b_, &info);
+    }
+
+    aclrtStream a_ = nullptr, b_ = nullptr;
+    aclrtCntNotify notify_ = nullptr;
+
+ private:
+    ScopedEnv soc_{"OPENACL_SOC_NAME", "Ascend950PR_9599"};
+};
+
+}  // namespace
+
+TEST_F(CountingNotify, AWaitForAValueHoldsItsStreamUntilAddsReachIt) {
+    ASSERT_EQ(Wait(ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE, 3, 0), ACL_SUCCESS);
+    Record(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1);
+    Record(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1);
+    ASSERT_EQ(aclrtSynchronizeStream(a_), ACL_SUCCESS);
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    std::this_thread::sleep_for(30ms);
+    ASSERT_EQ(aclrtStreamQuery(b_, &status), ACL_SUCCESS);
+    EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY) << "2 < 3";
+    Record(ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1);
+    EXPECT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS);
+}
+
+TEST_F(CountingNotify, ABitmaskWaitNeedsEveryBitOfTheMask) {
+    Record(ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, 0x1);
+    ASSERT_EQ(Wait(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE, 0x5, 1), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(b_), ACL_ERROR_RT_TASK_TIMEOUT) << "bit 2 never set";
+    EXPECT_THAT_MESSAGE_CONTAINS("did not reach the awaited value within its timeout");
+}
+
+TEST_F(CountingNotify, ClearingWaitsResetTheValueAndResetClearsItInStreamOrder) {
+    Record(ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 7);
+    ASSERT_EQ(Wait(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 7, 0, true), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS);
+    ASSERT_EQ(Wait(ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, 1, 0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS) << "the clearing wait left 0";
+    Record(ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 5);
+    ASSERT_EQ(aclrtCntNotifyReset(notify_, a_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(a_), ACL_SUCCESS);
+    ASSERT_EQ(Wait(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0, 0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS);
+}
+
+TEST_F(CountingNotify, AndRecordsClearBits) {
+    Record(ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, 0xff);
+    Record(ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE, 0x0f);
+    ASSERT_EQ(Wait(ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE, 0x0f, 5), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(b_), ACL_SUCCESS);
+    uint32_t id = 99;
+    EXPECT_EQ(aclrtCntNotifyGetId(notify_, &id), ACL_SUCCESS);
+}
+
+TEST_F(Notify, CountingNotifiesExistOnTheAscend950Only) {
+    aclrtCntNotify counting = nullptr;
+    EXPECT_EQ(aclrtCntNotifyCreate(&counting, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_THAT_MESSAGE_CONTAINS("for the Ascend 950 only");
+}
