@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "acl/acl.h"
+#include "core/cache_ops.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -322,6 +323,51 @@ aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N
     openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
     return openacl::MemsetD32(ptr, memSize, value, N, resolved);
+}
+
+aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::CmoAsync(src, size, cmoType, resolved);
+}
+
+aclError aclrtCmoGetDescSize(size_t* size) {
+    OPENACL_API();
+    return openacl::CmoGetDescSize(size);
+}
+
+aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
+    OPENACL_API();
+    return openacl::CmoSetDesc(cmoDesc, src, size);
+}
+
+aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
+                               const void* reserve) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::CmoAsyncWithDesc(cmoDesc, cmoType, resolved, reserve);
+}
+
+// CANN documents the barrier forms for no product.
+aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
+                                  aclrtStream stream) {
+    OPENACL_API();
+    (void)src, (void)size, (void)cmoType, (void)barrierId, (void)stream;
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "aclrtCmoAsyncWithBarrier: CANN documents it for no product (Ascend 950, Atlas "
+                "A2 and A3 lack it)");
+}
+
+aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag) {
+    OPENACL_API();
+    (void)taskInfo, (void)stream, (void)flag;
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "aclrtCmoWaitBarrier: CANN documents it for no product (Ascend 950, Atlas A2 and "
+                "A3 lack it)");
 }
 
 aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {

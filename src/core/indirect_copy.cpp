@@ -32,22 +32,9 @@ aclError RequireInnerDevice(aclrtMemcpyKind kind) {
                 static_cast<int>(kind));
 }
 
-// `bytes` of live device memory at p (on the CPU backend), or an explanation.
-const char* DeviceRangeProblem(const void* p, uint64_t bytes) {
-    const MemRegion region = ClassifyPointer(p);
-    if (region.domain != MemDomain::kDevice) return "is not live device memory";
-    if (bytes > region.usable - (reinterpret_cast<uintptr_t>(p) - region.base)) {
-        return "runs past the end of its allocation";
-    }
-    if (region.device != nullptr && region.device->accelerator() != nullptr) {
-        return "is accelerator memory, which these copies do not reach yet";
-    }
-    return nullptr;
-}
-
 aclError CheckDeviceRange(const char* which, const void* p, uint64_t bytes) {
     if (p == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "%s is null", which);
-    if (const char* problem = DeviceRangeProblem(p, bytes)) {
+    if (const char* problem = LiveDeviceRangeProblem(p, bytes)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "%s %p (%llu bytes) %s", which, p,
                     static_cast<unsigned long long>(bytes), problem);
     }
@@ -59,9 +46,9 @@ cpu::TaskStatus CopyChecked(Stream* stream, const char* api, const void* src, vo
                             uint64_t count) {
     const char* problem = nullptr;
     const char* side = "source";
-    if ((problem = DeviceRangeProblem(src, count)) == nullptr) {
+    if ((problem = LiveDeviceRangeProblem(src, count)) == nullptr) {
         side = "destination";
-        problem = DeviceRangeProblem(dst, count);
+        problem = LiveDeviceRangeProblem(dst, count);
     }
     if (problem != nullptr) {
         stream->NoteFailure("%s: when the copy ran, its %s %p (%llu bytes) %s", api, side,
@@ -103,26 +90,26 @@ aclError MemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, Stream* stream) {
         const void* desc;
     };
     const Payload payload{stream, desc};
-    stream->Submit(cpu::MakeTask([payload]() {
-                       const char* api = "aclrtMemcpyAsyncWithDesc";
-                       if (const char* problem = DeviceRangeProblem(payload.desc, sizeof(Desc))) {
-                           payload.stream->NoteFailure("%s: the descriptor %p %s", api,
-                                                       payload.desc, problem);
-                           return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
-                       }
-                       Desc d;
-                       std::memcpy(&d, payload.desc, sizeof d);
-                       if (d.magic != kDescMagic) {
-                           payload.stream->NoteFailure(
-                               "%s: %p holds no copy descriptor (set it with aclrtSetMemcpyDesc "
-                               "first)",
-                               api, payload.desc);
-                           return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
-                       }
-                       return CopyChecked(payload.stream, api, reinterpret_cast<const void*>(d.src),
-                                          reinterpret_cast<void*>(d.dst), d.count);
-                   }),
-                   {trace::Kind::kMemcpyD2D, 0});
+    stream->Submit(
+        cpu::MakeTask([payload]() {
+            const char* api = "aclrtMemcpyAsyncWithDesc";
+            if (const char* problem = LiveDeviceRangeProblem(payload.desc, sizeof(Desc))) {
+                payload.stream->NoteFailure("%s: the descriptor %p %s", api, payload.desc, problem);
+                return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
+            }
+            Desc d;
+            std::memcpy(&d, payload.desc, sizeof d);
+            if (d.magic != kDescMagic) {
+                payload.stream->NoteFailure(
+                    "%s: %p holds no copy descriptor (set it with aclrtSetMemcpyDesc "
+                    "first)",
+                    api, payload.desc);
+                return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
+            }
+            return CopyChecked(payload.stream, api, reinterpret_cast<const void*>(d.src),
+                               reinterpret_cast<void*>(d.dst), d.count);
+        }),
+        {trace::Kind::kMemcpyD2D, 0});
     return ACL_SUCCESS;
 }
 
@@ -156,8 +143,8 @@ aclError MemcpyAsyncWithOffset(void** dst, size_t dest_max, size_t dst_offset, c
     stream->Submit(cpu::MakeTask([payload]() {
                        // The base addresses are read now, where the copy runs.
                        const char* api = "aclrtMemcpyAsyncWithOffset";
-                       if (DeviceRangeProblem(payload.dst, sizeof(void*)) != nullptr ||
-                           DeviceRangeProblem(payload.src, sizeof(void*)) != nullptr) {
+                       if (LiveDeviceRangeProblem(payload.dst, sizeof(void*)) != nullptr ||
+                           LiveDeviceRangeProblem(payload.src, sizeof(void*)) != nullptr) {
                            payload.stream->NoteFailure(
                                "%s: the device memory holding the base addresses was freed "
                                "before the copy ran",

@@ -825,6 +825,18 @@ aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes) 
     return ACL_SUCCESS;
 }
 
+const char* LiveDeviceRangeProblem(const void* p, uint64_t bytes) {
+    const MemRegion region = ClassifyPointer(p);
+    if (region.domain != MemDomain::kDevice) return "is not live device memory";
+    if (bytes > region.usable - (reinterpret_cast<uintptr_t>(p) - region.base)) {
+        return "runs past the end of its allocation";
+    }
+    if (region.device != nullptr && region.device->accelerator() != nullptr) {
+        return "is accelerator memory, which the host cannot reach";
+    }
+    return nullptr;
+}
+
 aclError GetAddressRange(const void* ptr, void** base, size_t* size) {
     if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "ptr is null");
     if (base == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "pbase is null");

@@ -80,6 +80,9 @@ aclError CheckMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
                      aclrtMemcpyKind kind, MemRegion* dst_region, MemRegion* src_region);
 
 aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes);
+// Null when [p, p + bytes) is live device memory the host can reach (the CPU backend's), else
+// what is wrong with it ("is not live device memory", ...), for messages.
+const char* LiveDeviceRangeProblem(const void* p, uint64_t bytes);
 // aclrtMemGetAddressRange: the allocation or mapping holding ptr.
 aclError GetAddressRange(const void* ptr, void** base, size_t* size);
 aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes);
