@@ -325,6 +325,45 @@ aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N
     return openacl::MemsetD32(ptr, memSize, value, N, resolved);
 }
 
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum,
+                              size_t* outputNum) {
+    OPENACL_API();
+    return openacl::GetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
+}
+
+aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult,
+                           uint32_t reserve) {
+    OPENACL_API();
+    return openacl::CheckMemType(addrList, size, memType, checkResult, reserve);
+}
+
+// Host memory has no uncorrectable errors the runtime could see: nothing is ever reported, so
+// nothing can be repaired.
+aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize,
+                            size_t* retSize) {
+    OPENACL_API();
+    if (memUceInfoArray == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "memUceInfoArray is null");
+    if (retSize == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "retSize is null");
+    if (arraySize == 0) return Fail(ACL_ERROR_INVALID_PARAM, "arraySize must not be 0");
+    if (openacl::Runtime::Get().DeviceById(deviceId) == nullptr) {
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    *retSize = 0;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
+    OPENACL_API();
+    if (memUceInfoArray == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "memUceInfoArray is null");
+    if (openacl::Runtime::Get().DeviceById(deviceId) == nullptr) {
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "device %d reported no uncorrectable memory errors (aclrtGetMemUceInfo): the "
+                "%zu entr%s given cannot be repaired",
+                deviceId, arraySize, arraySize == 1 ? "y" : "ies");
+}
+
 aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
     OPENACL_API();
     aclError rc = ACL_SUCCESS;

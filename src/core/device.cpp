@@ -123,6 +123,8 @@ void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyar
         }
     }
     device->memory().ReleaseAll();
+    for (Device::MemUsage& usage : device->usage)
+        usage.current.store(0, std::memory_order_relaxed);
     device->open = false;
     device->set_count = 0;
     device->default_context = nullptr;

@@ -3,6 +3,7 @@
 // Runtime::lifecycle_mutex().
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -63,6 +64,21 @@ class Device {
     std::set<int32_t> peers;         // devices this one may access (aclrtDeviceEnablePeerAccess)
     aclrtFloatOverflowMode sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
     std::unique_ptr<cpu::Executor> executor_;  // created on open, handed to a Graveyard on release
+    // Device memory by how it was allocated (DeviceAllocKind, 1..5), for aclrtGetMemUsageInfo:
+    // bytes held now and the most ever held at once.
+    struct MemUsage {
+        std::atomic<uint64_t> current{0}, peak{0};
+        void Add(uint64_t bytes) {
+            const uint64_t now = current.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+            uint64_t seen = peak.load(std::memory_order_relaxed);
+            while (now > seen &&
+                   !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+            }
+        }
+        void Sub(uint64_t bytes) { current.fetch_sub(bytes, std::memory_order_relaxed); }
+    };
+    static constexpr int kUsageKinds = 6;
+    MemUsage usage[kUsageKinds];
 
  private:
     int32_t id_;

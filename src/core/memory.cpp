@@ -376,6 +376,7 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
                     device->id(), arena.capacity() - used, arena.capacity(), tag.usable, size);
     }
     if (check::On()) check::NoteCreated(check::Resource::kDeviceMemory, p);
+    device->usage[static_cast<int>(kind) % Device::kUsageKinds].Add(tag.usable);
     *ptr = p;
     return ACL_SUCCESS;
 }
@@ -439,6 +440,7 @@ aclError DeviceFree(void* ptr, bool dvpp) {
     if (!region.device->memory().Free(ptr, &block)) {
         return Fail(ACL_ERROR_INVALID_PARAM, "%p was freed concurrently by another thread", ptr);
     }
+    region.device->usage[block.tag.kind % Device::kUsageKinds].Sub(block.tag.usable);
     if (check::On()) {
         check::NoteDestroyed(check::Resource::kDeviceMemory, ptr, block.tag.requested,
                              region.device->id(),
@@ -835,6 +837,77 @@ const char* LiveDeviceRangeProblem(const void* p, uint64_t bytes) {
         return "is accelerator memory, which the host cannot reach";
     }
     return nullptr;
+}
+
+aclError GetMemUsageInfo(int32_t device_id, aclrtMemUsageInfo* info, size_t input_num,
+                         size_t* output_num) {
+    if (info == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "memUsageInfo is null");
+    if (output_num == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "outputNum is null");
+    if (input_num == 0) return Fail(ACL_ERROR_INVALID_PARAM, "inputNum must not be 0");
+    Device* device = Runtime::Get().DeviceById(device_id);
+    if (device == nullptr) return ACL_ERROR_RT_INVALID_DEVICEID;
+    const std::string& soc = Runtime::Get().config().soc_name;
+    if (soc.rfind("Ascend950", 0) == 0) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "aclrtGetMemUsageInfo is not available on %s (CANN documents it for Atlas "
+                    "A2/A3)",
+                    soc.c_str());
+    }
+    // The components are the ways device memory is allocated, largest holder first.
+    struct Row {
+        const char* name;
+        uint64_t current, peak;
+    };
+    std::vector<Row> rows;
+    for (int kind = 1; kind < Device::kUsageKinds; ++kind) {
+        const uint64_t peak = device->usage[kind].peak.load(std::memory_order_relaxed);
+        if (peak == 0) continue;  // never used
+        rows.push_back({AllocName(static_cast<DeviceAllocKind>(kind)),
+                        device->usage[kind].current.load(std::memory_order_relaxed), peak});
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.current > b.current; });
+    const size_t n = std::min(rows.size(), input_num);
+    for (size_t i = 0; i < n; ++i) {
+        info[i] = aclrtMemUsageInfo{};
+        std::snprintf(info[i].name, sizeof info[i].name, "%s", rows[i].name);
+        info[i].curMemSize = rows[i].current;
+        info[i].memPeakSize = rows[i].peak;
+    }
+    *output_num = n;
+    return ACL_SUCCESS;
+}
+
+aclError CheckMemType(void** addrs, uint32_t count, uint32_t mem_type, uint32_t* result,
+                      uint32_t reserve) {
+    if (addrs == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "addrList is null");
+    if (result == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "checkResult is null");
+    if (count == 0) return Fail(ACL_ERROR_INVALID_PARAM, "size must not be 0");
+    if (reserve != 0) return Fail(ACL_ERROR_INVALID_PARAM, "reserve must be 0, not %u", reserve);
+    constexpr uint32_t kKnown = ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP | ACL_RT_MEM_TYPE_RSVD;
+    if (mem_type == 0 || (mem_type & ~kKnown) != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "memType 0x%x is not a combination of ACL_RT_MEM_TYPE_DEV, _DVPP and _RSVD",
+                    mem_type);
+    }
+    // The 950 has no separate DVPP memory: it is device memory there.
+    const bool dvpp_is_dev = Runtime::Get().config().soc_name.rfind("Ascend950", 0) == 0;
+    bool all = true;
+    for (uint32_t i = 0; i < count && all; ++i) {
+        const MemRegion region = ClassifyPointer(addrs[i]);
+        uint32_t type = 0;
+        if (region.vmm) {
+            type = ACL_RT_MEM_TYPE_RSVD;
+        } else if (region.domain == MemDomain::kDevice && !region.managed) {
+            type =
+                region.alloc_kind == static_cast<uint32_t>(DeviceAllocKind::kDvpp) && !dvpp_is_dev
+                    ? ACL_RT_MEM_TYPE_DVPP
+                    : ACL_RT_MEM_TYPE_DEV;
+        }
+        all = type != 0 && (type & mem_type) != 0;
+    }
+    *result = all ? 1 : 0;
+    return ACL_SUCCESS;
 }
 
 aclError GetAddressRange(const void* ptr, void** base, size_t* size) {

@@ -83,6 +83,12 @@ aclError GetMemInfo(aclrtMemAttr attr, size_t* free_bytes, size_t* total_bytes);
 // Null when [p, p + bytes) is live device memory the host can reach (the CPU backend's), else
 // what is wrong with it ("is not live device memory", ...), for messages.
 const char* LiveDeviceRangeProblem(const void* p, uint64_t bytes);
+// aclrtGetMemUsageInfo: device memory held per way of allocating it, now and at its peak.
+aclError GetMemUsageInfo(int32_t device_id, aclrtMemUsageInfo* info, size_t input_num,
+                         size_t* output_num);
+// aclrtCheckMemType: *result 1 when every address is memory of a type in mem_type.
+aclError CheckMemType(void** addrs, uint32_t count, uint32_t mem_type, uint32_t* result,
+                      uint32_t reserve);
 // aclrtMemGetAddressRange: the allocation or mapping holding ptr.
 aclError GetAddressRange(const void* ptr, void** base, size_t* size);
 aclError PointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes);
