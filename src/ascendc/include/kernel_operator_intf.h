@@ -4,6 +4,7 @@
 #define OPENACL_ASCENDC_KERNEL_OPERATOR_INTF_H_
 
 #include "kernel_core_state.h"
+#include "kernel_cube.h"
 #include "kernel_data_copy.h"
 #include "kernel_sync.h"
 #include "kernel_sync_all.h"
@@ -13,8 +14,17 @@
 #include "kernel_type.h"
 #include "kernel_vec_binary.h"
 #include "kernel_vec_cast.h"
+#include "kernel_vec_cast_repeat.h"
+#include "kernel_vec_compare.h"
+#include "kernel_vec_gather.h"
+#include "kernel_vec_rearrange.h"
 #include "kernel_vec_reduce.h"
+#include "kernel_vec_reduce_repeat.h"
 #include "kernel_vec_scalar.h"
+#include "kernel_vec_select.h"
+#include "kernel_vec_sort.h"
+#include "kernel_vec_ternary.h"
 #include "kernel_vec_unary.h"
+#include "kernel_workspace.h"
 
 #endif  // OPENACL_ASCENDC_KERNEL_OPERATOR_INTF_H_
