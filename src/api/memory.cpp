@@ -15,6 +15,7 @@
 #include "core/memory.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "core/value_wait.h"
 
 using openacl::DeviceAllocKind;
 using openacl::Fail;
@@ -323,6 +324,22 @@ aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N
     openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
     return openacl::MemsetD32(ptr, memSize, value, N, resolved);
+}
+
+aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::ValueWrite(devAddr, value, flag, resolved);
+}
+
+aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::ValueWait(devAddr, value, flag, resolved);
 }
 
 aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum,

@@ -1,0 +1,160 @@
+#include "core/value_wait.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backend/cpu/executor.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
+#include "core/memory.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+
+namespace openacl {
+
+namespace {
+
+// The parked waits, resumed on every value write and every poll interval.
+class Waiters {
+ public:
+    static Waiters& Get() {
+        static Waiters* waiters = new Waiters;  // its thread outlives static destructors
+        return *waiters;
+    }
+    void Park(cpu::SuspendToken token) {
+        std::lock_guard lock(mutex_);
+        if (!started_) {
+            started_ = true;
+            std::thread([this] { Poll(); }).detach();
+        }
+        parked_.push_back(token);
+        changed_.notify_one();
+    }
+    // Resumes every parked wait: each compares again and parks again if it must.
+    void WakeAll() {
+        std::vector<cpu::SuspendToken> wake;
+        {
+            std::lock_guard lock(mutex_);
+            wake.swap(parked_);
+        }
+        for (const cpu::SuspendToken& token : wake)
+            cpu::Executor::Resume(token);
+    }
+
+ private:
+    void Poll() {
+        for (;;) {
+            {
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [this] { return !parked_.empty(); });
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+            WakeAll();
+        }
+    }
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<cpu::SuspendToken> parked_;
+    bool started_ = false;
+};
+
+// CANN documents the pair for Atlas A2/A3 only.
+aclError RequireChip(const char* api) {
+    const std::string& soc = Runtime::Get().config().soc_name;
+    if (soc.rfind("Ascend910B", 0) == 0 || soc.rfind("Ascend910_93", 0) == 0) return ACL_SUCCESS;
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "%s is not available on %s (CANN documents it for Atlas A2/A3 only)", api,
+                soc.c_str());
+}
+
+aclError CheckAddress(const char* api, void* address, Stream* stream) {
+    if (address == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devAddr is null");
+    if (reinterpret_cast<uintptr_t>(address) % 8 != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "devAddr %p is not 8-byte aligned", address);
+    }
+    if (const char* problem = LiveDeviceRangeProblem(address, 8)) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "devAddr %p %s", address, problem);
+    }
+    if (stream->lane() != nullptr) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s is not supported on the %s backend yet",
+                    api, stream->context()->device()->accelerator()->name());
+    }
+    return RequireChip(api);
+}
+
+bool Satisfied(uint64_t now, uint64_t value, uint32_t flag) {
+    switch (flag) {
+        case ACL_STREAM_WAIT_VALUE_GEQ:
+            return static_cast<int64_t>(now - value) >= 0;  // wrap-around, as documented
+        case ACL_STREAM_WAIT_VALUE_EQ:
+            return now == value;
+        case ACL_STREAM_WAIT_VALUE_AND:
+            return (now & value) != 0;
+        default:  // ACL_STREAM_WAIT_VALUE_NOR
+            return ~(now | value) != 0;
+    }
+}
+
+}  // namespace
+
+aclError ValueWrite(void* address, uint64_t value, uint32_t flag, Stream* stream) {
+    if (flag != 0)
+        return Fail(ACL_ERROR_INVALID_PARAM, "flag is reserved and must be 0, not %u", flag);
+    if (aclError rc = CheckAddress("aclrtValueWrite", address, stream)) return rc;
+    struct Write {
+        Stream* stream;
+        uint64_t* address;
+        uint64_t value;
+    };
+    const Write write{stream, static_cast<uint64_t*>(address), value};
+    stream->Submit(cpu::MakeTask([write]() {
+        if (LiveDeviceRangeProblem(write.address, 8) != nullptr) {
+            write.stream->NoteFailure(
+                "aclrtValueWrite: the memory at %p was freed before the write ran",
+                static_cast<void*>(write.address));
+            return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
+        }
+        std::atomic_ref<uint64_t>(*write.address).store(write.value, std::memory_order_release);
+        Waiters::Get().WakeAll();
+        return cpu::TaskStatus::Done();
+    }));
+    return ACL_SUCCESS;
+}
+
+aclError ValueWait(void* address, uint64_t value, uint32_t flag, Stream* stream) {
+    if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flag %u is not a compare mode (ACL_STREAM_WAIT_VALUE_GEQ, _EQ, _AND, _NOR)",
+                    flag);
+    }
+    if (aclError rc = CheckAddress("aclrtValueWait", address, stream)) return rc;
+    struct Wait {
+        Stream* stream;
+        const uint64_t* address;
+        uint64_t value;
+        uint32_t flag;
+    };
+    const Wait wait{stream, static_cast<const uint64_t*>(address), value, flag};
+    stream->Submit(cpu::MakeTask([wait](cpu::TaskContext& ctx) {
+        if (ctx.cancelled()) return cpu::TaskStatus::Done();
+        if (LiveDeviceRangeProblem(wait.address, 8) != nullptr) {
+            wait.stream->NoteFailure("aclrtValueWait: the memory at %p was freed while waited for",
+                                     static_cast<const void*>(wait.address));
+            return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
+        }
+        const uint64_t now = std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(wait.address))
+                                 .load(std::memory_order_acquire);
+        if (Satisfied(now, wait.value, wait.flag)) return cpu::TaskStatus::Done();
+        Waiters::Get().Park(ctx.token());
+        return cpu::TaskStatus::Suspended();
+    }));
+    return ACL_SUCCESS;
+}
+
+}  // namespace openacl
