@@ -72,10 +72,12 @@ endif()
 # ascendc.cmake (CANN's Gen-2 kernel build, cmake/ascendc/) where CANN's build files look for it:
 # the real folder is compiler/tikcpp/ascendc_kernel_cmake (set_env.sh exports it as
 # ASCENDC_CMAKE_DIR); tools/tikcpp/, <arch>-linux/tikcpp/ and ascendc_devkit/tikcpp/samples/cmake
-# link to it. The Ascend C kernel API (src/ascendc/include) goes to compiler/tikcpp/tikcfw.
+# link to it. The Ascend C kernel API (src/ascendc/include, with tikicpulib.h) goes to
+# compiler/tikcpp/tikcfw.
 set(OPENACL_ASCENDC_CMAKE_INSTALL_DIR compiler/tikcpp/ascendc_kernel_cmake)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/ascendc/ascendc.cmake
               ${PROJECT_SOURCE_DIR}/cmake/ascendc/soc_versions.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/ascendc/tikicpulib-config.cmake
         DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR})
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/ascendc/paths_installed.cmake
         DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR} RENAME openacl_ascendc_paths.cmake)
@@ -89,8 +91,10 @@ else()
 endif()
 install(CODE "
   set(root \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
+  # tools/tikicpulib/lib/cmake: where CANN's CPU-debug samples point CMAKE_PREFIX_PATH for
+  # find_package(tikicpulib) (its config file is in the kernel-cmake folder).
   foreach(link tools/tikcpp/ascendc_kernel_cmake ${OPENACL_HOST_ARCH_DIR}/tikcpp/ascendc_kernel_cmake
-               ascendc_devkit/tikcpp/samples/cmake)
+               ascendc_devkit/tikcpp/samples/cmake tools/tikicpulib/lib/cmake)
     get_filename_component(parent \"\${root}/\${link}\" DIRECTORY)
     file(MAKE_DIRECTORY \"\${parent}\")
     file(RELATIVE_PATH target \"\${parent}\" \"\${root}/${OPENACL_ASCENDC_CMAKE_INSTALL_DIR}\")

@@ -650,7 +650,12 @@ int OpenaclRunBlock(const void* args, uint32_t block, uint32_t blocks, char* err
 """
 
 
-def stub(kernels, key, source):
+def fatbin_accessor(key):
+    """The hidden function through which a fatbin's table source reaches a source's entries."""
+    return "openacl_fatbin_kernels_" + re.sub(r"\W", "_", key)
+
+
+def stub(kernels, key, source, fatbin=False):
     origin = f"Ascend C kernels of {os.path.basename(source)}"
     lines = [STUB_PRELUDE]
     plain = [k for k in kernels if not k.template]
@@ -675,6 +680,10 @@ def stub(kernels, key, source):
                   f'OPENACL_KERNEL_BINARY_VERSION, "cpu", {len(plain)}, kOpenaclKernels}};']
     lines.append("}  // namespace")
     lines.append("")
+    if fatbin and plain:
+        lines += [f'extern "C" __attribute__((visibility("hidden"))) const openaclKernelEntry* '
+                  f"{fatbin_accessor(key)}() {{",
+                  "    return kOpenaclKernels;", "}", ""]
     for index, k in enumerate(plain):
         blocks, stream = launch_names(k)
         params = ", ".join([f"uint32_t {blocks}", f"aclrtStream {stream}"] +
@@ -790,6 +799,31 @@ def rewritten_source(source, text, kernels):
     return "\n".join(lines) + "\n" + body
 
 
+def fatbin_table(per_source):
+    """The source of a fatbin's exported kernel table: every plain kernel of every source, in
+    order (aclrtBinaryGetFunctionByEntry's entry is the index)."""
+    parts = [(key, sum(1 for k in kernels if not k.template))
+             for _, _, key, kernels in per_source]
+    parts = [(key, n) for key, n in parts if n]
+    total = sum(n for _, n in parts)
+    lines = [HEADER_NOTE.format(src="the fatbin's kernel sources"),
+             "// The kernel table aclrtBinaryLoadFromFile reads (openacl/kernel_binary.h).",
+             '#include "openacl/kernel_binary.h"', ""]
+    for key, _ in parts:
+        lines.append(f'extern "C" __attribute__((visibility("hidden"))) const openaclKernelEntry* '
+                     f"{fatbin_accessor(key)}();")
+    lines += ["", "namespace {", f"openaclKernelEntry g_entries[{max(total, 1)}];",
+              "// Filled when the object is loaded, before the loader reads the table.",
+              "[[maybe_unused]] const bool g_filled = [] {", "    openaclKernelEntry* out = g_entries;"]
+    for key, n in parts:
+        lines += [f"    for (int i = 0; i < {n}; ++i) *out++ = {fatbin_accessor(key)}()[i];"]
+    lines += ["    return true;", "}();", "}  // namespace", "",
+              'extern "C" __attribute__((visibility("default"))) const openaclKernelTable',
+              f"    openacl_kernel_binary_table = {{OPENACL_KERNEL_BINARY_MAGIC, "
+              f'OPENACL_KERNEL_BINARY_VERSION, "cpu", {total}, g_entries}};', ""]
+    return "\n".join(lines)
+
+
 def write_if_changed(path, text):
     try:
         with open(path, encoding="utf-8") as f:
@@ -809,6 +843,8 @@ def main(argv=None):
     ap.add_argument("--source", action="append", nargs=3, metavar=("SOURCE", "PREPROCESSED", "KEY"),
                     required=True, help="a kernel source, its -E output, its output name")
     ap.add_argument("--stamp", help="touched when done")
+    ap.add_argument("--fatbin-table", help="for ascendc_fatbin_library: write the source of the "
+                    "kernel table the object exports here")
     args = ap.parse_args(argv)
     all_kernels, per_source = [], []
     for source, preprocessed, key in args.source:
@@ -837,7 +873,9 @@ def main(argv=None):
         out = os.path.join(args.auto_gen_dir, key + ".cpp")
         gen_line = f'#line 1 "{out}"\n'
         write_if_changed(out, rewritten_source(source, text, kernels) + gen_line +
-                         stub(kernels, key, source))
+                         stub(kernels, key, source, fatbin=bool(args.fatbin_table)))
+    if args.fatbin_table:
+        write_if_changed(args.fatbin_table, fatbin_table(per_source))
     if args.stamp:
         with open(args.stamp, "w", encoding="utf-8") as f:
             f.write("\n".join(f"{k.name}" for k in all_kernels) + "\n")

@@ -68,9 +68,15 @@ if(NOT _OPENACL_ASCENDC_TOLD)
   if(_OPENACL_ASCENDC_NPU_ARCH)
     set(_arch ", __NPU_ARCH__ ${_OPENACL_ASCENDC_NPU_ARCH}")
   endif()
+  set(_cpu "")
+  if(_OPENACL_ASCENDC_RUN_MODE STREQUAL "cpu")
+    string(CONCAT _cpu "; kernel libraries define ASCENDC_CPU_DEBUG for their programs "
+                       "(CANN's CPU-debug host path, ICPU_RUN_KF)")
+  endif()
   message(STATUS "ascendc.cmake (openacl): SOC_VERSION ${SOC_VERSION} (${BUILD_MODE}${_arch}), "
                  "RUN_MODE ${_OPENACL_ASCENDC_RUN_MODE}: openacl builds kernels for the CPU in "
-                 "every run mode, and its runtime runs them")
+                 "every run mode, and its runtime runs them${_cpu}")
+  unset(_cpu)
   unset(_arch)
 endif()
 
@@ -82,6 +88,17 @@ if(NOT TARGET ascendcl)
                         INTERFACE_INCLUDE_DIRECTORIES "${OPENACL_ASCENDC_INCLUDE_DIRS}")
 endif()
 
+# find_package(tikicpulib) finds openacl's (CANN's CPU-debug package) next to this file.
+if(NOT tikicpulib_DIR)
+  set(tikicpulib_DIR "${_OPENACL_ASCENDC_DIR}" CACHE PATH "openacl's tikicpulib package")
+endif()
+# RUN_MODE cpu: kernel libraries carry CANN's CPU-debug definitions (ASCENDC_CPU_DEBUG, ...) to
+# the programs linking them, through tikicpulib::<SOC_VERSION>, as CANN's build does.
+if(_OPENACL_ASCENDC_RUN_MODE STREQUAL "cpu")
+  include("${_OPENACL_ASCENDC_DIR}/tikicpulib-config.cmake")
+  tikicpulib_target("${SOC_VERSION}")
+endif()
+
 # ---- ascendc_library(<name> STATIC|SHARED|OBJECT <sources>...)
 function(ascendc_library name type)
   if(NOT type MATCHES "^(STATIC|SHARED|OBJECT)$")
@@ -91,6 +108,27 @@ function(ascendc_library name type)
   if(NOT ARGN)
     message(FATAL_ERROR "ascendc_library(${name} ${type}): give the kernel sources")
   endif()
+  _openacl_ascendc_build(${name} ${type} "" ${ARGN})
+endfunction()
+
+# ---- ascendc_fatbin_library(<name> <sources>...): a kernel object for aclrtBinaryLoadFromFile,
+# ${CMAKE_BINARY_DIR}/fatbin/<name>/<name>.o, installed as ${CMAKE_INSTALL_PREFIX}/fatbin/<name>/
+# <name>.o. On openacl it is a shared object holding the kernels and openacl's kernel table
+# (every extern "C" or C++ kernel of the sources, by name; template kernels are not in it).
+function(ascendc_fatbin_library name)
+  if(NOT ARGN)
+    message(FATAL_ERROR "ascendc_fatbin_library(${name}): give the kernel sources")
+  endif()
+  _openacl_ascendc_build(${name} MODULE "${CMAKE_BINARY_DIR}/auto_gen/${name}/fatbin_table.cpp"
+                         ${ARGN})
+  set_target_properties(${name} PROPERTIES PREFIX "" SUFFIX ".o" CXX_VISIBILITY_PRESET hidden
+                        LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/fatbin/${name}")
+  install(TARGETS ${name} LIBRARY DESTINATION fatbin/${name})
+endfunction()
+
+# What both build: the kernels compiled for the CPU with their generated launch code. `table`:
+# for a fatbin, the generated source of the kernel table the object exports.
+function(_openacl_ascendc_build name type table)
   set(include_dir "${CMAKE_BINARY_DIR}/include/${name}")
   set(auto_gen "${CMAKE_BINARY_DIR}/auto_gen/${name}")
   file(MAKE_DIRECTORY "${include_dir}" "${auto_gen}")
@@ -151,22 +189,26 @@ function(ascendc_library name type)
                                 COMPILE_OPTIONS "-iquote;${source_dir}")
   endforeach()
   set(chevrons "${include_dir}/aclrtlaunch_triple_chevrons_func.h")
-  add_custom_command(OUTPUT ${generated} "${chevrons}" "${auto_gen}/kernels.txt"
+  set(table_args "")
+  if(table)
+    set(table_args --fatbin-table "${table}")
+  endif()
+  add_custom_command(OUTPUT ${generated} "${chevrons}" "${auto_gen}/kernels.txt" ${table}
     COMMAND "${ASCEND_PYTHON_EXECUTABLE}" "${OPENACL_ASCENDC_GEN_TOOL}"
             --include-dir "${include_dir}" --auto-gen-dir "${auto_gen}"
-            --stamp "${auto_gen}/kernels.txt" ${gen_args}
+            --stamp "${auto_gen}/kernels.txt" ${table_args} ${gen_args}
     DEPENDS ${preprocessed} ${ARGN} "${OPENACL_ASCENDC_GEN_TOOL}"
     COMMENT "Generating the launch headers and stubs of Ascend C library ${name}"
     VERBATIM)
 
-  add_library(${name} ${type} ${generated})
+  add_library(${name} ${type} ${generated} ${table})
   # The hidden target CANN's helper functions record into (kept for projects that name it).
   if(NOT TARGET ${name}_interface)
     add_library(${name}_interface INTERFACE)
   endif()
   target_compile_features(${name} PRIVATE cxx_std_20)
-  # The chip's numbers, as the device compiler defines them (ASCENDC_CPU_DEBUG stays undefined:
-  # host code takes the path it takes with a real NPU).
+  # The chip's numbers, as the device compiler defines them. ASCENDC_CPU_DEBUG stays undefined
+  # unless RUN_MODE is cpu: host code takes the path it takes with a real NPU.
   if(_OPENACL_ASCENDC_NPU_ARCH)
     target_compile_definitions(${name} PRIVATE __NPU_ARCH__=${_OPENACL_ASCENDC_NPU_ARCH}
                                __CCE_AICORE__=${_OPENACL_ASCENDC_CCE_AICORE})
@@ -175,6 +217,9 @@ function(ascendc_library name type)
   target_include_directories(${name} PUBLIC "$<BUILD_INTERFACE:${include_dir}>"
                              ${OPENACL_ASCENDC_INCLUDE_DIRS})
   target_link_libraries(${name} PUBLIC ascendcl)
+  if(_OPENACL_ASCENDC_RUN_MODE STREQUAL "cpu" AND NOT type STREQUAL "MODULE")
+    target_link_libraries(${name} PUBLIC tikicpulib::${SOC_VERSION})
+  endif()
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON
                         ARCHIVE_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/lib"
                         LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/lib")

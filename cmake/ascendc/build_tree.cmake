@@ -3,7 +3,7 @@
 # built libascendcl.so (as the install tree's same folder does at the installed ones).
 set(OPENACL_ASCENDC_CMAKE_BUILD_DIR ${PROJECT_BINARY_DIR}/compiler/tikcpp/ascendc_kernel_cmake
     CACHE INTERNAL "ascendc.cmake of the build tree")
-foreach(file ascendc.cmake soc_versions.cmake)
+foreach(file ascendc.cmake soc_versions.cmake tikicpulib-config.cmake)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/ascendc/${file}
                  ${OPENACL_ASCENDC_CMAKE_BUILD_DIR}/${file} COPYONLY)
 endforeach()

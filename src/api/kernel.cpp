@@ -234,11 +234,9 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t p
     if (param == nullptr || paramHandle == nullptr) {
         return Fail(ACL_ERROR_INVALID_PARAM, "param and paramHandle must not be null");
     }
-    if (paramSize == 0 || paramSize > OPENACL_KERNEL_ARG_SLOT) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "paramSize %zu: each kernel parameter is one %u-byte slot", paramSize,
-                    OPENACL_KERNEL_ARG_SLOT);
-    }
+    // How large a parameter may be depends on the kernel (one 8-byte slot, or a packed field
+    // of any size): core checks it.
+    if (paramSize == 0) return Fail(ACL_ERROR_INVALID_PARAM, "paramSize is 0");
     return openacl::AppendKernelArg(argsHandle, param, paramSize, paramHandle);
 }
 
@@ -262,10 +260,8 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
                                    void* param, size_t paramSize) {
     OPENACL_API();
-    if (param == nullptr || paramSize == 0 || paramSize > OPENACL_KERNEL_ARG_SLOT) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "param must not be null and paramSize must be 1..%u bytes",
-                    OPENACL_KERNEL_ARG_SLOT);
+    if (param == nullptr || paramSize == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "param must not be null and paramSize must not be 0");
     }
     return openacl::UpdateKernelArg(argsHandle, paramHandle, param, paramSize);
 }

@@ -875,17 +875,10 @@ aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& opt
                          TimeoutMs(options), static_cast<uint32_t>(args_size), true, false});
 }
 
+// slots_size: for a packed kernel, the bytes of its packed block at the start (argument handles
+// lay their parameters out that way for such kernels).
 aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& options, void* block,
                                size_t slots_size, Stream* stream) {
-    if (function->packed()) {
-        std::free(block);
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "kernel %s is an Ascend C kernel that reads one packed argument block of %zu "
-                    "bytes, not one 8-byte slot per parameter as aclrtKernelArgs* and "
-                    "aclrtLaunchKernelWithArgsArray build it: launch it with aclrtlaunch_%s "
-                    "(or <<<>>>), aclrtLaunchKernelWithHostArgs or aclrtLaunchKernel",
-                    function->name(), function->launch_args_size(), function->name());
-    }
     if (aclError rc = CheckLaunch(function, options, slots_size)) {
         std::free(block);
         return rc;
@@ -896,7 +889,16 @@ aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& op
 
 aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& options,
                                void* const* args, Stream* stream) {
-    if (function->packed()) return LaunchKernelOwnedArgs(function, options, nullptr, 0, stream);
+    if (function->packed()) {
+        // The array gives each value's address but not its size, which a packed block needs.
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "kernel %s is an Ascend C kernel that reads one packed argument block of %zu "
+                    "bytes, but aclrtLaunchKernelWithArgsArray gives no parameter sizes: launch it "
+                    "with aclrtlaunch_%s (or <<<>>>), an aclrtKernelArgs* handle and "
+                    "aclrtLaunchKernelWithConfig, aclrtLaunchKernelWithHostArgs or "
+                    "aclrtLaunchKernel",
+                    function->name(), function->launch_args_size(), function->name());
+    }
     uint32_t count = function->param_count();
     if (args == nullptr && count > 0) {
         return Fail(ACL_ERROR_INVALID_PARAM,

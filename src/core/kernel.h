@@ -160,8 +160,8 @@ aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& op
                                void* const* args, Stream* stream);
 // Launches with an argument block built in host memory for this launch (std::malloc), whose
 // ownership passes to the launch whatever the outcome. slots_size: the bytes of parameter slots
-// at its start (the rest is data they point at), checked against the kernel's parameters.
-// Refuses a packed kernel (its block is not slots).
+// at its start (the rest is data they point at), checked against the kernel's parameters (a
+// packed kernel's block is checked against its packed size).
 aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& options, void* block,
                                size_t slots_size, Stream* stream);
 // Reads the launch attributes of a config (timeout; others have no meaning on a CPU).

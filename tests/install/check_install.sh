@@ -88,6 +88,24 @@ cmake -S "$ascendc_project" -B "$work/ascendc_devkit" -G Ninja -DSOC_VERSION=Asc
 cmake --build "$work/ascendc_devkit" > /dev/null
 "$work/ascendc_devkit/main" --gtest_filter='*ChevronWrapper*' > /dev/null ||
   { echo "the Ascend C project built through ascendc_devkit/tikcpp/samples/cmake fails"; exit 1; }
+"$work/ascendc/vec_add_main" > /dev/null || { echo "the sample host program's AscendCL branch fails"; exit 1; }
+# ascendc_fatbin_library: the kernel object loads and launches, and installs to fatbin/<name>/.
+"$work/ascendc/fatbin_main" > /dev/null || { echo "the ascendc_fatbin_library object fails"; exit 1; }
+cmake --install "$work/ascendc" --prefix "$work/ascendc_installed" > /dev/null
+[ -f "$work/ascendc_installed/fatbin/fatbin_kernels/fatbin_kernels.o" ] ||
+  { echo "ascendc_fatbin_library installed no fatbin/fatbin_kernels/fatbin_kernels.o"; exit 1; }
+# CANN's CPU-debug mode: tikicpulib.h with the kernel API, find_package(tikicpulib) where CANN's
+# samples point CMAKE_PREFIX_PATH, and the sample host program's ICPU_RUN_KF branch built with
+# RUN_MODE cpu and with tikicpulib::<chip>.
+[ -f "$prefix/compiler/tikcpp/tikcfw/tikicpulib.h" ] || { echo "tikicpulib.h is not installed"; exit 1; }
+[ -f "$prefix/tools/tikicpulib/lib/cmake/tikicpulib-config.cmake" ] ||
+  { echo "missing from the installed tree: tools/tikicpulib/lib/cmake/tikicpulib-config.cmake"; exit 1; }
+cmake -S "$source_dir/../ascendc_build/project_cpu" -B "$work/ascendc_cpu" -G Ninja \
+      -DCMAKE_PREFIX_PATH="$prefix/tools/tikicpulib/lib/cmake" > /dev/null
+cmake --build "$work/ascendc_cpu" > /dev/null
+"$work/ascendc_cpu/vec_add_main" > /dev/null || { echo "the sample's CPU-debug branch fails (RUN_MODE cpu)"; exit 1; }
+"$work/ascendc_cpu/vec_add_plain_main" > /dev/null ||
+  { echo "the sample's CPU-debug branch fails (find_package(tikicpulib))"; exit 1; }
 # pyACL: set_env.sh puts the acl module on PYTHONPATH, as CANN's does (when it was built).
 if [ -d "$prefix/python/site-packages" ]; then
   [ "$(cd /tmp && /usr/bin/python3 -c 'import acl; print(acl.rt.get_run_mode())')" = "(1, 0)" ] ||
