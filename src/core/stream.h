@@ -2,6 +2,7 @@
 // executor. Each context has a default stream, addressed by a NULL aclrtStream.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -33,7 +34,7 @@ class Stream {
     cpu::Executor* executor() const { return executor_; }
     cpu::Queue* queue() const { return queue_; }
     int32_t id() const { return id_; }
-    uint32_t priority() const { return priority_; }
+    uint32_t priority() const { return priority_.load(std::memory_order_relaxed); }
     uint32_t flags() const { return flags_; }
     bool is_default() const { return is_default_; }
     // The stream's device lane on an accelerator backend (CUDA); nullptr on the CPU backend,
@@ -69,6 +70,13 @@ class Stream {
     void FlushLaneTrace();
 
     bool failure_mode_set = false;  // aclrtSetStreamFailureMode may be called once
+    // Attributes (aclrtSetStreamAttribute), under the lifecycle mutex. Priority changes what
+    // the stream answers; the worker queue keeps the priority it was created with.
+    uint64_t failure_mode = ACL_CONTINUE_ON_FAILURE;
+    uint32_t overflow_switch = 0;
+    uint32_t user_custom_tag = 0;
+    uint32_t cache_op_info = 0;
+    void set_priority(uint32_t priority) { priority_.store(priority, std::memory_order_relaxed); }
     // The external allocator registered on the stream (aclrtAllocatorRegister); desc is null
     // when there is none. Read and written under the lifecycle mutex.
     AllocatorSetup allocator;
@@ -81,7 +89,7 @@ class Stream {
     cpu::Executor* executor_;
     cpu::Queue* queue_;
     int32_t id_;
-    uint32_t priority_;
+    std::atomic<uint32_t> priority_;
     uint32_t flags_;
     bool is_default_;
     std::mutex note_mutex_;
