@@ -77,8 +77,7 @@ TEST_F(HostRegister, ACopyRunningPastTheRegisteredRangeIsRefused) {
               ACL_ERROR_INVALID_PARAM)
         << "registered memory is bounded by its registration, as aclrtMallocHost memory is";
     EXPECT_THAT_MESSAGE_CONTAINS("runs past the end of its allocation");
-    EXPECT_EQ(aclrtMemcpy(dev, kPage, buffer.get(), kPage, ACL_MEMCPY_HOST_TO_DEVICE),
-              ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(dev, kPage, buffer.get(), kPage, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
     aclrtFree(dev);
     aclrtHostUnregister(buffer.get());
 }
