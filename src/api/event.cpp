@@ -198,6 +198,39 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     return ACL_SUCCESS;
 }
 
+namespace {
+
+// aclrtStreamWaitEventWithTimeout and the WithFlag form: timeout_ms > 0 bounds the wait.
+aclError WaitWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout_ms) {
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    Stream* target = openacl::ResolveStream(stream, &rc);
+    if (target == nullptr) return rc;
+    if (!(resolved->flags() & ACL_EVENT_SYNC)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p was created without ACL_EVENT_SYNC, so streams cannot wait on it",
+                    event);
+    }
+    if (resolved->on_device() || target->lane() != nullptr) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "event waits with a timeout are not supported on the accelerator backends "
+                    "yet");
+    }
+    resolved->EnqueueWaitWithTimeout(target, timeout_ms);
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+    OPENACL_API();
+    if (timeout <= 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "timeout %d ms must be greater than 0", timeout);
+    }
+    return WaitWithTimeout(stream, event, timeout);
+}
+
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
     OPENACL_API();
     if (ms == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "ms is null");

@@ -9,6 +9,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/handle_table.h"
+#include "core/poll_park.h"
 #include "core/reclaim.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -101,6 +102,38 @@ int32_t Event::EnqueueWait(Stream* stream) {
     }
     impl->Release();
     return 0;
+}
+
+void Event::EnqueueWaitWithTimeout(Stream* stream, int32_t timeout_ms) {
+    cpu::Event* impl = Acquire();
+    const cpu::Event::Point point = impl->point();
+    impl->Release();
+    if (point.queue == nullptr) return;  // never recorded: nothing to wait for
+    struct Wait {
+        Stream* stream;
+        cpu::Queue* queue;
+        uint64_t seq;
+        int64_t timeout_ns;
+        int64_t deadline;  // set when the stream reaches the wait
+        int32_t id;
+    };
+    stream->Submit(cpu::MakeTask(
+        [wait = Wait{stream, point.queue, point.seq, int64_t{timeout_ms} * 1000000, 0, id_}](
+            cpu::TaskContext& ctx) mutable {
+            if (ctx.cancelled()) return cpu::TaskStatus::Done();
+            if (cpu::Executor::Reached(wait.queue, wait.seq)) return cpu::TaskStatus::Done();
+            const int64_t now = cpu::NowNs();
+            if (wait.deadline == 0) wait.deadline = now + wait.timeout_ns;
+            if (now >= wait.deadline) {
+                wait.stream->NoteFailure(
+                    "aclrtStreamWaitEventWithTimeout: event %d was not reached within %lld ms",
+                    wait.id, static_cast<long long>(wait.timeout_ns / 1000000));
+                return cpu::TaskStatus::Failed(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+            }
+            ParkUntilPolled(ctx.token());
+            return cpu::TaskStatus::Suspended();
+        },
+        0, cpu::Task::kCallWhenCancelled));
 }
 
 void Event::Reset() {

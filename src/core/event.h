@@ -46,6 +46,9 @@ class Event {
     // Non-zero: the accelerator refused (its status code).
     int32_t Record(Stream* stream);
     int32_t EnqueueWait(Stream* stream);
+    // A wait that fails its stream (ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, with a message) when the
+    // newest record has not completed timeout_ms after the wait was reached (CPU streams).
+    void EnqueueWaitWithTimeout(Stream* stream, int32_t timeout_ms);
     // Back to the never-recorded state (aclrtResetEvent).
     void Reset();
     bool Query();

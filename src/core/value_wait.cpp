@@ -1,68 +1,20 @@
 #include "core/value_wait.h"
 
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "backend/cpu/executor.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/poll_park.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
 namespace openacl {
 
 namespace {
-
-// The parked waits, resumed on every value write and every poll interval.
-class Waiters {
- public:
-    static Waiters& Get() {
-        static Waiters* waiters = new Waiters;  // its thread outlives static destructors
-        return *waiters;
-    }
-    void Park(cpu::SuspendToken token) {
-        std::lock_guard lock(mutex_);
-        if (!started_) {
-            started_ = true;
-            std::thread([this] { Poll(); }).detach();
-        }
-        parked_.push_back(token);
-        changed_.notify_one();
-    }
-    // Resumes every parked wait: each compares again and parks again if it must.
-    void WakeAll() {
-        std::vector<cpu::SuspendToken> wake;
-        {
-            std::lock_guard lock(mutex_);
-            wake.swap(parked_);
-        }
-        for (const cpu::SuspendToken& token : wake)
-            cpu::Executor::Resume(token);
-    }
-
- private:
-    void Poll() {
-        for (;;) {
-            {
-                std::unique_lock lock(mutex_);
-                changed_.wait(lock, [this] { return !parked_.empty(); });
-            }
-            std::this_thread::sleep_for(std::chrono::microseconds(200));
-            WakeAll();
-        }
-    }
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    std::vector<cpu::SuspendToken> parked_;
-    bool started_ = false;
-};
 
 // CANN documents the pair for Atlas A2/A3 only.
 aclError RequireChip(const char* api) {
@@ -121,7 +73,7 @@ aclError ValueWrite(void* address, uint64_t value, uint32_t flag, Stream* stream
             return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
         }
         std::atomic_ref<uint64_t>(*write.address).store(write.value, std::memory_order_release);
-        Waiters::Get().WakeAll();
+        WakeParked();
         return cpu::TaskStatus::Done();
     }));
     return ACL_SUCCESS;
@@ -151,7 +103,7 @@ aclError ValueWait(void* address, uint64_t value, uint32_t flag, Stream* stream)
         const uint64_t now = std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(wait.address))
                                  .load(std::memory_order_acquire);
         if (Satisfied(now, wait.value, wait.flag)) return cpu::TaskStatus::Done();
-        Waiters::Get().Park(ctx.token());
+        ParkUntilPolled(ctx.token());
         return cpu::TaskStatus::Suspended();
     }));
     return ACL_SUCCESS;

@@ -59,6 +59,12 @@ TEST(MisuseTable, StreamConfiguration) {
          ACL_ERROR_INVALID_PARAM},
         {"aclrtSetStreamOverflowSwitch(flag 2)",
          [&] { return aclrtSetStreamOverflowSwitch(nullptr, 2); }, ACL_ERROR_INVALID_PARAM},
+        {"aclrtStreamWaitEventWithTimeout(NULL event)",
+         [&] { return aclrtStreamWaitEventWithTimeout(nullptr, nullptr, 10); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtStreamWaitEventWithTimeout(timeout -1)",
+         [&] { return aclrtStreamWaitEventWithTimeout(nullptr, nullptr, -1); },
+         ACL_ERROR_INVALID_PARAM},
         {"aclrtGetStreamOverflowSwitch(NULL flag)",
          [&] { return aclrtGetStreamOverflowSwitch(nullptr, nullptr); }, ACL_ERROR_INVALID_PARAM},
     };
