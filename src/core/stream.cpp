@@ -9,6 +9,7 @@
 #include "core/check.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/device_limits.h"
 #include "core/error.h"
 #include "core/handle_table.h"
 #include "core/reclaim.h"
@@ -206,6 +207,7 @@ std::unique_ptr<Stream> DetachStreamLocked(Stream* stream) {
 
 void FinishStream(std::unique_ptr<Stream> stream, bool force) {
     if (stream == nullptr) return;
+    ResetStreamResLimit(stream->id());  // ids are never reused; the entry would only leak
     cpu::Executor* executor = stream->executor();
     cpu::Queue* queue = stream->queue();
     // The work settles now, as documented: it has run (or been discarded) when the call
