@@ -66,26 +66,37 @@ aclError RequireChip(const char* api) {
 }
 
 // Reserves the UVM range once (lock held). Where something else already holds it (a
-// sanitizer's shadow memory), any free 3 TiB range serves.
+// sanitizer's shadow memory), any free range serves: the full 3 TiB where the address space
+// has such a hole, else the largest of a few smaller sizes that fits (ThreadSanitizer leaves
+// the application no hole over 1.5 TiB).
 bool ReserveRange(Arena& a) {
     if (a.base != 0) return true;
     void* p = mmap(reinterpret_cast<void*>(kRangeStart), kRangeSize, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    uint64_t size = kRangeSize;
     if (p == MAP_FAILED || reinterpret_cast<uintptr_t>(p) != kRangeStart) {
         if (p != MAP_FAILED) munmap(p, kRangeSize);
-        p = mmap(nullptr, kRangeSize + kPage, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        p = MAP_FAILED;
+        for (uint64_t want :
+             {kRangeSize, uint64_t{1} << 40, uint64_t{256} << 30, uint64_t{64} << 30}) {
+            p = mmap(nullptr, want + kPage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+            if (p != MAP_FAILED) {
+                size = want;
+                break;
+            }
+        }
         if (p == MAP_FAILED) return false;
         const auto start = reinterpret_cast<uintptr_t>(p);
         const uintptr_t aligned = (start + kPage - 1) & ~(kPage - 1);
         if (aligned > start) munmap(p, aligned - start);
         if (start + kPage > aligned) {
-            munmap(reinterpret_cast<void*>(aligned + kRangeSize), start + kPage - aligned);
+            munmap(reinterpret_cast<void*>(aligned + size), start + kPage - aligned);
         }
         p = reinterpret_cast<void*>(aligned);
     }
     a.base = reinterpret_cast<uintptr_t>(p);
-    a.size = kRangeSize;
+    a.size = size;
     a.free[a.base] = a.size;
     return true;
 }

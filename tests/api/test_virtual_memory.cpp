@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "sanitizer.h"
 #include "test_support.h"
 
 namespace {
@@ -317,6 +318,7 @@ TEST_F(VirtualMemory, APhysicalSizeOffTheGranularityCanBeAllocatedButNotMapped) 
 }
 
 TEST_F(VirtualMemory, AChosenAddressBetween16And24TiBIsHonoured) {
+    if (kThreadSanitized) GTEST_SKIP() << "ThreadSanitizer holds the addresses this test chooses";
     void* const wanted = reinterpret_cast<void*>(uintptr_t{17} << 40);
     void* p = nullptr;
     ASSERT_EQ(aclrtReserveMemAddress(&p, kTwoMiB, 0, wanted, 0), ACL_SUCCESS) << TakeErrMsg();
@@ -448,6 +450,7 @@ class VirtualMemoryOnAtlasA3 : public InitializedDeviceTest {
 };
 
 TEST_F(VirtualMemoryOnAtlasA3, NoUcMemoryReservationsTakeWholeGiBAtAChosenAddress) {
+    if (kThreadSanitized) GTEST_SKIP() << "ThreadSanitizer holds the addresses this test chooses";
     void* const wanted = reinterpret_cast<void*>(uintptr_t{48} << 40);
     void* p = nullptr;
     EXPECT_EQ(aclrtReserveMemAddressNoUCMemory(&p, size_t{1} << 29, 0, wanted, 0),
