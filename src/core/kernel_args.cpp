@@ -345,6 +345,14 @@ aclError CreateKernelArgs(KernelFunction* function, aclrtArgsHandle* out) {
 aclError CreateKernelArgsInUserMemory(KernelFunction* function, aclrtArgsHandle handle,
                                       void* memory, size_t size) {
     size_t handle_size = KernelArgsHandleMemSize(*function);
+    // First: a library-made handle is smaller than handle memory, so the checks below would
+    // misjudge it (an overlap with memory that merely lies next to it).
+    if (ArgsEntry* existing = Registry().Find(handle); existing != nullptr && existing->owned) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "argsHandle %p is a handle made by aclrtKernelArgsInit, not memory of the "
+                    "caller's to set a handle up in",
+                    handle);
+    }
     if (reinterpret_cast<uintptr_t>(handle) % alignof(UserArgs) != 0) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "argsHandle %p is not %zu-byte aligned: allocate the %zu bytes of "
@@ -364,12 +372,6 @@ aclError CreateKernelArgsInUserMemory(KernelFunction* function, aclrtArgsHandle 
                     "the handle memory at %p (%zu bytes) and the argument memory at %p (%zu "
                     "bytes) overlap: they must be two separate buffers",
                     handle, handle_size, memory, size);
-    }
-    if (ArgsEntry* existing = Registry().Find(handle); existing != nullptr && existing->owned) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "argsHandle %p is a handle made by aclrtKernelArgsInit, not memory of the "
-                    "caller's to set a handle up in",
-                    handle);
     }
     auto* user = new (handle) UserArgs{};
     user->memory = static_cast<unsigned char*>(memory);
