@@ -7,6 +7,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/event.h"
+#include "core/model_ri.h"
 #include "core/stream.h"
 
 using openacl::Event;
@@ -31,7 +32,7 @@ aclError CreateWithFlag(aclrtEvent* event, uint32_t flag, bool reusable) {
 // Plain aclrtCreateEvent events can do everything: wait, reset and timing.
 constexpr uint32_t kPlainEventFlags = ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE;
 
-aclError Record(aclrtEvent event, aclrtStream stream) {
+aclError Record(aclrtEvent event, aclrtStream stream, bool external = false) {
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
@@ -41,6 +42,12 @@ aclError Record(aclrtEvent event, aclrtStream stream) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "event %p was created on device %d but stream %p runs on device %d", event,
                     resolved->context()->device()->id(), stream, target->context()->device()->id());
+    }
+    if (openacl::ModelRI* model = target->capture()) [[unlikely]]
+        return openacl::CaptureRecord(model, target, resolved, external);
+    if (external) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "ACL_EVENT_RECORD_EXTERNAL is only valid while a stream is being captured");
     }
     if (int32_t status = resolved->Record(target); status != 0) {
         return openacl::DeviceRefused(target, status, "recording event");
@@ -96,14 +103,10 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
     OPENACL_API();
-    if (flag == ACL_EVENT_RECORD_EXTERNAL) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "ACL_EVENT_RECORD_EXTERNAL is only valid while a stream is being captured");
-    }
-    if (flag != ACL_EVENT_RECORD_DEFAULT) {
+    if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL) {
         return Fail(ACL_ERROR_INVALID_PARAM, "flag %u is not an ACL_EVENT_RECORD_* value", flag);
     }
-    return Record(event, stream);
+    return Record(event, stream, flag == ACL_EVENT_RECORD_EXTERNAL);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
@@ -192,6 +195,9 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
                     "event %p was created without ACL_EVENT_SYNC, so streams cannot wait on it",
                     event);
     }
+    bool captured = false;
+    rc = openacl::CaptureWaitIfCaptured(target, resolved, &captured);
+    if (captured) return rc;
     if (int32_t status = resolved->EnqueueWait(target); status != 0) {
         return openacl::DeviceRefused(target, status, "a wait for event");
     }
@@ -217,6 +223,9 @@ aclError WaitWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout_m
                     "event waits with a timeout are not supported on the accelerator backends "
                     "yet");
     }
+    bool captured = false;  // inside a capture the wait is an edge, which has no timeout
+    rc = openacl::CaptureWaitIfCaptured(target, resolved, &captured);
+    if (captured) return rc;
     resolved->EnqueueWaitWithTimeout(target, timeout_ms);
     return ACL_SUCCESS;
 }

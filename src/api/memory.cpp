@@ -13,6 +13,7 @@
 #include "core/indirect_copy.h"
 #include "core/memcpy_batch.h"
 #include "core/memory.h"
+#include "core/model_ri.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/value_wait.h"
@@ -211,17 +212,20 @@ aclError acldvppFree(void* devPtr) {
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
     OPENACL_API();
+    if (aclError rc = openacl::CheckUnsafeCall("aclrtMemcpy")) return rc;
     return openacl::Memcpy(dst, destMax, src, count, kind);
 }
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                        size_t height, aclrtMemcpyKind kind) {
     OPENACL_API();
+    if (aclError rc = openacl::CheckUnsafeCall("aclrtMemcpy2d")) return rc;
     return openacl::Memcpy2d(dst, dpitch, src, spitch, width, height, kind);
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     OPENACL_API();
+    if (aclError rc = openacl::CheckUnsafeCall("aclrtMemset")) return rc;
     return openacl::Memset(devPtr, maxCount, value, count);
 }
 

@@ -11,6 +11,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/model_ri.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -54,6 +55,12 @@ aclError DestroyStream(aclrtStream stream, bool force) {
                     "goes away with its context",
                     stream);
     }
+    if (resolved->capture() != nullptr) {
+        return Fail(ACL_ERROR_RT_STREAM_CAPTURED,
+                    "stream %p is being captured (or is bound to a model being built): end "
+                    "that first (aclmdlRICaptureEnd, aclmdlRIEndTask)",
+                    stream);
+    }
     std::unique_ptr<Stream> detached;
     {
         std::lock_guard lock(Runtime::Get().lifecycle_mutex());
@@ -75,6 +82,8 @@ aclError Synchronize(aclrtStream stream, int32_t timeout_ms) {
     aclError rc = ACL_SUCCESS;
     Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
+    if (aclError refused = openacl::RefuseIfCaptured(resolved, "synchronising the stream"))
+        return refused;
     // Persistent and device-only streams hold no host-visible work.
     if (resolved->flags() &
         (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE)) {

@@ -65,6 +65,8 @@ int32_t Event::Record(Stream* stream) {
     // own is needed: a Retain/Release pair here costs two atomic operations on a cache line the
     // worker running the previous record is writing (about a quarter of the enqueue cost).
     std::lock_guard guard(lock_);
+    if (captured_.load(std::memory_order_relaxed) != 0) [[unlikely]]
+        captured_.store(0, std::memory_order_relaxed);
     if (!trace::On()) [[likely]] {
         impl_->Record(stream->queue());
         return 0;
@@ -136,7 +138,19 @@ void Event::EnqueueWaitWithTimeout(Stream* stream, int32_t timeout_ms) {
         0, cpu::Task::kCallWhenCancelled));
 }
 
+void Event::RecordOnQueue(cpu::Queue* queue) {
+    std::lock_guard guard(lock_);
+    impl_->Record(queue);
+}
+
+void Event::WaitOnQueue(cpu::Queue* queue) {
+    cpu::Event* impl = Acquire();
+    impl->EnqueueWait(queue);
+    impl->Release();
+}
+
 void Event::Reset() {
+    captured_.store(0, std::memory_order_relaxed);
     if (on_device_) [[unlikely]] {
         // A fresh device event: "never recorded" again. Waits already enqueued keep theirs.
         int32_t status = 0;

@@ -2,6 +2,7 @@
 // stream so far"; queries, host synchronisation and other streams' waits refer to that.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -56,6 +57,14 @@ class Event {
     bool recorded();
     std::optional<int64_t> TimestampNs();
 
+    // Captures (core/model_ri.h): when the newest record was made in a capture, the capture's
+    // model id and point, packed as (id << 32 | point); 0 when it is a real record.
+    uint64_t captured_mark() const { return captured_.load(std::memory_order_acquire); }
+    void set_captured_mark(uint64_t mark) { captured_.store(mark, std::memory_order_release); }
+    // A replay's record of the real event on an executor queue, and a wait for it.
+    void RecordOnQueue(cpu::Queue* queue);
+    void WaitOnQueue(cpu::Queue* queue);
+
  private:
     // The backend event, replaced by Reset; referenced while in use so a concurrent reset
     // cannot free it under a query.
@@ -76,6 +85,7 @@ class Event {
         uint64_t seq = 0;
     } traced_record_;
     bool device_event_timing_ = false;
+    std::atomic<uint64_t> captured_{0};
     // Replaced by Reset while records or waits may still refer to them on the device: kept
     // until the event is destroyed (resets of one event are rare).
     std::vector<std::unique_ptr<backend::DeviceEvent>> retired_device_events_;

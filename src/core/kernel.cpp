@@ -30,6 +30,7 @@
 #include "core/host_mapping.h"
 #include "core/kernel_args.h"
 #include "core/memory.h"
+#include "core/model_ri.h"
 #include "core/soc.h"
 #include "core/stream.h"
 #include "core/trace.h"
@@ -391,23 +392,32 @@ aclError LaunchOnDevice(const Launch& launch) {
     return ACL_SUCCESS;
 }
 
-aclError Submit(const Launch& launch) {
+aclError Submit(const Launch& launch, KernelFunction* function) {
     if (launch.binary->accelerator() != nullptr) [[unlikely]]
         return LaunchOnDevice(launch);
     launch.binary->Retain();
+    // Replayable: a captured model runs borrowed copies; the original releases the arguments
+    // and the binary once, when the model goes.
     cpu::Task task = cpu::MakeTask(
         [launch](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = ctx.cancelled() ? cpu::TaskStatus::Done() : RunLaunch(launch);
+            if (ctx.borrowed()) return status;
             if (launch.owns_args) std::free(const_cast<void*>(launch.args));
             launch.binary->Release();
             return status;
         },
-        0, cpu::Task::kCallWhenCancelled);
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable);
     trace::Label label;
     if (trace::On()) {
         // The binary may be unloaded before the trace is written: keep a copy of the name.
         label = {trace::Kind::kKernel, launch.num_blocks, 0, nullptr,
                  trace::Intern(launch.entry->name)};
+    }
+    if (launch.stream->capture() != nullptr) [[unlikely]] {
+        const CaptureInfo info{ACL_MODEL_RI_TASK_KERNEL, function->handle(), launch.args,
+                               launch.args_size,         launch.num_blocks,  launch.owns_args};
+        launch.stream->Submit(task, label, &info);
+        return ACL_SUCCESS;
     }
     launch.stream->Submit(task, label);
     return ACL_SUCCESS;
@@ -829,7 +839,8 @@ aclError LaunchKernelDeviceArgs(KernelFunction* function, const LaunchOptions& o
                     args_size, args, left);
     }
     return Submit(Launch{function->entry(), function->binary(), args, stream, options.num_blocks,
-                         TimeoutMs(options), static_cast<uint32_t>(args_size), false, true});
+                         TimeoutMs(options), static_cast<uint32_t>(args_size), false, true},
+                  function);
 }
 
 aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& options,
@@ -872,7 +883,8 @@ aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& opt
         std::memcpy(copy + p.addrOffset, &target, sizeof target);
     }
     return Submit(Launch{function->entry(), function->binary(), copy, stream, options.num_blocks,
-                         TimeoutMs(options), static_cast<uint32_t>(args_size), true, false});
+                         TimeoutMs(options), static_cast<uint32_t>(args_size), true, false},
+                  function);
 }
 
 // slots_size: for a packed kernel, the bytes of its packed block at the start (argument handles
@@ -884,7 +896,8 @@ aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& op
         return rc;
     }
     return Submit(Launch{function->entry(), function->binary(), block, stream, options.num_blocks,
-                         TimeoutMs(options), static_cast<uint32_t>(slots_size), true, false});
+                         TimeoutMs(options), static_cast<uint32_t>(slots_size), true, false},
+                  function);
 }
 
 aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& options,

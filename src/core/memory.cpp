@@ -17,6 +17,7 @@
 #include "core/host_mapping.h"
 #include "core/host_register.h"
 #include "core/managed_memory.h"
+#include "core/model_ri.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/virtual_memory.h"
@@ -1017,7 +1018,15 @@ aclError AdmitPageable(const char* which, const void* p) {
     return ACL_SUCCESS;
 }
 
+// Pageable copies run in the call, so they cannot be captured (and are unsafe calls).
+aclError RefusePageableInCapture(Stream* stream) {
+    constexpr const char* kWhat = "an asynchronous copy of pageable host memory";
+    if (aclError rc = RefuseIfCaptured(stream, kWhat)) return rc;
+    return CheckUnsafeCall(kWhat);
+}
+
 aclError DrainForPageable(Stream* stream, const char* which, const void* p) {
+    if (aclError rc = RefusePageableInCapture(stream)) return rc;
     if (aclError rc = AdmitPageable(which, p)) return rc;
     cpu::Queue* queue = stream->queue();
     cpu::Executor::WaitPoint(queue, cpu::Executor::Submitted(queue), cpu::kWaitForever);
@@ -1038,6 +1047,7 @@ aclError DoPageableInCall(Stream* stream, const char* which, const void* p, trac
         work();
         return ACL_SUCCESS;
     }
+    if (aclError rc = RefusePageableInCapture(stream)) return rc;
     if (aclError rc = AdmitPageable(which, p)) return rc;
     label.b = trace::kCopyDoneInCall;
     const uint64_t seq =
@@ -1173,7 +1183,7 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
     // Called when skipped or discarded too, so that a staging buffer is always freed.
     const cpu::Task task = cpu::MakeTask(
         [copy](cpu::TaskContext& ctx) {
-            std::unique_ptr<unsigned char[]> staged(copy.staged);
+            std::unique_ptr<unsigned char[]> staged(ctx.borrowed() ? nullptr : copy.staged);
             if (ctx.cancelled()) return cpu::TaskStatus::Done();
             bool dst_live = StillLive({copy.dst, copy.count, copy.check_dst});
             if (!dst_live || !StillLive({copy.src, copy.count, copy.check_src})) {
@@ -1187,7 +1197,9 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
             StreamCopy(copy.dst, copy.src, copy.count);
             return cpu::TaskStatus::Done();
         },
-        0, copy.staged != nullptr ? cpu::Task::kCallWhenCancelled : cpu::Task::kNoFlags);
+        0,
+        copy.staged != nullptr ? cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable
+                               : cpu::Task::kNoFlags);
     stream->Submit(task, {CopyKind(dst_region, src_region), count});
     return ACL_SUCCESS;
 }

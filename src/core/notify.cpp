@@ -319,9 +319,9 @@ aclError RecordNotify(aclrtNotify handle, Stream* stream) {
     stream->Submit(cpu::MakeTask(
         [notify](cpu::TaskContext& ctx) {
             if (!ctx.cancelled()) notify->Record();
-            notify->Release();
+            if (!ctx.borrowed()) notify->Release();
         },
-        0, cpu::Task::kCallWhenCancelled));
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable));
     return ACL_SUCCESS;
 }
 
@@ -446,9 +446,9 @@ aclError SubmitChange(aclrtCntNotify handle, Stream* stream, const char* api,
     stream->Submit(cpu::MakeTask(
         [change = Change{notify, mode, value, reset}](cpu::TaskContext& ctx) {
             if (!ctx.cancelled()) change.notify->Change(change.mode, change.value, change.reset);
-            change.notify->Release();
+            if (!ctx.borrowed()) change.notify->Release();
         },
-        0, cpu::Task::kCallWhenCancelled));
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable));
     return ACL_SUCCESS;
 }
 

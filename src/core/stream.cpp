@@ -12,6 +12,7 @@
 #include "core/device_limits.h"
 #include "core/error.h"
 #include "core/handle_table.h"
+#include "core/model_ri.h"
 #include "core/reclaim.h"
 #include "core/runtime.h"
 #include "core/trace.h"
@@ -48,6 +49,15 @@ void Stream::NoteFailure(const char* fmt, ...) {
     va_end(args);
     std::lock_guard lock(note_mutex_);
     if (note_.empty()) note_ = text;  // the first failure is the one reported
+}
+
+uint64_t Stream::SubmitToCapture(const cpu::Task& task, const trace::Label& label,
+                                 const CaptureInfo* info) {
+    if (ModelRI* model = capture()) {
+        CaptureTask(model, this, task, label, info);
+        return 0;
+    }
+    return Submit(task, label);  // the capture ended meanwhile
 }
 
 uint64_t Stream::SubmitTraced(const cpu::Task& task, const trace::Label& label) {
@@ -225,6 +235,10 @@ void FinishStream(std::unique_ptr<Stream> stream, bool force) {
         raw->executor()->DestroyQueueForce(raw->queue());
         delete raw;
     });
+}
+
+bool StreamAlive(const Stream* stream) {
+    return stream != nullptr && Streams().Find(stream) != nullptr;
 }
 
 Stream* ResolveStream(aclrtStream handle, aclError* rc) {

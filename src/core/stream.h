@@ -17,6 +17,8 @@
 namespace openacl {
 
 class Context;
+class ModelRI;
+struct CaptureInfo;
 
 class Stream {
  public:
@@ -44,7 +46,12 @@ class Stream {
 
     // Submits a task; returns its sequence number on the stream. The label names the task
     // in traces; unlabelled tasks are named after the API that submits them.
-    uint64_t Submit(const cpu::Task& task, const trace::Label& label = {}) {
+    // While the stream is captured (core/model_ri.h) the task is recorded instead, and 0
+    // returned; info tells the capture what the task is.
+    uint64_t Submit(const cpu::Task& task, const trace::Label& label = {},
+                    const CaptureInfo* info = nullptr) {
+        if (capture_.load(std::memory_order_acquire) != nullptr) [[unlikely]]
+            return SubmitToCapture(task, label, info);
         if (lane_ != nullptr) [[unlikely]]
             return SubmitToLane(task, label);
         if (!trace::On()) [[likely]]
@@ -69,6 +76,11 @@ class Stream {
     void EndLaneTrace(uint64_t seq, const trace::Label& label, uint64_t start_marker);
     void FlushLaneTrace();
 
+    // The model runtime instance this stream's tasks go to (a capture, or a model being built
+    // with the stream bound), or nullptr.
+    ModelRI* capture() const { return capture_.load(std::memory_order_acquire); }
+    void set_capture(ModelRI* model) { capture_.store(model, std::memory_order_release); }
+
     bool failure_mode_set = false;  // aclrtSetStreamFailureMode may be called once
     // Attributes (aclrtSetStreamAttribute), under the lifecycle mutex. Priority changes what
     // the stream answers; the worker queue keeps the priority it was created with.
@@ -84,6 +96,8 @@ class Stream {
  private:
     uint64_t SubmitTraced(const cpu::Task& task, const trace::Label& label);
     uint64_t SubmitToLane(const cpu::Task& task, const trace::Label& label);
+    uint64_t SubmitToCapture(const cpu::Task& task, const trace::Label& label,
+                             const CaptureInfo* info);
 
     Context* context_;
     cpu::Executor* executor_;
@@ -95,6 +109,7 @@ class Stream {
     std::mutex note_mutex_;
     std::string note_;
     std::unique_ptr<backend::Lane> lane_;
+    std::atomic<ModelRI*> capture_{nullptr};
     struct LaneSlice {
         uint64_t seq;
         uint32_t tag;
@@ -153,6 +168,9 @@ std::unique_ptr<Stream> DetachStreamLocked(Stream* stream);
 void FinishStream(std::unique_ptr<Stream> stream, bool force);
 // Number of streams (default ones included) alive on the device of ctx.
 uint32_t StreamCountLocked(const Context* ctx);
+
+// True while the stream has not been destroyed (it may belong to any context).
+bool StreamAlive(const Stream* stream);
 
 // Resolves a stream argument for the calling thread: NULL means the current context's default
 // stream; a handle must be a live stream of the current context. Records the documented error

@@ -1,5 +1,5 @@
-// Misuse table, the aclmdlRI* queries (aclmdlRICaptureGetInfo,
-// aclmdlRICaptureThreadExchangeMode).
+// Misuse table, the aclmdlRI* functions: the capture queries, capture and build, replay,
+// names and ids, task getters and the debug printers.
 #include "misuse_table.h"
 
 TEST(MisuseTable, ModelRiQueries) {
@@ -20,5 +20,132 @@ TEST(MisuseTable, ModelRiQueries) {
          [&] { return aclmdlRICaptureThreadExchangeMode(&bad_mode); }, ACL_ERROR_INVALID_PARAM},
     };
     ExpectEveryRowFails(rows);
+    aclrtResetDeviceForce(0);
+}
+
+TEST(MisuseTable, ModelRiCaptureAndReplay) {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    int not_a_model = 0;
+    int not_a_stream = 0;
+    int not_a_task = 0;
+    aclmdlRI model = nullptr;
+    aclmdlRI* no_model = nullptr;
+    aclrtStream plain = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&plain), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIBuildBegin(&model, 0), ACL_SUCCESS);
+    auto bad_mode = static_cast<aclmdlRICaptureMode>(7);
+    uint32_t u32 = 0;
+    char name[8];
+    aclrtStream streams[1];
+    aclmdlRITaskType type{};
+    aclmdlRITaskParams params{};
+    aclrtCallback callback = [](void*) {};
+    const std::vector<MisuseRow> rows = {
+        {"aclmdlRICaptureBegin(mode 7)", [&] { return aclmdlRICaptureBegin(plain, bad_mode); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureBegin(not a stream)",
+         [&] { return aclmdlRICaptureBegin(&not_a_stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureToModelRIBegin(NULL model)",
+         [&] {
+             return aclmdlRICaptureToModelRIBegin(plain, nullptr, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureToModelRIBegin(a model being built)",
+         [&] {
+             return aclmdlRICaptureToModelRIBegin(plain, model, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+         },
+         ACL_ERROR_RT_MODEL_CAPTURED},
+        {"aclmdlRICaptureEnd(NULL out)", [&] { return aclmdlRICaptureEnd(plain, no_model); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureEnd(not captured)",
+         [&] {
+             aclmdlRI out = nullptr;
+             return aclmdlRICaptureEnd(plain, &out);
+         },
+         ACL_ERROR_RT_STREAM_NOT_CAPTURED},
+        {"aclmdlRIBuildBegin(NULL)", [&] { return aclmdlRIBuildBegin(nullptr, 0); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIBuildBegin(flag 1)",
+         [&] {
+             aclmdlRI out = nullptr;
+             return aclmdlRIBuildBegin(&out, 1);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIBindStream(not a model)",
+         [&] { return aclmdlRIBindStream(&not_a_model, plain, ACL_MODEL_STREAM_FLAG_HEAD); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIBindStream(NULL stream)",
+         [&] { return aclmdlRIBindStream(model, nullptr, ACL_MODEL_STREAM_FLAG_HEAD); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIBindStream(a stream without ACL_STREAM_PERSISTENT)",
+         [&] { return aclmdlRIBindStream(model, plain, ACL_MODEL_STREAM_FLAG_HEAD); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIBindStream(flag 9)", [&] { return aclmdlRIBindStream(model, plain, 9); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIEndTask(a stream not bound)", [&] { return aclmdlRIEndTask(model, plain); },
+         ACL_ERROR_RT_STREAM_MODEL},
+        {"aclmdlRIUnbindStream(a stream not bound)",
+         [&] { return aclmdlRIUnbindStream(model, plain); }, ACL_ERROR_RT_STREAM_MODEL},
+        {"aclmdlRIBuildEnd(reserve not NULL)",
+         [&] { return aclmdlRIBuildEnd(model, &not_a_model); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIBuildEnd(not a model)", [&] { return aclmdlRIBuildEnd(&not_a_model, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIExecuteAsync(NULL model)", [&] { return aclmdlRIExecuteAsync(nullptr, plain); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIExecuteAsync(a model being built)",
+         [&] { return aclmdlRIExecuteAsync(model, plain); }, ACL_ERROR_RT_MODEL_CAPTURED},
+        {"aclmdlRIExecute(timeout 0)", [&] { return aclmdlRIExecute(model, 0); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIExecute(not a model)", [&] { return aclmdlRIExecute(&not_a_model, -1); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIDestroy(not a model)", [&] { return aclmdlRIDestroy(&not_a_model); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIUpdate(a model being built)", [&] { return aclmdlRIUpdate(model); },
+         ACL_ERROR_RT_MODEL_CAPTURED},
+        {"aclmdlRISetName(NULL name)", [&] { return aclmdlRISetName(model, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIGetName(maxLen 0)", [&] { return aclmdlRIGetName(model, 0, name); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIGetName(NULL name)", [&] { return aclmdlRIGetName(model, 8, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIGetId(NULL)", [&] { return aclmdlRIGetId(model, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIGetId(not a model)", [&] { return aclmdlRIGetId(&not_a_model, &u32); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIDestroyRegisterCallback(NULL func)",
+         [&] { return aclmdlRIDestroyRegisterCallback(model, nullptr, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIDestroyUnregisterCallback(NULL func)",
+         [&] { return aclmdlRIDestroyUnregisterCallback(model, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIDestroyUnregisterCallback(not a model)",
+         [&] { return aclmdlRIDestroyUnregisterCallback(&not_a_model, callback); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIGetStreams(NULL count)",
+         [&] { return aclmdlRIGetStreams(model, streams, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIGetTasksByStream(NULL count)",
+         [&] { return aclmdlRIGetTasksByStream(plain, nullptr, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIGetTasksByStream(a stream of no model)",
+         [&] { return aclmdlRIGetTasksByStream(plain, nullptr, &u32); }, ACL_ERROR_RT_STREAM_MODEL},
+        {"aclmdlRITaskGetSeqId(not a task)",
+         [&] { return aclmdlRITaskGetSeqId(&not_a_task, &u32); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRITaskGetType(not a task)", [&] { return aclmdlRITaskGetType(&not_a_task, &type); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRITaskGetParams(NULL params)",
+         [&] { return aclmdlRITaskGetParams(&not_a_task, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRITaskGetParams(not a task)",
+         [&] { return aclmdlRITaskGetParams(&not_a_task, &params); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRITaskDisable(not a task)", [&] { return aclmdlRITaskDisable(&not_a_task); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIDebugPrint(not a model)", [&] { return aclmdlRIDebugPrint(&not_a_model); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIDebugJsonPrint(NULL path)",
+         [&] { return aclmdlRIDebugJsonPrint(model, nullptr, 0); }, ACL_ERROR_INVALID_PARAM},
+    };
+    ExpectEveryRowFails(rows);
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    aclrtDestroyStream(plain);
     aclrtResetDeviceForce(0);
 }

@@ -1,5 +1,5 @@
-// aclmdlRI* queries clients make on every launch: no stream is being captured (capturing is not
-// implemented yet), and each thread keeps its own capture mode.
+// aclmdlRI* queries clients make on every launch: a stream nobody captures answers "none", and
+// each thread keeps its own capture mode.
 #include <gtest/gtest.h>
 
 #include <thread>

@@ -195,6 +195,23 @@ uint64_t Executor::Submit(Queue* q, const Task& t) {
     return seq;
 }
 
+uint64_t Executor::SubmitBatch(Queue* q, const Task* tasks, size_t n) {
+    uint64_t seq;
+    bool wake = false;
+    {
+        std::lock_guard<SpinLock> g(q->lock);
+        seq = q->ring.Pushed();
+        for (size_t i = 0; i < n; ++i)
+            seq = q->ring.Push(tasks[i]);
+        if (n != 0 && q->state == Queue::State::kIdle) {
+            q->state = Queue::State::kScheduled;
+            wake = true;
+        }
+    }
+    if (wake) q->exec->Schedule(q);
+    return seq;
+}
+
 uint64_t Executor::SubmitWait(Queue* dst, Queue* src, uint64_t seq, uint32_t tag) {
     // Re-checks on every run: Resume (from src's watcher) just means "look again".
     const Task wait = MakeTask(

@@ -115,6 +115,9 @@ class Executor {
     // Appends t to q and returns its sequence number. No allocation once the queue's ring has
     // reached its high-water mark; takes only q's lock.
     uint64_t Submit(Queue* q, const Task& t);
+    // Appends n tasks in order under one lock and one wake-up (a replayed graph); returns the
+    // sequence number of the last, or of the newest task already there when n is 0.
+    uint64_t SubmitBatch(Queue* q, const Task* tasks, size_t n);
     // Appends a task that holds `dst` until point (src, seq) is reached. The queue parks while
     // it waits; no worker is held. src may belong to another executor. `tag` as in Task.
     uint64_t SubmitWait(Queue* dst, Queue* src, uint64_t seq, uint32_t tag = 0);

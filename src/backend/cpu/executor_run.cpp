@@ -261,9 +261,10 @@ bool Executor::Linger(Queue& q, uint64_t next_seq, bool& spinning) {
 }
 
 TaskStatus Executor::Execute(Queue& q, Task& t, uint64_t seq, RunReason reason) {
-    TaskContext ctx(&q, seq, reason);
+    TaskContext ctx(&q, seq, reason, (t.flags & Task::kBorrowed) != 0);
     if (reason != RunReason::kRun) {
-        if (t.flags & Task::kCallWhenCancelled) t.fn(ctx, t.payload);
+        if ((t.flags & (Task::kCallWhenCancelled | Task::kBorrowed)) == Task::kCallWhenCancelled)
+            t.fn(ctx, t.payload);
         return TaskStatus::Done();  // cancelled tasks complete, whatever they say
     }
     Tracer* tracer = options_.tracer;

@@ -49,13 +49,16 @@ enum class RunReason : uint8_t {
 // What a running task may know about itself.
 class TaskContext {
  public:
-    TaskContext(Queue* queue, uint64_t seq, RunReason reason)
-        : queue_(queue), seq_(seq), reason_(reason) {}
+    TaskContext(Queue* queue, uint64_t seq, RunReason reason, bool borrowed = false)
+        : queue_(queue), seq_(seq), reason_(reason), borrowed_(borrowed) {}
 
     Queue* queue() const { return queue_; }
     uint64_t seq() const { return seq_; }
     RunReason reason() const { return reason_; }
     bool cancelled() const { return reason_ != RunReason::kRun; }
+    // A copy of a task kept by a captured model (Task::kBorrowed): it runs, but its payload
+    // is the model's, so it must release nothing.
+    bool borrowed() const { return borrowed_; }
     // Hand this to whoever will call Executor::Resume or Executor::Complete after the task
     // returns TaskStatus::Suspended().
     SuspendToken token() const { return {queue_, seq_}; }
@@ -64,6 +67,7 @@ class TaskContext {
     Queue* queue_;
     uint64_t seq_;
     RunReason reason_;
+    bool borrowed_;
 };
 
 // The payload is mutable and travels with the task: state written by a run that suspends is
@@ -79,6 +83,12 @@ struct alignas(64) Task {
         // Call fn (with ctx.cancelled()) when the task is skipped or discarded instead of run,
         // so it can release what its payload owns. Without it such a task is not called.
         kCallWhenCancelled = 1,
+        // The task may run borrowed (TaskContext::borrowed): it releases what its payload owns
+        // only when not borrowed. A captured model keeps such a task and runs copies of it.
+        kReplayable = 2,
+        // This copy's payload belongs to a captured model: run it, release nothing, and do not
+        // call it at all when it is skipped or discarded.
+        kBorrowed = 4,
     };
 
     TaskFn fn = nullptr;
