@@ -114,13 +114,18 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
-    if (openacl::ResolveStream(stream, &rc) == nullptr) return rc;
+    Stream* target = openacl::ResolveStream(stream, &rc);
+    if (target == nullptr) return rc;
     if (resolved->plain() || resolved->reusable() || !(resolved->flags() & ACL_EVENT_SYNC)) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "event %p cannot be reset: only events created by aclrtCreateEventWithFlag "
                     "with ACL_EVENT_SYNC can",
                     event);
     }
+    // Inside a capture the reset is a task of the replay (CANN's graphs reset their external
+    // events after waiting for them).
+    if (openacl::ModelRI* model = target->capture()) [[unlikely]]
+        return openacl::CaptureReset(model, target, resolved);
     resolved->Reset();
     return ACL_SUCCESS;
 }

@@ -318,6 +318,7 @@ aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, siz
 
 aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
     OPENACL_API();
+    if (aclError rc = openacl::CheckUnsafeCall("aclrtMemsetD32")) return rc;  // as aclrtMemset
     return openacl::MemsetD32(ptr, memSize, value, N, nullptr);
 }
 

@@ -181,12 +181,15 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI) {
     aclError rc = ACL_SUCCESS;
     ModelRI* model = openacl::ResolveModelRI(modelRI, &rc);
     if (model == nullptr) return rc;
-    std::lock_guard lock(model->mutex);
-    if (model->state_ != ModelRI::State::kReady) {
-        return Fail(ACL_ERROR_RT_MODEL_CAPTURED,
-                    "model runtime instance %u is still being captured or built", model->id());
-    }
-    return ACL_SUCCESS;  // aclmdlRITaskSetParams and aclmdlRITaskDisable apply at once
+    return openacl::UpdateModelRI(model);
+}
+
+aclError aclmdlRIAbort(aclmdlRI modelRI) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    ModelRI* model = openacl::ResolveModelRI(modelRI, &rc);
+    if (model == nullptr) return rc;
+    return openacl::AbortModelRI(model);
 }
 
 aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
@@ -317,6 +320,8 @@ aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
     std::lock_guard lock(resolved->model->mutex);
     std::memset(params, 0, sizeof *params);
     params->type = resolved->type;
+    params->taskGrp = resolved->group;
+    const uint32_t event_flags = resolved->event != nullptr ? resolved->event->flags() : 0;
     switch (resolved->type) {
         case ACL_MODEL_RI_TASK_KERNEL: {
             aclmdlRIKernelTaskParams& kernel = params->kernelTaskParams;
@@ -329,14 +334,29 @@ aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
         }
         case ACL_MODEL_RI_TASK_EVENT_RECORD:
             params->eventRecordTaskParams.event = resolved->event;
+            params->eventRecordTaskParams.eventFlag = event_flags;
             params->eventRecordTaskParams.recordFlag =
                 resolved->external ? ACL_EVENT_RECORD_EXTERNAL : ACL_EVENT_RECORD_DEFAULT;
             break;
         case ACL_MODEL_RI_TASK_EVENT_WAIT:
             params->eventWaitTaskParams.event = resolved->event;
+            params->eventWaitTaskParams.eventFlag = event_flags;
             params->eventWaitTaskParams.waitFlag = resolved->op == ModelTask::Op::kExternalWait
                                                        ? ACL_EVENT_WAIT_EXTERNAL
                                                        : ACL_EVENT_WAIT_DEFAULT;
+            break;
+        case ACL_MODEL_RI_TASK_EVENT_RESET:
+            params->eventResetTaskParams.event = resolved->event;
+            params->eventResetTaskParams.eventFlag = event_flags;
+            break;
+        case ACL_MODEL_RI_TASK_VALUE_WRITE:
+            params->valueWriteTaskParams.devAddr = resolved->info.address;
+            params->valueWriteTaskParams.value = resolved->info.value;
+            break;
+        case ACL_MODEL_RI_TASK_VALUE_WAIT:
+            params->valueWaitTaskParams.devAddr = resolved->info.address;
+            params->valueWaitTaskParams.value = resolved->info.value;
+            params->valueWaitTaskParams.flag = resolved->info.flag;
             break;
         default:
             break;
@@ -344,14 +364,101 @@ aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
     return ACL_SUCCESS;
 }
 
+aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
+    OPENACL_API();
+    if (params == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "params is null");
+    aclError rc = ACL_SUCCESS;
+    ModelTask* resolved = openacl::ResolveModelTask(task, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::SetTaskParams(resolved, *params);
+}
+
+aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
+                                        aclrtLaunchKernelAttrValue* attrValue) {
+    OPENACL_API();
+    if (attrValue == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "attrValue is null");
+    aclError rc = ACL_SUCCESS;
+    ModelTask* resolved = openacl::ResolveModelTask(task, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::KernelTaskAttribute(resolved, attrId, attrValue);
+}
+
 aclError aclmdlRITaskDisable(aclmdlRITask task) {
     OPENACL_API();
     aclError rc = ACL_SUCCESS;
     ModelTask* resolved = openacl::ResolveModelTask(task, &rc);
     if (resolved == nullptr) return rc;
-    std::lock_guard lock(resolved->model->mutex);
-    resolved->disabled = true;
+    return openacl::DisableTask(resolved);
+}
+
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::BeginTaskGroup(resolved);
+}
+
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+    OPENACL_API();
+    if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "handle is null");
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    openacl::TaskGroup* group = nullptr;
+    rc = openacl::EndTaskGroup(resolved, &group);
+    *handle = group;
+    return rc;
+}
+
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    openacl::TaskGroup* group = openacl::ResolveTaskGroup(handle, &rc);
+    if (group == nullptr) return rc;
+    return openacl::BeginTaskUpdate(resolved, group);
+}
+
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::EndTaskUpdate(resolved);
+}
+
+aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+                                  aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
+    OPENACL_API();
+    if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "handle is null");
+    aclError rc = ACL_SUCCESS;
+    ModelRI* model = openacl::ResolveModelRI(modelRI, &rc);
+    if (model == nullptr) return rc;
+    openacl::CondHandle* created = nullptr;
+    rc =
+        openacl::CreateCondHandle(model, defaultLaunchValue, static_cast<uint32_t>(flag), &created);
+    if (rc == ACL_SUCCESS) *handle = created;
+    return rc;
+}
+
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
+    OPENACL_API();
+    if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "ptr is null");
+    aclError rc = ACL_SUCCESS;
+    openacl::CondHandle* resolved = openacl::ResolveCondHandle(handle, &rc);
+    if (resolved == nullptr) return rc;
+    *ptr = resolved->value;
     return ACL_SUCCESS;
+}
+
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::AddCondTask(params, resolved, flags);
 }
 
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {

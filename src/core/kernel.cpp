@@ -392,7 +392,14 @@ aclError LaunchOnDevice(const Launch& launch) {
     return ACL_SUCCESS;
 }
 
-aclError Submit(const Launch& launch, KernelFunction* function) {
+// Set while BuildLaunchTask runs: Submit hands the task and its capture record here instead.
+struct TaskSink {
+    cpu::Task* task;
+    CaptureInfo* info;
+};
+thread_local TaskSink* t_sink = nullptr;
+
+aclError Submit(const Launch& launch, KernelFunction* function, const LaunchOptions& options) {
     if (launch.binary->accelerator() != nullptr) [[unlikely]]
         return LaunchOnDevice(launch);
     launch.binary->Retain();
@@ -413,9 +420,20 @@ aclError Submit(const Launch& launch, KernelFunction* function) {
         label = {trace::Kind::kKernel, launch.num_blocks, 0, nullptr,
                  trace::Intern(launch.entry->name)};
     }
-    if (launch.stream->capture() != nullptr) [[unlikely]] {
-        const CaptureInfo info{ACL_MODEL_RI_TASK_KERNEL, function->handle(), launch.args,
-                               launch.args_size,         launch.num_blocks,  launch.owns_args};
+    if (launch.stream->diverted() || t_sink != nullptr) [[unlikely]] {
+        CaptureInfo info;
+        info.type = ACL_MODEL_RI_TASK_KERNEL;
+        info.func = function->handle();
+        info.args = launch.args;
+        info.args_size = launch.args_size;
+        info.num_blocks = launch.num_blocks;
+        info.host_args = launch.owns_args;
+        info.launch = options;
+        if (t_sink != nullptr) {
+            *t_sink->task = task;
+            *t_sink->info = info;
+            return ACL_SUCCESS;
+        }
         launch.stream->Submit(task, label, &info);
         return ACL_SUCCESS;
     }
@@ -788,17 +806,28 @@ aclError ApplyLaunchConfig(const aclrtLaunchKernelCfg* cfg, LaunchOptions* optio
                 break;
             case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
                 micros = true;
+                options->timeout_in_us = true;
                 options->timeout_us = (uint64_t{attr.value.timeoutUs.timeoutHigh} << 32) |
                                       attr.value.timeoutUs.timeoutLow;
                 break;
+            // Scheduling hints for Ascend cores: nothing to do on a CPU, but a captured launch
+            // reports them back.
             case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+                options->schem_mode = attr.value.schemMode;
+                break;
             case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+                options->dyn_ubuf_size = attr.value.dynUBufSize;
+                break;
+            case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+                options->data_dump = attr.value.isDataDump;
+                break;
+            case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+                options->enable_profiling = attr.value.enableProfiling;
+                break;
             case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
             case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
             case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
-            case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
-            case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
-                break;  // scheduling hints for Ascend cores: nothing to do on a CPU
+                break;
             default:
                 return Fail(ACL_ERROR_INVALID_PARAM,
                             "cfg->attrs[%zu].id %d is not an aclrtLaunchKernelAttrId", i,
@@ -840,7 +869,7 @@ aclError LaunchKernelDeviceArgs(KernelFunction* function, const LaunchOptions& o
     }
     return Submit(Launch{function->entry(), function->binary(), args, stream, options.num_blocks,
                          TimeoutMs(options), static_cast<uint32_t>(args_size), false, true},
-                  function);
+                  function, options);
 }
 
 aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& options,
@@ -884,7 +913,7 @@ aclError LaunchKernelHostArgs(KernelFunction* function, const LaunchOptions& opt
     }
     return Submit(Launch{function->entry(), function->binary(), copy, stream, options.num_blocks,
                          TimeoutMs(options), static_cast<uint32_t>(args_size), true, false},
-                  function);
+                  function, options);
 }
 
 // slots_size: for a packed kernel, the bytes of its packed block at the start (argument handles
@@ -897,7 +926,19 @@ aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& op
     }
     return Submit(Launch{function->entry(), function->binary(), block, stream, options.num_blocks,
                          TimeoutMs(options), static_cast<uint32_t>(slots_size), true, false},
-                  function);
+                  function, options);
+}
+
+aclError BuildLaunchTask(KernelFunction* function, const LaunchOptions& options, const void* args,
+                         size_t args_size, bool host_args, Stream* stream, cpu::Task* task,
+                         CaptureInfo* info) {
+    TaskSink sink{task, info};
+    t_sink = &sink;
+    const aclError rc =
+        host_args ? LaunchKernelHostArgs(function, options, args, args_size, nullptr, 0, stream)
+                  : LaunchKernelDeviceArgs(function, options, args, args_size, stream);
+    t_sink = nullptr;
+    return rc;
 }
 
 aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& options,

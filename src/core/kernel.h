@@ -14,12 +14,14 @@
 
 #include "acl/acl_rt.h"
 #include "backend/accelerator.h"
+#include "backend/cpu/task.h"
 #include "openacl/kernel_binary.h"
 
 namespace openacl {
 
 class Stream;
 class KernelFunction;
+struct CaptureInfo;
 
 // aclrtCreateBinary: a kernel image held in host memory until it is loaded.
 struct BinaryImage {
@@ -142,6 +144,13 @@ BinaryImage* ResolveBinaryImage(aclrtBinary handle, aclError* rc);
 struct LaunchOptions {
     uint32_t num_blocks = 0;
     uint64_t timeout_us = 0;  // 0: none
+    // Hints for Ascend cores, kept only so that a captured launch can report them
+    // (aclmdlRIKernelTaskGetAttribute).
+    bool timeout_in_us = false;  // given as ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US
+    uint8_t schem_mode = 0;
+    uint8_t data_dump = 0;
+    uint8_t enable_profiling = 0;
+    uint32_t dyn_ubuf_size = 0;
 };
 
 // Launches with the argument block in device memory (aclrtLaunchKernel, aclrtLaunchKernelV2):
@@ -164,6 +173,12 @@ aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& op
 // packed kernel's block is checked against its packed size).
 aclError LaunchKernelOwnedArgs(KernelFunction* function, const LaunchOptions& options, void* block,
                                size_t slots_size, Stream* stream);
+// Builds the task (and what a capture records of it) that a launch on `stream` would submit,
+// without submitting it: aclmdlRITaskSetParams replaces a captured launch with it. Host
+// arguments are copied as for a launch; the task owns them.
+aclError BuildLaunchTask(KernelFunction* function, const LaunchOptions& options, const void* args,
+                         size_t args_size, bool host_args, Stream* stream, cpu::Task* task,
+                         CaptureInfo* info);
 // Reads the launch attributes of a config (timeout; others have no meaning on a CPU).
 aclError ApplyLaunchConfig(const aclrtLaunchKernelCfg* cfg, LaunchOptions* options);
 

@@ -1021,7 +1021,7 @@ aclError AdmitPageable(const char* which, const void* p) {
 // Pageable copies run in the call, so they cannot be captured (and are unsafe calls).
 aclError RefusePageableInCapture(Stream* stream) {
     constexpr const char* kWhat = "an asynchronous copy of pageable host memory";
-    if (aclError rc = RefuseIfCaptured(stream, kWhat)) return rc;
+    if (aclError rc = RefuseInCallWork(stream, kWhat)) return rc;
     return CheckUnsafeCall(kWhat);
 }
 
@@ -1350,8 +1350,13 @@ aclError MemsetD32(void* ptr, size_t mem_size, uint32_t value, size_t n, Stream*
                     "32-bit fills of %s memory are not supported on the %s backend yet",
                     region.device->accelerator()->name(), region.device->accelerator()->name());
     }
-    // Host memory is filled at once, as CANN documents; device memory in stream order.
+    // Host memory is filled at once, as CANN documents; device memory in stream order. A fill
+    // done in the call cannot be captured: a replay would not repeat it.
     if (stream == nullptr || region.domain != MemDomain::kDevice) {
+        if (stream != nullptr) {
+            if (aclError rc = RefuseInCallWork(stream, "aclrtMemsetD32Async of host memory"))
+                return rc;
+        }
         FillD32(ptr, value, n);
         return ACL_SUCCESS;
     }

@@ -1,28 +1,45 @@
 // Model runtime instances (aclmdlRI*, CANN's graphs): the work a stream capture or an explicit
 // build recorded instead of running, kept to run again as often as asked.
 //
-// Recording: while a stream is captured (aclmdlRICaptureBegin) or bound to a model being built
-// (aclmdlRIBindStream), Stream::Submit hands each task here instead of to the executor. A task
-// is 64 bytes of function and payload (backend/cpu/task.h), so the model keeps the task itself;
-// a replay submits copies marked borrowed, which run but release nothing: what a payload owns
-// (a kernel's argument block, a staging buffer) is released once, when the model is destroyed.
-// A task that owns a payload and cannot run borrowed invalidates the capture, which then ends
-// with an error naming the call.
+// Recording (model_ri_capture.cpp): while a stream is captured (aclmdlRICaptureBegin) or bound
+// to a model being built (aclmdlRIBindStream), Stream::Submit hands each task here instead of
+// to the executor. A task is 64 bytes of function and payload (backend/cpu/task.h), so the
+// model keeps the task itself; a replay submits copies marked borrowed, which run but release
+// nothing: what a payload owns (a kernel's argument block, a staging buffer) is released once,
+// when the model is destroyed. A task that owns a payload and cannot run borrowed invalidates
+// the capture, which then ends with an error naming the call.
 //
 // Events inside a capture are edges, not events: a record is a point of the replay and a
 // wait on it (from any captured stream) waits for that point, so replays running at once do
 // not share state. A wait on a stream that is not captured, for an event last recorded in a
 // capture, pulls that stream into the capture (cross-stream capture); a record with
 // ACL_EVENT_RECORD_EXTERNAL, and a wait for an event recorded outside, touch the real event
-// at each replay.
+// at each replay. A wait for an ACL_EVENT_EXTERNAL event waits, when the replay gets there,
+// until the event is recorded (CANN's device events are flags: recorded, or reset).
 //
-// Replay (aclmdlRIExecuteAsync): the origin stream's tasks run on the stream given, every other
-// captured stream's on a queue of the model's own, in capture order; the given stream then
-// waits for all of them, so the replay is one unit of work of that stream.
+// Replay (model_ri.cpp, aclmdlRIExecuteAsync): the origin stream's tasks of a captured model
+// run on the stream given, every other captured stream's on a queue of the model's own, in
+// capture order; the given stream then waits for all of them, so the replay is one unit of
+// work of that stream. Replays of one model run one after another, as CANN documents,
+// whichever streams run them. A built model's tasks all run on queues of its own, so that
+// aclmdlRIAbort can discard what it has not run yet without touching the caller's stream.
+//
+// Updates (model_ri_update.cpp): aclmdlRITaskSetParams and aclmdlRITaskDisable change an idle
+// model, which then runs only after aclmdlRIUpdate. Launches captured in a task group
+// (aclmdlRICaptureTaskGrpBegin/End) can instead be patched by the launches another stream
+// issues between aclmdlRICaptureTaskUpdateBegin and End: each patch is a task of that stream,
+// and a replay reads a grouped launch when it runs it, so a patch ordered before that point
+// (by the stream, or an event) is what runs.
+//
+// Conditional tasks (model_ri_cond.cpp, aclmdlRIAddCondTask): a task of the parent's stream
+// that reads the condition value when it runs and runs the chosen child model (IF, SWITCH),
+// or the child while the value is non-zero (WHILE), on a queue of its own, holding the parent's
+// stream until the child is done.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -31,6 +48,7 @@
 
 #include "acl/acl_rt.h"
 #include "backend/cpu/executor.h"
+#include "core/kernel.h"
 #include "core/trace.h"
 
 namespace openacl {
@@ -39,8 +57,11 @@ class Context;
 class Event;
 class Stream;
 class ModelRI;
+struct TaskGroup;
+struct CondTask;
 
-// What a submission site tells a capture about its task (kernels; the rest are DEFAULT).
+// What a submission site tells a capture about its task (kernels, value writes and waits; the
+// rest are DEFAULT).
 struct CaptureInfo {
     aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
     void* func = nullptr;  // kernels: the aclrtFuncHandle
@@ -48,10 +69,15 @@ struct CaptureInfo {
     size_t args_size = 0;
     uint32_t num_blocks = 0;
     bool host_args = false;
+    LaunchOptions launch;  // kernels: the attributes of the launch
+    // Value writes and waits: the address, value and compare flag.
+    void* address = nullptr;
+    uint64_t value = 0;
+    uint32_t flag = 0;
 };
 
 struct ModelTask {
-    enum class Op : uint8_t { kTask, kRecord, kWait, kExternalWait };
+    enum class Op : uint8_t { kTask, kRecord, kWait, kExternalWait, kReset, kCond };
     Op op = Op::kTask;
     aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
     bool disabled = false;   // aclmdlRITaskDisable
@@ -61,9 +87,40 @@ struct ModelTask {
     uint32_t point = 0;      // kRecord: its point; kWait: the point it waits for
     Event* event = nullptr;  // event ops: the handle (resolved again at each replay)
     ModelRI* model = nullptr;
+    TaskGroup* group = nullptr;  // a launch of a task group: read when a replay runs it
+    CondTask* cond = nullptr;    // kCond
     CaptureInfo info;
     trace::Label label;
     cpu::Task task;
+};
+
+// Launches captured between aclmdlRICaptureTaskGrpBegin and End, patchable afterwards.
+struct TaskGroup {
+    ModelRI* model = nullptr;
+    uint32_t stream = 0;  // the captured stream it was opened on (index)
+    bool open = true;
+    std::vector<ModelTask*> tasks;
+    // A task update in progress (aclmdlRICaptureTaskUpdateBegin): its stream, how many of the
+    // group's launches it has patched, and the first error, which UpdateEnd reports.
+    Stream* updater = nullptr;
+    uint32_t updated = 0;
+    aclError update_error = ACL_SUCCESS;
+    std::string update_reason;
+};
+
+// aclmdlRICondHandleCreate: an 8-byte value in device memory that a conditional task reads.
+struct CondHandle {
+    ModelRI* model = nullptr;  // the model being captured that owns it
+    uint64_t* value = nullptr;
+    uint64_t default_value = 0;
+    bool assign_default = false;  // written at the start of every run of the model
+    bool used = false;            // one conditional task per handle
+};
+
+struct CondTask {
+    CondHandle* handle = nullptr;
+    aclmdlRICondTaskType type = ACL_MODEL_RI_COND_TYPE_IF;
+    std::vector<ModelRI*> branches;  // children, owned by the parent model
 };
 
 class ModelRI {
@@ -80,6 +137,7 @@ class ModelRI {
 
     std::mutex mutex;  // guards everything below
     State state_;
+    bool captured = false;  // made by a capture (an ACL graph), not by aclmdlRIBuildBegin
     std::string name;
     aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
     bool strict_on_thread = false;  // the capture counts against its thread's unsafe calls
@@ -92,29 +150,48 @@ class ModelRI {
     aclError invalid_code = ACL_SUCCESS;
     std::string invalid_reason;
     std::vector<std::pair<aclrtCallback, void*>> destroy_callbacks;
-    // Replay state: queues for the streams after the origin, and replays still running.
+    // Task groups and the group open on a captured stream (one at a time).
+    std::deque<TaskGroup> groups;
+    TaskGroup* open_group = nullptr;
+    // aclmdlRITaskSetParams / aclmdlRITaskDisable changed the model: it runs again only after
+    // aclmdlRIUpdate.
+    bool needs_update = false;
+    // Task versions replaced by patches, released when no replay can be running them.
+    std::vector<cpu::Task> superseded;
+    // Conditional tasks: handles, tasks, and the children they run. A child's parent owns it.
+    std::deque<CondHandle> cond_handles;
+    std::deque<CondTask> cond_tasks;
+    ModelRI* parent = nullptr;
+    std::vector<ModelRI*> children;
+    // Replay state: queues for the streams after the origin, the end of the newest replay
+    // (the next one waits for it), and how many replays (and pending patches) still run.
     std::vector<cpu::Queue*> queues;
     cpu::Executor* executor = nullptr;
+    cpu::Queue* last_queue = nullptr;
+    uint64_t last_seq = 0;
     std::atomic<uint32_t> in_flight{0};
-    bool destroyed = false;
+    // Guards the task of every grouped launch (ModelTask::task where group is set), which
+    // patches replace while replays may be reading it.
+    std::mutex patch_mutex;
 
  private:
     Context* context_;
     uint32_t id_;
 };
 
+// ---- Recording (model_ri_capture.cpp) ------------------------------------------------------
 // Called by Stream::Submit for a stream being captured or built: records the task.
 void CaptureTask(ModelRI* model, Stream* stream, const cpu::Task& task, const trace::Label& label,
                  const CaptureInfo* info);
 // Event operations on a captured stream, and waits that pull a stream into a capture. Return
 // ACL_SUCCESS, or the error (recorded with a message) for a wait that cannot be captured.
 aclError CaptureRecord(ModelRI* model, Stream* stream, Event* event, bool external);
+aclError CaptureReset(ModelRI* model, Stream* stream, Event* event);
 // A wait on `stream` for `event`: captured when the stream is captured or when the event's
 // newest record is in a running capture (which the stream then joins). *handled is false when
 // the wait is an ordinary one.
 aclError CaptureWaitIfCaptured(Stream* stream, Event* event, bool* handled);
 
-// The API's operations (validation of handles included; errors recorded with a message).
 aclError BeginCapture(Stream* stream, aclmdlRICaptureMode mode, ModelRI* into);
 aclError EndCapture(Stream* stream, ModelRI** out);
 aclError CaptureStatus(Stream* stream, aclmdlRICaptureStatus* status, ModelRI** model);
@@ -123,25 +200,73 @@ aclError BindStream(ModelRI* model, Stream* stream, uint32_t flag);
 aclError EndTask(ModelRI* model, Stream* stream);
 aclError EndBuild(ModelRI* model);
 aclError UnbindStream(ModelRI* model, Stream* stream);
+aclError BeginTaskGroup(Stream* stream);
+aclError EndTaskGroup(Stream* stream, TaskGroup** out);
+
+// Unsafe calls (aclrtMemcpy, aclrtMemset, aclrtMemcpy2d, asynchronous copies of pageable
+// memory) while captures run: refused per the capture modes (ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC
+// recorded with a message naming the call) or ACL_SUCCESS.
+aclError CheckUnsafeCall(const char* what);
+// Synchronising a stream being captured (unless the capture is RELAXED): refused, and the
+// capture is invalidated, as CANN does.
+aclError RefuseIfCaptured(Stream* stream, const char* what);
+// Work done in the call (asynchronous copies of pageable memory) cannot be recorded: refused
+// on a captured or bound stream, whatever the mode.
+aclError RefuseInCallWork(Stream* stream, const char* what);
+// The calling thread's capture mode (aclmdlRICaptureThreadExchangeMode).
+aclmdlRICaptureMode ExchangeThreadCaptureMode(aclmdlRICaptureMode mode);
+
+// ---- Lifetime, replay and queries (model_ri.cpp) -----------------------------------------
+ModelRI* RegisterModelRI(Context* context, ModelRI::State state);
 aclError ExecuteAsync(ModelRI* model, Stream* stream);
 aclError Execute(ModelRI* model, int32_t timeout_ms);
 aclError DestroyModelRI(ModelRI* model);
 aclError AbortModelRI(ModelRI* model);
+// Frees destroyed models once their last replay is done.
+void ReapModelRIs();
+// The model with this id while it is still recording (capture or build), or nullptr.
+ModelRI* FindRecordingModel(uint32_t id);
 // The live model behind a handle, or nullptr with ACL_ERROR_INVALID_PARAM recorded.
 ModelRI* ResolveModelRI(aclmdlRI handle, aclError* rc);
 // The live captured task behind a handle, or nullptr with the error recorded.
 ModelTask* ResolveModelTask(aclmdlRITask handle, aclError* rc);
+TaskGroup* ResolveTaskGroup(aclrtTaskGrp handle, aclError* rc);
+CondHandle* ResolveCondHandle(aclmdlRICondHandle handle, aclError* rc);
 // The tasks a stream's model holds for it (aclmdlRIGetTasksByStream).
 aclError TasksOfStream(Stream* stream, aclmdlRITask* tasks, uint32_t* count);
 aclError DebugPrint(ModelRI* model, FILE* out, bool json, bool verbose);
 
-// Unsafe calls (aclrtMemcpy, aclrtMemset, aclrtMemcpy2d, asynchronous copies of pageable
-// memory) while captures run: refused per the capture modes (ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
-// recorded with a message naming the call) or ACL_SUCCESS.
-aclError CheckUnsafeCall(const char* what);
-// Synchronising or running in-call work on a captured stream cannot be captured.
-aclError RefuseIfCaptured(Stream* stream, const char* what);
-// The calling thread's capture mode (aclmdlRICaptureThreadExchangeMode).
-aclmdlRICaptureMode ExchangeThreadCaptureMode(aclmdlRICaptureMode mode);
+// Helpers shared by the files above (model mutex held where a model is passed).
+uint32_t ModelStreamIndex(ModelRI* model, Stream* stream);
+ModelTask& AppendModelTask(ModelRI* model, Stream* stream, ModelTask::Op op, aclmdlRITaskType type);
+void InvalidateCapture(ModelRI* model, aclError code, const std::string& why);
+// Calls a task that owns its payload so that it releases it (as a discarded run does).
+void ReleaseTask(cpu::Task& task);
+// Enqueues one run of `model` with its origin tasks on `origin` (replays and children of
+// conditional tasks); the caller has checked that it may run.
+void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Stream* stream);
+
+// ---- Updates (model_ri_update.cpp) -------------------------------------------------------
+aclError SetTaskParams(ModelTask* task, const aclmdlRITaskParams& params);
+aclError DisableTask(ModelTask* task);
+aclError UpdateModelRI(ModelRI* model);
+aclError KernelTaskAttribute(ModelTask* task, aclrtLaunchKernelAttrId id,
+                             aclrtLaunchKernelAttrValue* value);
+aclError BeginTaskUpdate(Stream* stream, TaskGroup* group);
+aclError EndTaskUpdate(Stream* stream);
+// Called by Stream::Submit for a stream updating a task group: turns a launch into a patch.
+uint64_t UpdateGroupTask(TaskGroup* group, Stream* stream, const cpu::Task& task,
+                         const trace::Label& label, const CaptureInfo* info);
+// Runs a grouped launch as it stands now (replays submit this instead of a copy).
+cpu::Task GroupedLaunch(ModelTask* task);
+
+// ---- Conditional tasks (model_ri_cond.cpp) ------------------------------------------------
+aclError CreateCondHandle(ModelRI* model, uint32_t default_value, uint32_t flag, CondHandle** out);
+aclError AddCondTask(const aclmdlRICondTaskParams& params, Stream* stream, uint32_t flags);
+// The task a replay submits for a conditional task.
+cpu::Task CondRun(ModelTask* task, cpu::Executor* executor, Stream* stream);
+// Writes the default values of a model's ASSIGN_DEFAULT handles (first task of each run).
+void AssignCondDefaults(ModelRI* model);
+void FreeCondHandles(ModelRI* model);
 
 }  // namespace openacl

@@ -57,7 +57,8 @@ uint64_t Stream::SubmitToCapture(const cpu::Task& task, const trace::Label& labe
         CaptureTask(model, this, task, label, info);
         return 0;
     }
-    return Submit(task, label);  // the capture ended meanwhile
+    if (TaskGroup* group = task_update()) return UpdateGroupTask(group, this, task, label, info);
+    return SubmitUndiverted(task, label);  // the capture or update ended meanwhile
 }
 
 uint64_t Stream::SubmitTraced(const cpu::Task& task, const trace::Label& label) {

@@ -19,6 +19,7 @@ namespace openacl {
 class Context;
 class ModelRI;
 struct CaptureInfo;
+struct TaskGroup;
 
 class Stream {
  public:
@@ -50,8 +51,13 @@ class Stream {
     // returned; info tells the capture what the task is.
     uint64_t Submit(const cpu::Task& task, const trace::Label& label = {},
                     const CaptureInfo* info = nullptr) {
-        if (capture_.load(std::memory_order_acquire) != nullptr) [[unlikely]]
+        if (diverted()) [[unlikely]]
             return SubmitToCapture(task, label, info);
+        return SubmitUndiverted(task, label);
+    }
+    // Submits to the stream's own queue even while its tasks are diverted (a task update's
+    // patches run on the stream itself).
+    uint64_t SubmitUndiverted(const cpu::Task& task, const trace::Label& label = {}) {
         if (lane_ != nullptr) [[unlikely]]
             return SubmitToLane(task, label);
         if (!trace::On()) [[likely]]
@@ -80,6 +86,15 @@ class Stream {
     // with the stream bound), or nullptr.
     ModelRI* capture() const { return capture_.load(std::memory_order_acquire); }
     void set_capture(ModelRI* model) { capture_.store(model, std::memory_order_release); }
+    // The task group this stream is updating (aclmdlRICaptureTaskUpdateBegin), or nullptr: its
+    // launches become patches of the group's captured launches.
+    TaskGroup* task_update() const { return task_update_.load(std::memory_order_acquire); }
+    void set_task_update(TaskGroup* group) { task_update_.store(group, std::memory_order_release); }
+    // True while tasks submitted here go to a capture or a task update instead of running.
+    bool diverted() const {
+        return capture_.load(std::memory_order_acquire) != nullptr ||
+               task_update_.load(std::memory_order_acquire) != nullptr;
+    }
 
     bool failure_mode_set = false;  // aclrtSetStreamFailureMode may be called once
     // Attributes (aclrtSetStreamAttribute), under the lifecycle mutex. Priority changes what
@@ -110,6 +125,7 @@ class Stream {
     std::string note_;
     std::unique_ptr<backend::Lane> lane_;
     std::atomic<ModelRI*> capture_{nullptr};
+    std::atomic<TaskGroup*> task_update_{nullptr};
     struct LaneSlice {
         uint64_t seq;
         uint32_t tag;

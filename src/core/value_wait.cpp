@@ -8,6 +8,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/model_ri.h"
 #include "core/poll_park.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -55,17 +56,14 @@ bool Satisfied(uint64_t now, uint64_t value, uint32_t flag) {
 
 }  // namespace
 
-aclError ValueWrite(void* address, uint64_t value, uint32_t flag, Stream* stream) {
-    if (flag != 0)
-        return Fail(ACL_ERROR_INVALID_PARAM, "flag is reserved and must be 0, not %u", flag);
-    if (aclError rc = CheckAddress("aclrtValueWrite", address, stream)) return rc;
+cpu::Task ValueWriteTask(void* address, uint64_t value, Stream* stream) {
     struct Write {
         Stream* stream;
         uint64_t* address;
         uint64_t value;
     };
     const Write write{stream, static_cast<uint64_t*>(address), value};
-    stream->Submit(cpu::MakeTask([write]() {
+    return cpu::MakeTask([write]() {
         if (LiveDeviceRangeProblem(write.address, 8) != nullptr) {
             write.stream->NoteFailure(
                 "aclrtValueWrite: the memory at %p was freed before the write ran",
@@ -75,17 +73,10 @@ aclError ValueWrite(void* address, uint64_t value, uint32_t flag, Stream* stream
         std::atomic_ref<uint64_t>(*write.address).store(write.value, std::memory_order_release);
         WakeParked();
         return cpu::TaskStatus::Done();
-    }));
-    return ACL_SUCCESS;
+    });
 }
 
-aclError ValueWait(void* address, uint64_t value, uint32_t flag, Stream* stream) {
-    if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "flag %u is not a compare mode (ACL_STREAM_WAIT_VALUE_GEQ, _EQ, _AND, _NOR)",
-                    flag);
-    }
-    if (aclError rc = CheckAddress("aclrtValueWait", address, stream)) return rc;
+cpu::Task ValueWaitTask(const void* address, uint64_t value, uint32_t flag, Stream* stream) {
     struct Wait {
         Stream* stream;
         const uint64_t* address;
@@ -93,7 +84,7 @@ aclError ValueWait(void* address, uint64_t value, uint32_t flag, Stream* stream)
         uint32_t flag;
     };
     const Wait wait{stream, static_cast<const uint64_t*>(address), value, flag};
-    stream->Submit(cpu::MakeTask([wait](cpu::TaskContext& ctx) {
+    return cpu::MakeTask([wait](cpu::TaskContext& ctx) {
         if (ctx.cancelled()) return cpu::TaskStatus::Done();
         if (LiveDeviceRangeProblem(wait.address, 8) != nullptr) {
             wait.stream->NoteFailure("aclrtValueWait: the memory at %p was freed while waited for",
@@ -105,7 +96,42 @@ aclError ValueWait(void* address, uint64_t value, uint32_t flag, Stream* stream)
         if (Satisfied(now, wait.value, wait.flag)) return cpu::TaskStatus::Done();
         ParkUntilPolled(ctx.token());
         return cpu::TaskStatus::Suspended();
-    }));
+    });
+}
+
+aclError CheckValueWrite(void* address, uint32_t flag, Stream* stream) {
+    if (flag != 0)
+        return Fail(ACL_ERROR_INVALID_PARAM, "flag is reserved and must be 0, not %u", flag);
+    return CheckAddress("aclrtValueWrite", address, stream);
+}
+
+aclError CheckValueWait(void* address, uint32_t flag, Stream* stream) {
+    if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flag %u is not a compare mode (ACL_STREAM_WAIT_VALUE_GEQ, _EQ, _AND, _NOR)",
+                    flag);
+    }
+    return CheckAddress("aclrtValueWait", address, stream);
+}
+
+aclError ValueWrite(void* address, uint64_t value, uint32_t flag, Stream* stream) {
+    if (aclError rc = CheckValueWrite(address, flag, stream)) return rc;
+    CaptureInfo info;
+    info.type = ACL_MODEL_RI_TASK_VALUE_WRITE;
+    info.address = address;
+    info.value = value;
+    stream->Submit(ValueWriteTask(address, value, stream), {}, &info);
+    return ACL_SUCCESS;
+}
+
+aclError ValueWait(void* address, uint64_t value, uint32_t flag, Stream* stream) {
+    if (aclError rc = CheckValueWait(address, flag, stream)) return rc;
+    CaptureInfo info;
+    info.type = ACL_MODEL_RI_TASK_VALUE_WAIT;
+    info.address = address;
+    info.value = value;
+    info.flag = flag;
+    stream->Submit(ValueWaitTask(address, value, flag, stream), {}, &info);
     return ACL_SUCCESS;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "acl/acl_rt.h"
+#include "backend/cpu/task.h"
 
 namespace openacl {
 
@@ -15,5 +16,11 @@ class Stream;
 
 aclError ValueWrite(void* address, uint64_t value, uint32_t flag, Stream* stream);
 aclError ValueWait(void* address, uint64_t value, uint32_t flag, Stream* stream);
+
+// The checks and tasks of the two, apart (aclmdlRITaskSetParams rebuilds captured ones).
+aclError CheckValueWrite(void* address, uint32_t flag, Stream* stream);
+aclError CheckValueWait(void* address, uint32_t flag, Stream* stream);
+cpu::Task ValueWriteTask(void* address, uint64_t value, Stream* stream);
+cpu::Task ValueWaitTask(const void* address, uint64_t value, uint32_t flag, Stream* stream);
 
 }  // namespace openacl

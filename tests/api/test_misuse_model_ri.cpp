@@ -40,6 +40,12 @@ TEST(MisuseTable, ModelRiCaptureAndReplay) {
     aclmdlRITaskType type{};
     aclmdlRITaskParams params{};
     aclrtCallback callback = [](void*) {};
+    aclrtLaunchKernelAttrValue attr{};
+    aclrtTaskGrp group = nullptr;
+    aclmdlRICondHandle cond = nullptr;
+    uint64_t* cond_ptr = nullptr;
+    aclmdlRI branches[2] = {};
+    const aclmdlRICondTaskParams cond_params{&not_a_task, ACL_MODEL_RI_COND_TYPE_IF, 1, branches};
     const std::vector<MisuseRow> rows = {
         {"aclmdlRICaptureBegin(mode 7)", [&] { return aclmdlRICaptureBegin(plain, bad_mode); },
          ACL_ERROR_INVALID_PARAM},
@@ -51,11 +57,14 @@ TEST(MisuseTable, ModelRiCaptureAndReplay) {
              return aclmdlRICaptureToModelRIBegin(plain, nullptr, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
          },
          ACL_ERROR_INVALID_PARAM},
-        {"aclmdlRICaptureToModelRIBegin(a model being built)",
+        {"aclmdlRICaptureToModelRIBegin(not a branch of a conditional task)",
          [&] {
              return aclmdlRICaptureToModelRIBegin(plain, model, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
          },
-         ACL_ERROR_RT_MODEL_CAPTURED},
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureBegin(the default stream)",
+         [&] { return aclmdlRICaptureBegin(nullptr, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL); },
+         ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
         {"aclmdlRICaptureEnd(NULL out)", [&] { return aclmdlRICaptureEnd(plain, no_model); },
          ACL_ERROR_INVALID_PARAM},
         {"aclmdlRICaptureEnd(not captured)",
@@ -101,7 +110,13 @@ TEST(MisuseTable, ModelRiCaptureAndReplay) {
          ACL_ERROR_INVALID_PARAM},
         {"aclmdlRIDestroy(not a model)", [&] { return aclmdlRIDestroy(&not_a_model); },
          ACL_ERROR_INVALID_PARAM},
-        {"aclmdlRIUpdate(a model being built)", [&] { return aclmdlRIUpdate(model); },
+        {"aclmdlRIUpdate(a built model)", [&] { return aclmdlRIUpdate(model); },
+         ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
+        {"aclmdlRIUpdate(not a model)", [&] { return aclmdlRIUpdate(&not_a_model); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIAbort(not a model)", [&] { return aclmdlRIAbort(&not_a_model); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIAbort(a model being built)", [&] { return aclmdlRIAbort(model); },
          ACL_ERROR_RT_MODEL_CAPTURED},
         {"aclmdlRISetName(NULL name)", [&] { return aclmdlRISetName(model, nullptr); },
          ACL_ERROR_INVALID_PARAM},
@@ -138,6 +153,85 @@ TEST(MisuseTable, ModelRiCaptureAndReplay) {
         {"aclmdlRITaskGetParams(not a task)",
          [&] { return aclmdlRITaskGetParams(&not_a_task, &params); }, ACL_ERROR_INVALID_PARAM},
         {"aclmdlRITaskDisable(not a task)", [&] { return aclmdlRITaskDisable(&not_a_task); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRITaskSetParams(NULL params)",
+         [&] { return aclmdlRITaskSetParams(&not_a_task, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRITaskSetParams(not a task)",
+         [&] { return aclmdlRITaskSetParams(&not_a_task, &params); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIKernelTaskGetAttribute(NULL value)",
+         [&] {
+             return aclmdlRIKernelTaskGetAttribute(&not_a_task, ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT,
+                                                   nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIKernelTaskGetAttribute(not a task)",
+         [&] {
+             return aclmdlRIKernelTaskGetAttribute(&not_a_task, ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT,
+                                                   &attr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureTaskGrpBegin(a stream not captured)",
+         [&] { return aclmdlRICaptureTaskGrpBegin(plain); }, ACL_ERROR_RT_STREAM_NOT_CAPTURED},
+        {"aclmdlRICaptureTaskGrpEnd(NULL handle)",
+         [&] { return aclmdlRICaptureTaskGrpEnd(plain, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureTaskGrpEnd(a stream not captured)",
+         [&] { return aclmdlRICaptureTaskGrpEnd(plain, &group); },
+         ACL_ERROR_RT_STREAM_NOT_CAPTURED},
+        {"aclmdlRICaptureTaskUpdateBegin(NULL handle)",
+         [&] { return aclmdlRICaptureTaskUpdateBegin(plain, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureTaskUpdateBegin(not a task group)",
+         [&] { return aclmdlRICaptureTaskUpdateBegin(plain, &not_a_task); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICaptureTaskUpdateEnd(a stream not updating)",
+         [&] { return aclmdlRICaptureTaskUpdateEnd(plain); }, ACL_ERROR_STREAM_TASK_GROUP_STATUS},
+        {"aclmdlRICondHandleCreate(NULL handle)",
+         [&] {
+             return aclmdlRICondHandleCreate(model, 0, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT,
+                                             nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICondHandleCreate(a built model)",
+         [&] {
+             return aclmdlRICondHandleCreate(model, 0, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT,
+                                             &cond);
+         },
+         ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
+        {"aclmdlRICondHandleCreate(flag 5)",
+         [&] {
+             return aclmdlRICondHandleCreate(model, 0, static_cast<aclmdlRICondHandleFlag>(5),
+                                             &cond);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICondHandleGetCondPtr(NULL ptr)",
+         [&] { return aclmdlRICondHandleGetCondPtr(&not_a_task, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRICondHandleGetCondPtr(not a handle)",
+         [&] { return aclmdlRICondHandleGetCondPtr(&not_a_task, &cond_ptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIAddCondTask(flags 1)", [&] { return aclmdlRIAddCondTask(cond_params, plain, 1); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIAddCondTask(not a handle)",
+         [&] { return aclmdlRIAddCondTask(cond_params, plain, 0); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIAddCondTask(an IF of 3 branches)",
+         [&] {
+             aclmdlRICondTaskParams three = cond_params;
+             three.size = 3;
+             return aclmdlRIAddCondTask(three, plain, 0);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIAddCondTask(type 9)",
+         [&] {
+             aclmdlRICondTaskParams bad = cond_params;
+             bad.type = static_cast<aclmdlRICondTaskType>(9);
+             return aclmdlRIAddCondTask(bad, plain, 0);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlRIAddCondTask(NULL modelRIArray)",
+         [&] {
+             aclmdlRICondTaskParams bad = cond_params;
+             bad.modelRIArray = nullptr;
+             return aclmdlRIAddCondTask(bad, plain, 0);
+         },
          ACL_ERROR_INVALID_PARAM},
         {"aclmdlRIDebugPrint(not a model)", [&] { return aclmdlRIDebugPrint(&not_a_model); },
          ACL_ERROR_INVALID_PARAM},

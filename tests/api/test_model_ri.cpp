@@ -37,4 +37,6 @@ TEST_F(ModelRiQueries, ExchangingTheCaptureModeGivesBackThePreviousOne) {
         EXPECT_EQ(aclmdlRICaptureThreadExchangeMode(&other), ACL_SUCCESS);
         EXPECT_EQ(other, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) << "each thread has its own";
     }).join();
+    mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;  // as the other tests expect it
+    ASSERT_EQ(aclmdlRICaptureThreadExchangeMode(&mode), ACL_SUCCESS);
 }

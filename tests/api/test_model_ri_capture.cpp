@@ -13,60 +13,10 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "model_ri_fixture.h"
 #include "temp_dir.h"
-#include "test_support.h"
 
 namespace {
-
-constexpr uint64_t kCount = 1024;
-constexpr size_t kBytes = kCount * sizeof(float);
-
-class ModelRiCapture : public DeviceTest {
- protected:
-    void SetUp() override {
-        DeviceTest::SetUp();
-        ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
-        ASSERT_EQ(aclrtBinaryLoadFromFile(OPENACL_EXAMPLE_KERNELS, nullptr, &binary_), ACL_SUCCESS);
-        ASSERT_EQ(aclrtBinaryGetFunction(binary_, "vector_add", &add_), ACL_SUCCESS);
-        for (void** p : {&x_, &y_, &z_})
-            ASSERT_EQ(aclrtMalloc(p, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        std::vector<float> ones(kCount, 1.0f), ramp(kCount);
-        for (uint64_t i = 0; i < kCount; ++i)
-            ramp[i] = static_cast<float>(i);
-        ASSERT_EQ(aclrtMemcpy(x_, kBytes, ramp.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE),
-                  ACL_SUCCESS);
-        ASSERT_EQ(aclrtMemcpy(y_, kBytes, ones.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE),
-                  ACL_SUCCESS);
-        ASSERT_EQ(aclrtMemset(z_, kBytes, 0, kBytes), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        for (void* p : {x_, y_, z_})
-            aclrtFree(p);
-        aclrtBinaryUnLoad(binary_);
-        DeviceTest::TearDown();
-    }
-
-    // out = a + b on `stream`, arguments from host memory (copied by the launch).
-    aclError Add(void* a, void* b, void* out, aclrtStream stream) {
-        uint64_t args[4] = {reinterpret_cast<uint64_t>(a), reinterpret_cast<uint64_t>(b),
-                            reinterpret_cast<uint64_t>(out), kCount};
-        return aclrtLaunchKernelWithHostArgs(add_, 4, stream, nullptr, args, sizeof args, nullptr,
-                                             0);
-    }
-    std::vector<float> Read(void* p) {
-        std::vector<float> host(kCount);
-        EXPECT_EQ(aclrtMemcpy(host.data(), kBytes, p, kBytes, ACL_MEMCPY_DEVICE_TO_HOST),
-                  ACL_SUCCESS);
-        return host;
-    }
-
-    aclrtStream stream_ = nullptr;
-    aclrtBinHandle binary_ = nullptr;
-    aclrtFuncHandle add_ = nullptr;
-    void* x_ = nullptr;
-    void* y_ = nullptr;
-    void* z_ = nullptr;
-};
 
 TEST_F(ModelRiCapture, CapturedWorkRunsOnlyWhenTheModelRuns) {
     ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
@@ -150,9 +100,20 @@ TEST_F(ModelRiCapture, BeginningTwiceAndEndingWithoutBeginningAreRefused) {
     EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
 }
 
-TEST_F(ModelRiCapture, ACapturedStreamCannotBeSynchronisedOrDestroyed) {
+TEST_F(ModelRiCapture, SynchronisingAStrictlyCapturedStreamIsRefusedAndInvalidatesTheCapture) {
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+    aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, nullptr), ACL_SUCCESS);
+    EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+    aclmdlRI model = nullptr;
+    EXPECT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+    EXPECT_EQ(model, nullptr);
+}
+
+TEST_F(ModelRiCapture, ARelaxedCaptureLetsItsStreamBeSynchronisedButNotDestroyed) {
     ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
-    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << "waits for the work before it";
     EXPECT_EQ(aclrtDestroyStream(stream_), ACL_ERROR_RT_STREAM_CAPTURED);
     aclmdlRI model = nullptr;
     ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
@@ -160,16 +121,22 @@ TEST_F(ModelRiCapture, ACapturedStreamCannotBeSynchronisedOrDestroyed) {
     EXPECT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
 }
 
+TEST_F(ModelRiCapture, TheDefaultStreamCannotBeCaptured) {
+    EXPECT_EQ(aclmdlRICaptureBegin(nullptr, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("default stream"), std::string::npos);
+}
+
 TEST_F(ModelRiCapture, GlobalModeRefusesUnsafeCallsOnEveryThreadUntilTheyRelax) {
     std::vector<float> host(kCount);
     ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
-    EXPECT_EQ(aclrtMemset(z_, kBytes, 0, kBytes), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+    EXPECT_EQ(aclrtMemset(z_, kBytes, 0, kBytes), ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
     aclrtContext context = nullptr;
     ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
     std::thread([&] {
         ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
         EXPECT_EQ(aclrtMemcpy(host.data(), kBytes, x_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST),
-                  ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+                  ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
         aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL;
         ASSERT_EQ(aclmdlRICaptureThreadExchangeMode(&mode), ACL_SUCCESS);
         EXPECT_EQ(aclrtMemcpy(host.data(), kBytes, x_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST),
@@ -190,7 +157,7 @@ TEST_F(ModelRiCapture, ThreadLocalModeRefusesUnsafeCallsOnlyOnTheCapturingThread
     std::vector<float> host(kCount);
     ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), ACL_SUCCESS);
     EXPECT_EQ(aclrtMemcpy(host.data(), kBytes, x_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST),
-              ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+              ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
     aclrtContext context = nullptr;
     ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
     std::thread([&] {
@@ -309,24 +276,6 @@ TEST_F(ModelRiCapture, AJoinedStreamThatIsNotJoinedBackFailsTheCapture) {
     EXPECT_EQ(aclrtDestroyStream(side), ACL_SUCCESS);
 }
 
-TEST_F(ModelRiCapture, ACallThatCannotBeCapturedInvalidatesTheCapture) {
-    int32_t value = 0;
-    aclrtNotify notify = nullptr;
-    ASSERT_EQ(aclrtCreateNotify(&notify, 0), ACL_SUCCESS);
-    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
-    ASSERT_EQ(aclrtWaitAndResetNotify(notify, stream_, 0), ACL_SUCCESS);
-    aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
-    ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, nullptr), ACL_SUCCESS);
-    EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
-    aclmdlRI model = nullptr;
-    EXPECT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
-    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtWaitAndResetNotify"), std::string::npos);
-    EXPECT_EQ(model, nullptr);
-    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << "the stream is usable again";
-    EXPECT_EQ(aclrtDestroyNotify(notify), ACL_SUCCESS);
-    (void)value;
-}
-
 void CountCall(void* counter) {
     static_cast<std::atomic<int>*>(counter)->fetch_add(1);
 }
@@ -395,6 +344,9 @@ TEST_F(ModelRiCapture, TasksCanBeListedQueriedAndDisabled) {
     EXPECT_EQ(params.kernelTaskParams.argsSize, 4 * sizeof(uint64_t));
     EXPECT_EQ(params.kernelTaskParams.isHostArgs, 1u);
     ASSERT_EQ(aclmdlRITaskDisable(tasks[1]), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_ERROR_RT_MODEL_EXECUTE)
+        << "a disabled task takes effect with aclmdlRIUpdate";
+    ASSERT_EQ(aclmdlRIUpdate(model), ACL_SUCCESS);
     ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     EXPECT_EQ(Read(y_)[0], 1.0f) << "the disabled memset did not run";
@@ -430,7 +382,7 @@ TEST_F(ModelRiCapture, NamesIdsAndDestroyCallbacks) {
     EXPECT_EQ(aclmdlRIDestroy(first), ACL_ERROR_INVALID_PARAM) << "already destroyed";
 }
 
-TEST_F(ModelRiCapture, DestroyingAModelWhoseReplayIsStillQueuedIsSafe) {
+TEST_F(ModelRiCapture, ARunningModelCannotBeDestroyedUntilItsReplaysEnd) {
     aclrtEvent gate = nullptr;
     ASSERT_EQ(aclrtCreateEventWithFlag(&gate, ACL_EVENT_SYNC), ACL_SUCCESS);
     aclrtStream opener = nullptr;
@@ -446,11 +398,75 @@ TEST_F(ModelRiCapture, DestroyingAModelWhoseReplayIsStillQueuedIsSafe) {
     ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
     ASSERT_EQ(aclrtStreamWaitEvent(stream_, gate), ACL_SUCCESS);
     ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
-    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS) << "the replay keeps what it needs";
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_ERROR_RT_MODEL_RUNNING);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("still running"), std::string::npos);
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     EXPECT_EQ(Read(z_)[1], 2.0f);
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
     aclrtDestroyEvent(gate);
     aclrtDestroyStream(opener);
+}
+
+TEST_F(ModelRiCapture, ReplaysOfOneModelOnSeveralStreamsRunOneAfterAnother) {
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+        ASSERT_EQ(Add(x_, y_, y_, stream_), ACL_SUCCESS);  // y += x, four times
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+    aclrtStream streams[3] = {};
+    for (aclrtStream& s : streams)
+        ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    for (int round = 0; round < 10; ++round) {
+        for (aclrtStream s : streams)
+            ASSERT_EQ(aclmdlRIExecuteAsync(model, s), ACL_SUCCESS);
+    }
+    for (aclrtStream s : streams)
+        ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    const std::vector<float> y = Read(y_);
+    for (uint64_t i = 0; i < kCount; ++i)
+        ASSERT_EQ(y[i], 1.0f + 120.0f * static_cast<float>(i)) << "no two replays overlapped";
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    for (aclrtStream s : streams)
+        aclrtDestroyStream(s);
+}
+
+TEST_F(ModelRiCapture, ACapturedModelRunsWithExecuteAsyncOnly) {
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(Add(x_, y_, z_, stream_), ACL_SUCCESS);
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlRIExecute(model, -1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_EQ(aclmdlRIAbort(model), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+TEST_F(ModelRiCapture, AFailedTaskOnAJoinedStreamFailsTheReplaysStream) {
+    aclrtStream side = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&side), ACL_SUCCESS);
+    aclrtEvent fork = nullptr, join = nullptr;
+    ASSERT_EQ(aclrtCreateEventWithFlag(&fork, ACL_EVENT_SYNC), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateEventWithFlag(&join, ACL_EVENT_SYNC), ACL_SUCCESS);
+    aclrtFuncHandle checked = nullptr;
+    ASSERT_EQ(aclrtBinaryGetFunction(binary_, "checked_copy", &checked), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(fork, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(side, fork), ACL_SUCCESS);
+    uint64_t args[4] = {reinterpret_cast<uint64_t>(x_), reinterpret_cast<uint64_t>(z_), kBytes,
+                        1};  // block 1 of 2 fails
+    ASSERT_EQ(
+        aclrtLaunchKernelWithHostArgs(checked, 2, side, nullptr, args, sizeof args, nullptr, 0),
+        ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(join, side), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(stream_, join), ACL_SUCCESS);
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+    EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << "reported once";
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    aclrtDestroyEvent(fork);
+    aclrtDestroyEvent(join);
+    aclrtDestroyStream(side);
 }
 
 TEST_F(ModelRiCapture, DebugJsonPrintWritesTheStreamsAndTasks) {

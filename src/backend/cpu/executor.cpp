@@ -212,6 +212,11 @@ uint64_t Executor::SubmitBatch(Queue* q, const Task* tasks, size_t n) {
     return seq;
 }
 
+int32_t Executor::TakeFailure(Queue* q) {
+    const uint64_t error = q->error.exchange(0, std::memory_order_acq_rel);
+    return error == 0 ? 0 : Queue::DecodeError(error);
+}
+
 uint64_t Executor::SubmitWait(Queue* dst, Queue* src, uint64_t seq, uint32_t tag) {
     // Re-checks on every run: Resume (from src's watcher) just means "look again".
     const Task wait = MakeTask(

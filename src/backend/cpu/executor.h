@@ -156,6 +156,10 @@ class Executor {
     static WaitStatus WaitPoint(Queue* q, uint64_t seq, std::chrono::nanoseconds timeout);
     static uint64_t Submitted(const Queue* q);
     static uint64_t Completed(const Queue* q);
+    // Takes (and clears) q's first unreported failure without waiting: its code, or 0. For
+    // queues no caller ever waits on (a replayed graph's own queues), whose failures another
+    // queue reports.
+    static int32_t TakeFailure(Queue* q);
 
     // ---- Parallel work inside a task (parallel_for.cpp) -----------------------------------
     // The executor whose worker is the calling thread; nullptr on any other thread.
