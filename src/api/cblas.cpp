@@ -148,7 +148,9 @@ aclError RefuseAccelerator(openacl::Stream* stream) {
                 openacl::CurrentApi(), accelerator->name());
 }
 
-// Queues the product on the stream; the task owns args.
+// Queues the product on the stream; the task owns args. Replayable: RunGemm only reads args
+// (device scalars too are read when it runs), so a captured product runs again at each replay
+// and the original frees args, once.
 void Enqueue(GemmArgs* args, openacl::Stream* stream) {
     stream->Submit(openacl::cpu::MakeTask(
         [args, stream](openacl::cpu::TaskContext& ctx) {
@@ -158,10 +160,10 @@ void Enqueue(GemmArgs* args, openacl::Stream* stream) {
                 stream->NoteFailure("the BLAS operation failed: %s", error.c_str());
                 status = openacl::cpu::TaskStatus::Failed(ACL_ERROR_FAILURE);
             }
-            delete args;
+            if (!ctx.borrowed()) delete args;
             return status;
         },
-        0, openacl::cpu::Task::kCallWhenCancelled));
+        0, openacl::cpu::Task::kCallWhenCancelled | openacl::cpu::Task::kReplayable));
 }
 
 #define RETURN_IF_FAILED(call)                                     \

@@ -119,23 +119,23 @@ void Event::EnqueueWaitWithTimeout(Stream* stream, int32_t timeout_ms) {
         int64_t deadline;  // set when the stream reaches the wait
         int32_t id;
     };
-    stream->Submit(cpu::MakeTask(
-        [wait = Wait{stream, point.queue, point.seq, int64_t{timeout_ms} * 1000000, 0, id_}](
-            cpu::TaskContext& ctx) mutable {
-            if (ctx.cancelled()) return cpu::TaskStatus::Done();
-            if (cpu::Executor::Reached(wait.queue, wait.seq)) return cpu::TaskStatus::Done();
-            const int64_t now = cpu::NowNs();
-            if (wait.deadline == 0) wait.deadline = now + wait.timeout_ns;
-            if (now >= wait.deadline) {
-                wait.stream->NoteFailure(
-                    "aclrtStreamWaitEventWithTimeout: event %d was not reached within %lld ms",
-                    wait.id, static_cast<long long>(wait.timeout_ns / 1000000));
-                return cpu::TaskStatus::Failed(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
-            }
-            ParkUntilPolled(ctx.token());
-            return cpu::TaskStatus::Suspended();
-        },
-        0, cpu::Task::kCallWhenCancelled));
+    // Owns nothing, so it needs no call when cancelled and a capture may keep it: a replay's
+    // copy waits for the same record, its deadline set when it runs. (Only a capture begun on
+    // another thread meanwhile gets it: the API turns a captured stream's waits into edges.)
+    const Wait start{stream, point.queue, point.seq, int64_t{timeout_ms} * 1000000, 0, id_};
+    stream->Submit(cpu::MakeTask([wait = start](cpu::TaskContext& ctx) mutable {
+        if (cpu::Executor::Reached(wait.queue, wait.seq)) return cpu::TaskStatus::Done();
+        const int64_t now = cpu::NowNs();
+        if (wait.deadline == 0) wait.deadline = now + wait.timeout_ns;
+        if (now >= wait.deadline) {
+            wait.stream->NoteFailure(
+                "aclrtStreamWaitEventWithTimeout: event %d was not reached within %lld ms", wait.id,
+                static_cast<long long>(wait.timeout_ns / 1000000));
+            return cpu::TaskStatus::Failed(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+        }
+        ParkUntilPolled(ctx.token());
+        return cpu::TaskStatus::Suspended();
+    }));
 }
 
 void Event::RecordOnQueue(cpu::Queue* queue) {

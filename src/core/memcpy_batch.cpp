@@ -137,9 +137,12 @@ aclError CopyBatch(const MemcpyBatch& b, size_t* fail_index, Stream* stream) {
         size_t count;
     };
     const Task payload{stream, copies.release(), b.count};
+    // Replayable: the copies are only read, so a captured batch copies again at each replay;
+    // the original frees them, once.
     const cpu::Task task = cpu::MakeTask(
         [payload](cpu::TaskContext& ctx) {
-            std::unique_ptr<BatchCopy[], decltype(&std::free)> owned(payload.copies, &std::free);
+            std::unique_ptr<BatchCopy[], decltype(&std::free)> owned(
+                ctx.borrowed() ? nullptr : payload.copies, &std::free);
             if (ctx.cancelled()) return cpu::TaskStatus::Done();
             for (size_t i = 0; i < payload.count; ++i) {
                 const BatchCopy& c = payload.copies[i];
@@ -155,7 +158,7 @@ aclError CopyBatch(const MemcpyBatch& b, size_t* fail_index, Stream* stream) {
             }
             return cpu::TaskStatus::Done();
         },
-        0, cpu::Task::kCallWhenCancelled);
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable);
     stream->Submit(task, {kind == ACL_MEMCPY_HOST_TO_DEVICE ? trace::Kind::kMemcpyH2D
                                                             : trace::Kind::kMemcpyD2H,
                           bytes});

@@ -37,18 +37,19 @@ class Notify {
         if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
     }
 
-    // Sets the flag and wakes the oldest wait, which then takes it.
+    // Sets the flag and wakes the oldest wait, which then takes it. A token that wakes nothing
+    // is passed over: a replay's copy of a wait (a borrowed task) is not called when its queue
+    // discards it, so it cannot leave, and the record must reach the wait behind it.
     void Record() {
-        cpu::SuspendToken wake{};
-        {
-            std::lock_guard lock(mutex_);
-            set_ = true;
-            if (!waiters_.empty()) {
-                wake = waiters_.front();
-                waiters_.pop_front();
-            }
+        std::unique_lock lock(mutex_);
+        set_ = true;
+        while (set_ && !waiters_.empty()) {
+            const cpu::SuspendToken wake = waiters_.front();
+            waiters_.pop_front();
+            lock.unlock();
+            if (cpu::Executor::Resume(wake)) return;
+            lock.lock();
         }
-        if (wake.queue != nullptr) cpu::Executor::Resume(wake);
     }
     // True (and the flag cleared) when it was set; otherwise the wait `token` is parked.
     bool TakeOrPark(cpu::SuspendToken token) {
@@ -73,9 +74,12 @@ class Notify {
         std::lock_guard lock(mutex_);
         set_ = false;
     }
+    // Waits still parked (not those a discarded queue left behind, see Record).
     size_t Waiting() {
         std::lock_guard lock(mutex_);
-        return waiters_.size();
+        return static_cast<size_t>(
+            std::count_if(waiters_.begin(), waiters_.end(),
+                          [](const cpu::SuspendToken& t) { return cpu::Executor::IsHeld(t); }));
     }
 
  private:
@@ -249,6 +253,11 @@ class Deadlines {
     bool started_ = false;
 };
 
+// The deadline of a wait of timeout_s seconds that starts now; 0 (none) for 0.
+int64_t DeadlineIn(uint32_t timeout_s) {
+    return timeout_s == 0 ? 0 : cpu::NowNs() + static_cast<int64_t>(timeout_s) * 1000000000LL;
+}
+
 aclError RequireCpuStream(Stream* stream, const char* api) {
     if (stream->lane() == nullptr) return ACL_SUCCESS;
     return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s is not supported on the %s backend yet", api,
@@ -331,22 +340,33 @@ aclError WaitAndResetNotify(aclrtNotify handle, Stream* stream, uint32_t timeout
     Notify* notify = Acquire(handle, &rc);
     if (notify == nullptr) return rc;
     struct Wait {
-        Notify* notify;  // the reference Acquire took, released when the wait ends
+        // The reference Acquire took, released when the wait ends (a replay's borrowed copy
+        // releases nothing: the captured original does, once).
+        Notify* notify;
         Stream* stream;
-        int64_t deadline;  // NowNs(); 0: none
-        bool armed;        // the deadline is with the timer
+        int64_t deadline;    // NowNs(); 0: none
+        uint32_t timeout_s;  // 0: none
+        bool armed;          // the deadline is with the timer
+        bool replayed;       // a replay's copy has set its own deadline
     };
-    const int64_t deadline =
-        timeout_s == 0 ? 0 : cpu::NowNs() + static_cast<int64_t>(timeout_s) * 1000000000LL;
+    // Replayable: each replay waits for a record again (and takes it), with its own timeout.
     stream->Submit(cpu::MakeTask(
-        [wait = Wait{notify, stream, deadline, false}](cpu::TaskContext& ctx) mutable {
+        [wait = Wait{notify, stream, DeadlineIn(timeout_s), timeout_s, false, false}](
+            cpu::TaskContext& ctx) mutable {
+            const bool owner = !ctx.borrowed();
             if (ctx.cancelled()) {
                 wait.notify->Leave(ctx.token());
-                wait.notify->Release();
+                if (owner) wait.notify->Release();
                 return cpu::TaskStatus::Done();
             }
+            if (!owner && !wait.replayed) {
+                // The call's deadline is long past when a model replays the wait: the timeout
+                // counts from when the replay reaches it.
+                wait.replayed = true;
+                wait.deadline = DeadlineIn(wait.timeout_s);
+            }
             if (wait.notify->TakeOrPark(ctx.token())) {
-                wait.notify->Release();
+                if (owner) wait.notify->Release();
                 return cpu::TaskStatus::Done();
             }
             if (wait.deadline != 0 && cpu::NowNs() >= wait.deadline) {
@@ -354,7 +374,7 @@ aclError WaitAndResetNotify(aclrtNotify handle, Stream* stream, uint32_t timeout
                 wait.stream->NoteFailure(
                     "aclrtWaitAndResetNotify: notify %u was not recorded within its timeout",
                     wait.notify->id());
-                wait.notify->Release();
+                if (owner) wait.notify->Release();
                 return cpu::TaskStatus::Failed(ACL_ERROR_RT_TASK_TIMEOUT);
             }
             if (wait.deadline != 0 && !wait.armed) {
@@ -363,7 +383,7 @@ aclError WaitAndResetNotify(aclrtNotify handle, Stream* stream, uint32_t timeout
             }
             return cpu::TaskStatus::Suspended();  // a record (or the deadline) resumes it
         },
-        0, cpu::Task::kCallWhenCancelled));
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable));
     return ACL_SUCCESS;
 }
 
@@ -516,23 +536,29 @@ aclError WaitCountingNotify(aclrtCntNotify handle, Stream* stream,
     CountingNotify* notify = AcquireCounting(handle, &rc);
     if (notify == nullptr) return rc;
     struct Wait {
-        CountingNotify* notify;
+        CountingNotify* notify;  // released by the original only when captured (as above)
         Stream* stream;
         int64_t deadline;
         aclrtCntNotifyWaitInfo info;
         bool armed;
+        bool replayed;  // a replay's copy has set its own deadline
     };
     static_assert(sizeof(Wait) <= cpu::Task::kPayloadSize);
-    const int64_t deadline =
-        info->timeout == 0 ? 0 : cpu::NowNs() + static_cast<int64_t>(info->timeout) * 1000000000LL;
+    // Replayable: each replay compares again (and clears, if asked), with its own timeout.
     stream->Submit(cpu::MakeTask(
-        [wait = Wait{notify, stream, deadline, *info, false}](cpu::TaskContext& ctx) mutable {
+        [wait = Wait{notify, stream, DeadlineIn(info->timeout), *info, false, false}](
+            cpu::TaskContext& ctx) mutable {
+            const bool owner = !ctx.borrowed();
             if (ctx.cancelled()) {
-                wait.notify->Release();
+                if (owner) wait.notify->Release();
                 return cpu::TaskStatus::Done();
             }
+            if (!owner && !wait.replayed) {
+                wait.replayed = true;  // the timeout counts from when the replay gets here
+                wait.deadline = DeadlineIn(wait.info.timeout);
+            }
             if (wait.notify->SatisfiedOrPark(wait.info, ctx.token())) {
-                wait.notify->Release();
+                if (owner) wait.notify->Release();
                 return cpu::TaskStatus::Done();
             }
             if (wait.deadline != 0 && cpu::NowNs() >= wait.deadline) {
@@ -540,7 +566,7 @@ aclError WaitCountingNotify(aclrtCntNotify handle, Stream* stream,
                     "aclrtCntNotifyWaitWithTimeout: counting notify %u did not reach the "
                     "awaited value within its timeout",
                     wait.notify->id());
-                wait.notify->Release();
+                if (owner) wait.notify->Release();
                 return cpu::TaskStatus::Failed(ACL_ERROR_RT_TASK_TIMEOUT);
             }
             if (wait.deadline != 0 && !wait.armed) {
@@ -549,7 +575,7 @@ aclError WaitCountingNotify(aclrtCntNotify handle, Stream* stream,
             }
             return cpu::TaskStatus::Suspended();
         },
-        0, cpu::Task::kCallWhenCancelled));
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable));
     return ACL_SUCCESS;
 }
 

@@ -15,6 +15,8 @@ void Submit(Stream* stream, Work work) {
         Stream* stream;
     };
     auto* pending = new Pending{std::move(work), stream};
+    // Replayable: every work closure takes its pictures by value and reads them only, so a
+    // captured model runs it again as often as asked; the original frees it, once.
     const cpu::Task task = cpu::MakeTask(
         [pending](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = cpu::TaskStatus::Done();
@@ -32,10 +34,10 @@ void Submit(Stream* stream, Work work) {
                     status = cpu::TaskStatus::Failed(code);
                 }
             }
-            delete pending;
+            if (!ctx.borrowed()) delete pending;
             return status;
         },
-        0, cpu::Task::kCallWhenCancelled);
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable);
     stream->Submit(task);
 }
 

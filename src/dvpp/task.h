@@ -14,7 +14,8 @@ class Stream;
 
 namespace openacl::dvpp {
 
-// Runs on a worker; returns ACL_SUCCESS or a code with *error saying what went wrong.
+// Runs on a worker; returns ACL_SUCCESS or a code with *error saying what went wrong. It runs
+// again at each replay of a captured model, so it must not consume or change what it captured.
 using Work = std::function<aclError(std::string* error)>;
 
 // Enqueues `work` on the stream (named after the submitting API in traces).

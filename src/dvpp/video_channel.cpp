@@ -69,6 +69,10 @@ void VideoStreams::Destroy() {
 
 void VideoStreams::Submit(std::function<void()> work) {
     auto* pending = new std::function<void()>(std::move(work));
+    // Not replayable, on purpose: codec work feeds a stateful decoder or encoder (reference
+    // frames, frame tags, pending outputs), so running a frame again is no replay of it. The
+    // work stream is the channel's own, never an application's, so no capture reaches it; if
+    // one did, this task would invalidate it (ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT).
     work_->Submit(cpu::MakeTask(
         [pending](cpu::TaskContext& ctx) {
             std::unique_ptr<std::function<void()>> owned(pending);

@@ -782,6 +782,9 @@ aclError SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stre
         Stream* stream;
     };
     auto* pending = new Pending{std::move(model), std::move(request), stream};
+    // Replayable: Run only reads the request (outputs the runtime provides were allocated by
+    // Prepare), so each replay of a captured execution runs it again on the same buffers; the
+    // original, released with the captured model, frees it and lets go of the model.
     const cpu::Task task = cpu::MakeTask(
         [pending](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = cpu::TaskStatus::Done();
@@ -794,10 +797,10 @@ aclError SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stre
                     status = cpu::TaskStatus::Failed(code);
                 }
             }
-            delete pending;
+            if (!ctx.borrowed()) delete pending;
             return status;
         },
-        0, cpu::Task::kCallWhenCancelled);
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable);
     stream->Submit(task, {trace::Kind::kModel, pending->model->id()});
     return ACL_SUCCESS;
 }

@@ -244,6 +244,10 @@ aclError Model::SubmitStaged(std::shared_ptr<Model> model, ExecRequest request, 
         what = "an output copy";
     }
     const uint32_t id = self->id_;
+    // Neither task below is replayable: they run on a device lane, whose streams cannot be
+    // captured, and the copies around them go to the lane directly, so a replay of the tasks
+    // alone would run the model on stale staging buffers. A capture that reached them would be
+    // invalidated (ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT) rather than replay that.
     if (status == 0) {
         const cpu::Task run = cpu::MakeTask(
             [pending](cpu::TaskContext& ctx) {

@@ -37,7 +37,10 @@ uint64_t Event::Record(Queue* q, uint32_t tag) {
     }
     --credits_;  // now held by the record task; released when it runs or is cancelled
     const uint64_t generation = ++generation_;
-    // The task only stamps the time: "reached" is the queue's own completion count.
+    // The task only stamps the time: "reached" is the queue's own completion count. It holds
+    // a reference, so it is not replayable, and needs not be: it goes to the queue directly,
+    // never to a graph capture (which keeps a record as an edge, or records anew at each
+    // replay).
     Task t = MakeTask(
         [event = this, generation](TaskContext& ctx) {
             if (!ctx.cancelled()) event->MarkReached(generation, NowNs());
