@@ -32,7 +32,18 @@ std::vector<ModelRI*>& Zombies() {
 uint32_t g_next_model_id = 1;  // g_models_mutex held
 
 const char* TypeName(const ModelTask& task) {
-    if (task.op == ModelTask::Op::kCond) return "CONDITION";
+    switch (task.op) {
+        case ModelTask::Op::kCond:
+            return "CONDITION";
+        case ModelTask::Op::kActivate:
+            return "ACTIVE_STREAM";
+        case ModelTask::Op::kSwitchStream:
+            return "SWITCH_STREAM";
+        case ModelTask::Op::kSwitchLabel:
+            return "SWITCH_LABEL";
+        default:
+            break;
+    }
     switch (task.type) {
         case ACL_MODEL_RI_TASK_KERNEL:
             return "KERNEL";
@@ -61,10 +72,12 @@ void Retire(ModelRI* model) {
     ReapModelRIs();
 }
 
+}  // namespace
+
 // A wait for an ACL_EVENT_EXTERNAL event inside a replay: CANN's events are flags on the
 // device, so the replay waits, when it gets here, until the event is recorded and that record
 // is done (a reset clears it again).
-cpu::Task FlagWait(Event* handle) {
+cpu::Task ExternalFlagWait(Event* handle) {
     return cpu::MakeTask(
         [handle](cpu::TaskContext& ctx) {
             if (ctx.cancelled()) return cpu::TaskStatus::Done();
@@ -79,7 +92,7 @@ cpu::Task FlagWait(Event* handle) {
 }
 
 // A replay's reset of a captured event, when the replay gets there.
-cpu::Task ResetWhenRun(Event* handle) {
+cpu::Task EventResetWhenRun(Event* handle) {
     return cpu::MakeTask([handle](cpu::TaskContext& ctx) {
         if (ctx.cancelled()) return;
         aclError rc = ACL_SUCCESS;
@@ -87,6 +100,8 @@ cpu::Task ResetWhenRun(Event* handle) {
         WakeParked();
     });
 }
+
+namespace {
 
 // Queues for a model's streams and its branches' (mutex held): queues[i] runs streams[i]'s
 // tasks; a captured model's origin tasks run on the caller's stream instead, so queues[0]
@@ -250,7 +265,7 @@ void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Str
                 Event* event = ResolveEvent(task.event, &rc);
                 if (event == nullptr) break;
                 if ((event->flags() & ACL_EVENT_EXTERNAL) != 0) {
-                    submit(queue, FlagWait(task.event));
+                    submit(queue, ExternalFlagWait(task.event));
                     break;
                 }
                 flush();
@@ -258,11 +273,15 @@ void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Str
                 break;
             }
             case ModelTask::Op::kReset:
-                submit(queue, ResetWhenRun(task.event));
+                submit(queue, EventResetWhenRun(task.event));
                 break;
             case ModelTask::Op::kCond:
                 if (!task.disabled) submit(queue, CondRun(&task, executor, stream));
                 break;
+            case ModelTask::Op::kActivate:
+            case ModelTask::Op::kSwitchStream:
+            case ModelTask::Op::kSwitchLabel:
+                break;  // models with control flow run through EnqueueFlowRun
         }
     }
     flush();
@@ -330,13 +349,18 @@ aclError ExecuteAsync(ModelRI* model, Stream* stream) {
         !cpu::Executor::Reached(model->last_queue, model->last_seq)) {
         executor->SubmitWait(caller, model->last_queue, model->last_seq);
     }
-    cpu::Queue* origin = model->captured ? caller : model->queues[0];
-    if (origin != caller) {
-        // A built model: its origin queue starts when the caller's stream gets here.
-        executor->SubmitWait(origin, caller, cpu::Executor::Submitted(caller));
+    if (model->has_flow) {
+        EnqueueFlowRun(model, executor, stream);  // which tasks run is decided as they run
+    } else {
+        cpu::Queue* origin = model->captured ? caller : model->queues[0];
+        if (origin != caller) {
+            // A built model: its origin queue starts when the caller's stream gets here.
+            executor->SubmitWait(origin, caller, cpu::Executor::Submitted(caller));
+        }
+        EnqueueRun(model, executor, origin, stream);
+        if (origin != caller)
+            executor->SubmitWait(caller, origin, cpu::Executor::Submitted(origin));
     }
-    EnqueueRun(model, executor, origin, stream);
-    if (origin != caller) executor->SubmitWait(caller, origin, cpu::Executor::Submitted(origin));
     model->in_flight.fetch_add(1, std::memory_order_relaxed);
     // The end of the replay: failures of the model's own queues become the caller's.
     struct End {
@@ -409,11 +433,13 @@ aclError AbortModelRI(ModelRI* model) {
     }
     // The tasks not yet run are discarded with the model's queues (a running one finishes);
     // the caller's stream, which waits for their points, goes on. The next run makes new ones.
+    StopFlowRuns(model);
     for (cpu::Queue*& queue : model->queues) {
         if (queue == nullptr) continue;
         model->executor->DestroyQueueForce(queue);
         queue = nullptr;
     }
+    WakeFlowRuns(model);
     return ACL_SUCCESS;
 }
 

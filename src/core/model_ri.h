@@ -59,6 +59,9 @@ class Stream;
 class ModelRI;
 struct TaskGroup;
 struct CondTask;
+struct FlowOp;
+struct FlowRun;
+struct Label;
 
 // What a submission site tells a capture about its task (kernels, value writes and waits; the
 // rest are DEFAULT).
@@ -77,7 +80,19 @@ struct CaptureInfo {
 };
 
 struct ModelTask {
-    enum class Op : uint8_t { kTask, kRecord, kWait, kExternalWait, kReset, kCond };
+    enum class Op : uint8_t {
+        kTask,
+        kRecord,
+        kWait,
+        kExternalWait,
+        kReset,
+        kCond,
+        // Control flow of built models (model_ri_flow.cpp): aclrtActiveStream,
+        // aclrtSwitchStream, aclrtSwitchLabelByIndex.
+        kActivate,
+        kSwitchStream,
+        kSwitchLabel,
+    };
     Op op = Op::kTask;
     aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
     bool disabled = false;   // aclmdlRITaskDisable
@@ -89,6 +104,7 @@ struct ModelTask {
     ModelRI* model = nullptr;
     TaskGroup* group = nullptr;  // a launch of a task group: read when a replay runs it
     CondTask* cond = nullptr;    // kCond
+    FlowOp* flow = nullptr;      // kActivate, kSwitchStream, kSwitchLabel
     CaptureInfo info;
     trace::Label label;
     cpu::Task task;
@@ -121,6 +137,20 @@ struct CondTask {
     CondHandle* handle = nullptr;
     aclmdlRICondTaskType type = ACL_MODEL_RI_COND_TYPE_IF;
     std::vector<ModelRI*> branches;  // children, owned by the parent model
+};
+
+// A control-flow task of a built model: the stream it starts (kActivate, kSwitchStream when
+// the comparison holds) or the labels it jumps to (kSwitchLabel, by the index in memory).
+struct FlowOp {
+    uint32_t target = 0;  // stream index
+    const void* left = nullptr;
+    const void* right = nullptr;
+    aclrtCondition condition = ACL_RT_EQUAL;
+    aclrtCompareDataType data_type = ACL_RT_SWITCH_INT32;
+    const uint32_t* index = nullptr;
+    std::vector<Label*> labels;  // until the build ends
+    // (stream, position) of each label, resolved when the build ends.
+    std::vector<std::pair<uint32_t, uint32_t>> jumps;
 };
 
 class ModelRI {
@@ -163,6 +193,14 @@ class ModelRI {
     std::deque<CondTask> cond_tasks;
     ModelRI* parent = nullptr;
     std::vector<ModelRI*> children;
+    // Built models: which bound streams start with the model (ACL_MODEL_STREAM_FLAG_HEAD) and
+    // which only when activated; control-flow tasks; each stream's tasks in order (made when
+    // the build ends) and the state of the run in progress, when the model has control flow.
+    std::vector<bool> head;
+    std::deque<FlowOp> flow_ops;
+    bool has_flow = false;
+    std::vector<std::vector<ModelTask*>> stream_tasks;
+    std::vector<FlowRun*> flow_runs;  // runs in progress (each holds a reference)
     // Replay state: queues for the streams after the origin, the end of the newest replay
     // (the next one waits for it), and how many replays (and pending patches) still run.
     std::vector<cpu::Queue*> queues;
@@ -245,6 +283,25 @@ void ReleaseTask(cpu::Task& task);
 // Enqueues one run of `model` with its origin tasks on `origin` (replays and children of
 // conditional tasks); the caller has checked that it may run.
 void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Stream* stream);
+
+// ---- Control flow of built models (model_ri_flow.cpp) -----------------------------------
+aclError ActivateStream(Stream* target, Stream* stream);
+aclError SwitchStream(const void* left, aclrtCondition condition, const void* right,
+                      aclrtCompareDataType data_type, Stream* target, Stream* stream);
+aclError SwitchLabel(const uint32_t* index, uint32_t max_value, const std::vector<Label*>& labels,
+                     Stream* stream);
+// When a build ends (model mutex held): resolves the labels and indexes each stream's tasks.
+aclError FinishFlow(ModelRI* model);
+// Enqueues one run of a built model with control flow on `stream` (model mutex held).
+void EnqueueFlowRun(ModelRI* model, cpu::Executor* executor, Stream* stream);
+// aclmdlRIAbort (model mutex held): StopFlowRuns before the model's queues go (its runs then
+// enqueue nothing more), WakeFlowRuns after, so that the streams waiting for them go on.
+void StopFlowRuns(ModelRI* model);
+void WakeFlowRuns(ModelRI* model);
+
+// Tasks a replay submits for event operations (model_ri.cpp).
+cpu::Task ExternalFlagWait(Event* handle);
+cpu::Task EventResetWhenRun(Event* handle);
 
 // ---- Updates (model_ri_update.cpp) -------------------------------------------------------
 aclError SetTaskParams(ModelTask* task, const aclmdlRITaskParams& params);

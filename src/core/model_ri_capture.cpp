@@ -363,13 +363,7 @@ aclError BeginBuild(ModelRI** out) {
 }
 
 aclError BindStream(ModelRI* model, Stream* stream, uint32_t flag) {
-    if (flag == ACL_MODEL_STREAM_FLAG_DEFAULT) {
-        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                    "ACL_MODEL_STREAM_FLAG_DEFAULT streams run when aclrtActiveStream activates "
-                    "them, which openacl does not support yet: bind with "
-                    "ACL_MODEL_STREAM_FLAG_HEAD");
-    }
-    if (flag != ACL_MODEL_STREAM_FLAG_HEAD) {
+    if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "flag 0x%x is neither ACL_MODEL_STREAM_FLAG_HEAD nor _DEFAULT", flag);
     }
@@ -399,7 +393,11 @@ aclError BindStream(ModelRI* model, Stream* stream, uint32_t flag) {
         return Fail(ACL_ERROR_RT_STREAM_MODEL, "stream %p is already bound to model %u",
                     static_cast<void*>(stream), model->id());
     }
-    ModelStreamIndex(model, stream);
+    const uint32_t index = ModelStreamIndex(model, stream);
+    // A DEFAULT stream runs only when a task of the model activates it (aclrtActiveStream).
+    model->head.resize(model->streams.size(), true);
+    model->head[index] = flag == ACL_MODEL_STREAM_FLAG_HEAD;
+    if (flag == ACL_MODEL_STREAM_FLAG_DEFAULT) model->has_flow = true;
     stream->set_capture(model);
     return ACL_SUCCESS;
 }
@@ -431,6 +429,7 @@ aclError EndBuild(ModelRI* model) {
         return Fail(model->invalid_code, "model runtime instance %u cannot be built: %s",
                     model->id(), model->invalid_reason.c_str());
     }
+    if (aclError rc = FinishFlow(model)) return rc;
     Detach(model);
     model->state_ = ModelRI::State::kReady;
     return ACL_SUCCESS;

@@ -243,3 +243,73 @@ TEST(MisuseTable, ModelRiCaptureAndReplay) {
     aclrtDestroyStream(plain);
     aclrtResetDeviceForce(0);
 }
+
+TEST(MisuseTable, LabelsAndStreamSwitching) {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream plain = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&plain), ACL_SUCCESS);
+    int not_a_label = 0;
+    uint32_t index = 0;
+    aclrtLabel label = nullptr;
+    ASSERT_EQ(aclrtCreateLabel(&label), ACL_SUCCESS);
+    aclrtLabel labels[1] = {&not_a_label};
+    aclrtLabelList list = nullptr;
+    const std::vector<MisuseRow> rows = {
+        {"aclrtCreateLabel(NULL)", [&] { return aclrtCreateLabel(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtSetLabel(not a label)", [&] { return aclrtSetLabel(&not_a_label, plain); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtSetLabel(a stream not bound to a model)",
+         [&] { return aclrtSetLabel(label, plain); }, ACL_ERROR_RT_STREAM_MODEL},
+        {"aclrtDestroyLabel(not a label)", [&] { return aclrtDestroyLabel(&not_a_label); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtCreateLabelList(num 0)", [&] { return aclrtCreateLabelList(&label, 0, &list); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtCreateLabelList(NULL labels)",
+         [&] { return aclrtCreateLabelList(nullptr, 1, &list); }, ACL_ERROR_INVALID_PARAM},
+        {"aclrtCreateLabelList(NULL out)", [&] { return aclrtCreateLabelList(&label, 1, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtCreateLabelList(not a label)",
+         [&] { return aclrtCreateLabelList(labels, 1, &list); }, ACL_ERROR_INVALID_PARAM},
+        {"aclrtDestroyLabelList(not a list)", [&] { return aclrtDestroyLabelList(&not_a_label); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtSwitchLabelByIndex(NULL ptr)",
+         [&] { return aclrtSwitchLabelByIndex(nullptr, 1, &not_a_label, plain); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtSwitchLabelByIndex(not a list)",
+         [&] { return aclrtSwitchLabelByIndex(&index, 1, &not_a_label, plain); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtActiveStream(NULL activeStream)", [&] { return aclrtActiveStream(nullptr, plain); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtActiveStream(a stream not bound to a model)",
+         [&] { return aclrtActiveStream(plain, plain); }, ACL_ERROR_RT_STREAM_MODEL},
+        {"aclrtSwitchStream(cond 9)",
+         [&] {
+             return aclrtSwitchStream(&index, static_cast<aclrtCondition>(9), &index,
+                                      ACL_RT_SWITCH_INT32, plain, nullptr, plain);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtSwitchStream(dataType 5)",
+         [&] {
+             return aclrtSwitchStream(&index, ACL_RT_EQUAL, &index,
+                                      static_cast<aclrtCompareDataType>(5), plain, nullptr, plain);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtSwitchStream(NULL leftValue)",
+         [&] {
+             return aclrtSwitchStream(nullptr, ACL_RT_EQUAL, &index, ACL_RT_SWITCH_INT32, plain,
+                                      nullptr, plain);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtSwitchStream(host memory values)",
+         [&] {
+             return aclrtSwitchStream(&index, ACL_RT_EQUAL, &index, ACL_RT_SWITCH_INT32, plain,
+                                      nullptr, plain);
+         },
+         ACL_ERROR_INVALID_PARAM},
+    };
+    ExpectEveryRowFails(rows);
+    EXPECT_EQ(aclrtDestroyLabel(label), ACL_SUCCESS);
+    aclrtDestroyStream(plain);
+    aclrtResetDeviceForce(0);
+}
