@@ -137,6 +137,12 @@ aclError ApiNotSupported(const char* name) {
     return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s is not supported by openacl yet", name);
 }
 
+aclError ApiOffChip(const char* name, const char* why) {
+    ApiScope scope(name);
+    return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s is not available off an Ascend chip: %s",
+                name, why);
+}
+
 void SetLastError(aclError code) {
     t_last_error = code;
 }

@@ -71,6 +71,8 @@ void Warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // the code CANN gives for a feature the chip lacks: clients (the PyTorch adapter, HCCL) probe
 // optional functions exactly so, and treat any other code as fatal.
 aclError ApiNotSupported(const char* name);
+// A generated stub of a function that means nothing off an Ascend chip: says why.
+aclError ApiOffChip(const char* name, const char* why);
 
 // Records an error code as the thread's last runtime error without a message (async errors
 // surfacing at synchronisation carry their message separately).
