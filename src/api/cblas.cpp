@@ -13,6 +13,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/overflow.h"
 #include "core/stream.h"
 #include "ops/gemm.h"
 
@@ -152,13 +153,20 @@ aclError RefuseAccelerator(openacl::Stream* stream) {
 // (device scalars too are read when it runs), so a captured product runs again at each replay
 // and the original frees args, once.
 void Enqueue(GemmArgs* args, openacl::Stream* stream) {
+    const bool watched = openacl::overflow::Watched(*stream);  // the stream's overflow switch
     stream->Submit(openacl::cpu::MakeTask(
-        [args, stream](openacl::cpu::TaskContext& ctx) {
+        [args, stream, watched](openacl::cpu::TaskContext& ctx) {
             openacl::cpu::TaskStatus status = openacl::cpu::TaskStatus::Done();
             std::string error;
             if (!ctx.cancelled() && !openacl::ops::RunGemm(*args, &error)) {
                 stream->NoteFailure("the BLAS operation failed: %s", error.c_str());
                 status = openacl::cpu::TaskStatus::Failed(ACL_ERROR_FAILURE);
+            } else if (watched && !ctx.cancelled()) {  // infinities or NaNs left in C (y)
+                const GemmArgs& g = *args;
+                const int64_t row_stride = g.gemv ? g.incy : (g.trans_c ? 1 : g.ldc);
+                openacl::overflow::Note(
+                    stream, openacl::overflow::ScanMatrix(g.c, g.type_c, g.m, g.gemv ? 1 : g.n,
+                                                          row_stride, g.trans_c ? g.ldc : 1));
             }
             if (!ctx.borrowed()) delete args;
             return status;

@@ -31,6 +31,8 @@
 #include "core/kernel_args.h"
 #include "core/memory.h"
 #include "core/model_ri.h"
+#include "core/op_timeout.h"
+#include "core/overflow.h"
 #include "core/soc.h"
 #include "core/stream.h"
 #include "core/trace.h"
@@ -278,6 +280,7 @@ struct Launch {
     uint32_t args_size;   // bytes of arguments given (the accelerator passes them all)
     bool owns_args;       // host arguments copied for this launch, freed by the task
     bool check_args;      // arguments in device memory: still allocated when the launch runs?
+    bool check_overflow = false;  // the stream's overflow switch was on (core/overflow.h)
 };
 static_assert(sizeof(Launch) <= cpu::Task::kPayloadSize);
 
@@ -305,12 +308,14 @@ cpu::TaskStatus RunLaunch(const Launch& launch) {
     struct Blocks {
         const Launch* launch;
         std::atomic<bool> failed{false};
+        std::atomic<uint32_t> raised{0};  // overflow flags of watched blocks
         char error[256] = {};
     } blocks{&launch};
     auto run_block = [](const cpu::BlockContext& ctx, uint32_t block, void* arg) -> int32_t {
         auto* state = static_cast<Blocks*>(arg);
         char error[256] = {};
         const Launch& l = *state->launch;
+        overflow::BlockProbe probe(l.check_overflow, &state->raised);
         if (l.entry->run(l.args, block, ctx.num_blocks(), error, sizeof error) == 0) return 0;
         if (!state->failed.exchange(true)) std::memcpy(state->error, error, sizeof error);
         return ACL_ERROR_RT_AICORE_EXCEPTION;
@@ -325,6 +330,7 @@ cpu::TaskStatus RunLaunch(const Launch& launch) {
         launch.entry->argsSize != 0 && launch.num_blocks <= CoResidentBlocks()
             ? cpu::RunCoResident(launch.num_blocks, run_block, &blocks, options)
             : executor->ParallelFor(launch.num_blocks, run_block, &blocks, options);
+    if (launch.check_overflow) overflow::Note(launch.stream, blocks.raised.load());
     if (status.failed()) {
         launch.stream->NoteFailure("kernel %s failed in block %u of %u: %s", launch.entry->name,
                                    status.block, launch.num_blocks, blocks.error);
@@ -403,10 +409,12 @@ aclError Submit(const Launch& launch, KernelFunction* function, const LaunchOpti
     if (launch.binary->accelerator() != nullptr) [[unlikely]]
         return LaunchOnDevice(launch);
     launch.binary->Retain();
+    Launch watched = launch;
+    watched.check_overflow = overflow::Watched(*launch.stream);
     // Replayable: a captured model runs borrowed copies; the original releases the arguments
     // and the binary once, when the model goes.
     cpu::Task task = cpu::MakeTask(
-        [launch](cpu::TaskContext& ctx) {
+        [launch = watched](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = ctx.cancelled() ? cpu::TaskStatus::Done() : RunLaunch(launch);
             if (ctx.borrowed()) return status;
             if (launch.owns_args) std::free(const_cast<void*>(launch.args));
@@ -468,7 +476,7 @@ aclError CheckLaunch(KernelFunction* function, const LaunchOptions& options, siz
 }
 
 uint32_t TimeoutMs(const LaunchOptions& options) {
-    if (options.timeout_us == 0) return 0;
+    if (options.timeout_us == 0) return LaunchTimeoutMs();  // aclrtSetOpExecuteTimeOut*
     uint64_t ms = (options.timeout_us + 999) / 1000;
     return ms > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(ms);
 }

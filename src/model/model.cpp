@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/memory.h"
+#include "core/overflow.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "model/compiler/compiler.h"
@@ -26,6 +27,9 @@ namespace openacl::model {
 namespace {
 
 constexpr size_t kDryRunLimit = size_t{256} << 20;  // bytes of inputs a dry run may allocate
+// Set while an execution on a stream with its overflow switch on runs on this thread: Run adds
+// the infinities and NaNs of the outputs (core/overflow.h).
+thread_local uint32_t* t_overflow_seen = nullptr;
 
 const char* TypeName(aclDataType type) {
     switch (type) {
@@ -647,6 +651,7 @@ bool Model::Run(const ExecRequest& request, bool recheck_memory, std::string* er
             break;
         }
         ConvertElements(io.graph_type, view.data, io.type, ref.data, count);
+        if (t_overflow_seen) *t_overflow_seen |= overflow::ScanNonFinite(ref.data, io.type, count);
         produced[o] = view.dims;
     }
     ReturnSession(std::move(session));
@@ -780,8 +785,10 @@ aclError SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stre
         std::shared_ptr<Model> model;
         ExecRequest request;
         Stream* stream;
+        bool watched;  // the stream's overflow switch was on
     };
-    auto* pending = new Pending{std::move(model), std::move(request), stream};
+    auto* pending =
+        new Pending{std::move(model), std::move(request), stream, overflow::Watched(*stream)};
     // Replayable: Run only reads the request (outputs the runtime provides were allocated by
     // Prepare), so each replay of a captured execution runs it again on the same buffers; the
     // original, released with the captured model, frees it and lets go of the model.
@@ -791,7 +798,12 @@ aclError SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stre
             if (!ctx.cancelled()) {
                 std::string error;
                 aclError code = ACL_SUCCESS;
-                if (!pending->model->Run(pending->request, true, &error, &code)) {
+                uint32_t seen = 0;
+                t_overflow_seen = pending->watched ? &seen : nullptr;
+                const bool ran = pending->model->Run(pending->request, true, &error, &code);
+                t_overflow_seen = nullptr;
+                overflow::Note(pending->stream, seen);
+                if (!ran) {
                     pending->stream->NoteFailure("model %u execution failed: %s",
                                                  pending->model->id(), error.c_str());
                     status = cpu::TaskStatus::Failed(code);
