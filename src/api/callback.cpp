@@ -50,12 +50,39 @@ aclError aclrtProcessReport(int32_t timeout) {
     return openacl::ProcessReport(timeout);
 }
 
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(exeStream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::SubscribeHostFunc(hostFuncThreadId, resolved);
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(exeStream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::UnsubscribeHostFunc(hostFuncThreadId, resolved);
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout) {
+    OPENACL_API();
+    if (timeout != -1 && timeout <= 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "timeout %d ms is invalid: use -1 (wait forever) or a value > 0", timeout);
+    }
+    return openacl::ProcessHostFunc(timeout);
+}
+
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     OPENACL_API();
     if (fn == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "fn is null");
     aclError rc = ACL_SUCCESS;
     Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
+    // A stream with a host function thread (aclrtSubscribeHostFunc) hands it the function.
+    if (openacl::LaunchSubscribedHostFunc(fn, args, resolved, &rc)) return rc;
     // Runs on the stream's worker, holding the stream until it returns. One that throws fails
     // the stream (reported at its next synchronize) instead of taking the worker down.
     resolved->Submit(openacl::cpu::MakeTask([fn, args, resolved](openacl::cpu::TaskContext&) {

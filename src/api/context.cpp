@@ -7,6 +7,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/runtime.h"
+#include "core/state_callbacks.h"
 #include "core/stream.h"
 
 using openacl::Context;
@@ -32,18 +33,24 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
     if (context == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "context is null");
     openacl::Device* device = Runtime::Get().DeviceById(deviceId);
     if (device == nullptr) return ACL_ERROR_RT_INVALID_DEVICEID;
-    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
-    if (aclError rc = openacl::OpenDeviceLocked(device); rc != ACL_SUCCESS) return rc;
-    Context* ctx = openacl::CreateContextLocked(device, false);
-    if (ctx == nullptr) return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
-    openacl::SetCurrentContext(ctx);
-    *context = ctx;
+    openacl::Stream* default_stream = nullptr;
+    {
+        std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+        if (aclError rc = openacl::OpenDeviceLocked(device); rc != ACL_SUCCESS) return rc;
+        Context* ctx = openacl::CreateContextLocked(device, false);
+        if (ctx == nullptr) return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+        openacl::SetCurrentContext(ctx);
+        *context = ctx;
+        default_stream = ctx->default_stream;
+    }
+    openacl::NotifyStreamState(default_stream, ACL_RT_STREAM_STATE_CREATE_POST);
     return ACL_SUCCESS;
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
     OPENACL_API();
     if (context == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "context is null");
+    openacl::NotifyContextStreamsLeaving(context);  // state callbacks, outside the lock
     openacl::Graveyard graveyard;  // the context's streams finish their work after the unlock
     std::lock_guard lock(Runtime::Get().lifecycle_mutex());
     Context* ctx = openacl::LookupContextLocked(context);

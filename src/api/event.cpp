@@ -1,6 +1,8 @@
 // Event management: creation, recording, queries, host synchronisation, cross-stream waits
 // and timing.
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 
 #include "acl/acl.h"
 #include "core/context.h"
@@ -8,6 +10,7 @@
 #include "core/error.h"
 #include "core/event.h"
 #include "core/model_ri.h"
+#include "core/op_timeout.h"
 #include "core/stream.h"
 
 using openacl::Event;
@@ -188,8 +191,10 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-    OPENACL_API();
+namespace {
+
+// aclrtStreamWaitEvent, and the WithFlag form without a timeout.
+aclError Wait(aclrtStream stream, aclrtEvent event) {
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
@@ -203,10 +208,23 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     bool captured = false;
     rc = openacl::CaptureWaitIfCaptured(target, resolved, &captured);
     if (captured) return rc;
+    // aclrtSetOpWaitTimeout bounds the waits enqueued after it (CPU backend).
+    if (const int32_t limit_ms = openacl::OpWaitTimeoutMs();
+        limit_ms > 0 && !resolved->on_device() && target->lane() == nullptr) [[unlikely]] {
+        resolved->EnqueueWaitWithTimeout(target, limit_ms);
+        return ACL_SUCCESS;
+    }
     if (int32_t status = resolved->EnqueueWait(target); status != 0) {
         return openacl::DeviceRefused(target, status, "a wait for event");
     }
     return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    OPENACL_API();
+    return Wait(stream, event);
 }
 
 namespace {
@@ -239,10 +257,72 @@ aclError WaitWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout_m
 
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
     OPENACL_API();
-    if (timeout <= 0) {
-        return Fail(ACL_ERROR_INVALID_PARAM, "timeout %d ms must be greater than 0", timeout);
+    // CANN 9 counts this timeout in seconds, 0 meaning no limit (older releases: milliseconds).
+    if (timeout < 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "timeout %d s is invalid: use 0 (no limit) or a number of seconds", timeout);
     }
-    return WaitWithTimeout(stream, event, timeout);
+    if (timeout == 0) return Wait(stream, event);
+    const int64_t timeout_ms = std::min<int64_t>(int64_t{timeout} * 1000, INT32_MAX);
+    return WaitWithTimeout(stream, event, static_cast<int32_t>(timeout_ms));
+}
+
+namespace {
+
+// ACL_EVENT_WAIT_EXTERNAL: inside a capture, a wait for a record made outside the graph (another
+// stream's, or another graph's ACL_EVENT_RECORD_EXTERNAL record), touched at every replay.
+aclError WaitExternal(aclrtStream stream, aclrtEvent event, uint32_t timeout_s) {
+    if (timeout_s != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "timeout %u s is invalid with ACL_EVENT_WAIT_EXTERNAL: an external wait "
+                    "takes 0 (no limit)",
+                    timeout_s);
+    }
+    aclError rc = ACL_SUCCESS;
+    Event* resolved = openacl::ResolveEvent(event, &rc);
+    if (resolved == nullptr) return rc;
+    Stream* target = openacl::ResolveStream(stream, &rc);
+    if (target == nullptr) return rc;
+    if (!resolved->reusable() || resolved->flags() != ACL_EVENT_SYNC) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p cannot be waited for with ACL_EVENT_WAIT_EXTERNAL: only events "
+                    "made by aclrtCreateEventExWithFlag with ACL_EVENT_SYNC alone can",
+                    event);
+    }
+    aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    openacl::ModelRI* model = nullptr;
+    openacl::CaptureStatus(target, &status, &model);
+    if (status == ACL_MODEL_RI_CAPTURE_STATUS_NONE || model == nullptr) {
+        return Fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                    "ACL_EVENT_WAIT_EXTERNAL is only valid while stream %p is being captured "
+                    "(aclmdlRICaptureBegin); outside a capture use ACL_EVENT_WAIT_DEFAULT",
+                    stream);
+    }
+    if (const uint64_t mark = resolved->captured_mark(); mark != 0 && (mark >> 32) == model->id()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p was last recorded in this same capture: ACL_EVENT_WAIT_EXTERNAL "
+                    "waits for a record made outside the graph (wait with "
+                    "ACL_EVENT_WAIT_DEFAULT for a record inside it)",
+                    event);
+    }
+    bool captured = false;
+    return openacl::CaptureWaitIfCaptured(target, resolved, &captured);
+}
+
+}  // namespace
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                      uint32_t flag) {
+    OPENACL_API();
+    if (flag == ACL_EVENT_WAIT_EXTERNAL) return WaitExternal(stream, event, timeout);
+    if (flag != ACL_EVENT_WAIT_DEFAULT) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flag %u is neither ACL_EVENT_WAIT_DEFAULT nor ACL_EVENT_WAIT_EXTERNAL", flag);
+    }
+    // The timeout is in seconds here; 0 waits without a limit, as aclrtStreamWaitEvent does.
+    if (timeout == 0) return Wait(stream, event);
+    const int64_t timeout_ms = std::min<int64_t>(int64_t{timeout} * 1000, INT32_MAX);
+    return WaitWithTimeout(stream, event, static_cast<int32_t>(timeout_ms));
 }
 
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {

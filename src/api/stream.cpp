@@ -13,7 +13,9 @@
 #include "core/memory.h"
 #include "core/model_ri.h"
 #include "core/runtime.h"
+#include "core/state_callbacks.h"
 #include "core/stream.h"
+#include "core/stream_abort.h"
 
 using openacl::Context;
 using openacl::Fail;
@@ -33,10 +35,13 @@ aclError CreateStream(aclrtStream* stream, uint32_t priority, uint32_t flags) {
     aclError rc = ACL_SUCCESS;
     Context* ctx = openacl::RequireContext(&rc);
     if (ctx == nullptr) return rc;
-    std::lock_guard lock(Runtime::Get().lifecycle_mutex());
     Stream* created = nullptr;
-    if (rc = openacl::CreateStreamLocked(ctx, priority, flags, false, &created); rc) return rc;
+    {
+        std::lock_guard lock(Runtime::Get().lifecycle_mutex());
+        if (rc = openacl::CreateStreamLocked(ctx, priority, flags, false, &created); rc) return rc;
+    }
     *stream = created;
+    openacl::NotifyStreamState(created, ACL_RT_STREAM_STATE_CREATE_POST);
     return ACL_SUCCESS;
 }
 
@@ -61,6 +66,7 @@ aclError DestroyStream(aclrtStream stream, bool force) {
                     "that first (aclmdlRICaptureEnd, aclmdlRIEndTask)",
                     stream);
     }
+    openacl::NotifyStreamState(resolved, ACL_RT_STREAM_STATE_DESTROY_PRE);
     std::unique_ptr<Stream> detached;
     {
         std::lock_guard lock(Runtime::Get().lifecycle_mutex());
@@ -91,8 +97,13 @@ aclError Synchronize(aclrtStream stream, int32_t timeout_ms) {
     }
     auto timeout = timeout_ms < 0 ? openacl::cpu::kWaitForever
                                   : std::chrono::nanoseconds(std::chrono::milliseconds(timeout_ms));
-    return openacl::StreamWaitResult(resolved, openacl::WaitStream(resolved, timeout),
-                                     ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    // An abort of the stream ends the wait with its code (core/stream_abort.h), whether it was
+    // running when the wait began or began during it.
+    const uint64_t epoch = resolved->abort_epoch();
+    if (aclError aborted = openacl::AbortedDuringWait(resolved, epoch)) return aborted;
+    const openacl::cpu::WaitStatus status = openacl::WaitStream(resolved, timeout);
+    if (aclError aborted = openacl::AbortedDuringWait(resolved, epoch)) return aborted;
+    return openacl::StreamWaitResult(resolved, status, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
 }
 
 }  // namespace

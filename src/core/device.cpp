@@ -18,6 +18,7 @@
 #include "core/memory.h"
 #include "core/reclaim.h"
 #include "core/runtime.h"
+#include "core/state_callbacks.h"
 #include "core/stream.h"
 #include "core/trace.h"
 
@@ -136,10 +137,19 @@ aclError SetDevice(int32_t device_id) {
     Runtime& runtime = Runtime::Get();
     Device* device = runtime.DeviceById(device_id);
     if (device == nullptr) return ACL_ERROR_RT_INVALID_DEVICEID;
-    std::lock_guard lock(runtime.lifecycle_mutex());
-    if (aclError rc = OpenDeviceLocked(device); rc != ACL_SUCCESS) return rc;
-    ++device->set_count;
-    SetCurrentContext(device->default_context);
+    // State callbacks (core/state_callbacks.h) run outside the lock.
+    NotifyDeviceState(device_id, ACL_RT_DEVICE_STATE_SET_PRE);
+    Stream* created_default = nullptr;
+    {
+        std::lock_guard lock(runtime.lifecycle_mutex());
+        const bool was_open = device->open;
+        if (aclError rc = OpenDeviceLocked(device); rc != ACL_SUCCESS) return rc;
+        ++device->set_count;
+        SetCurrentContext(device->default_context);
+        if (!was_open) created_default = device->default_context->default_stream;
+    }
+    NotifyStreamState(created_default, ACL_RT_STREAM_STATE_CREATE_POST);
+    NotifyDeviceState(device_id, ACL_RT_DEVICE_STATE_SET_POST);
     return ACL_SUCCESS;
 }
 
@@ -150,28 +160,38 @@ aclError ResetDevice(int32_t device_id, bool force) {
     // A reset waits for the device's outstanding tasks, outside the lock (tasks may call back
     // into the runtime); whatever is queued after this point is discarded.
     cpu::Executor* executor = nullptr;
+    bool releases = false;
     {
         std::lock_guard lock(runtime.lifecycle_mutex());
-        bool releases = device->open && (force || device->set_count <= 1);
+        releases = device->open && (force || device->set_count <= 1);
         if (releases) executor = device->executor();
     }
+    if (releases) {
+        // State callbacks (core/state_callbacks.h): the streams, then the device, outside the lock.
+        NotifyDeviceStreamsLeaving(device_id);
+        NotifyDeviceState(device_id, ACL_RT_DEVICE_STATE_RESET_PRE);
+    }
     if (executor != nullptr) executor->WaitAll();
-    Graveyard graveyard(true);
-    std::lock_guard lock(runtime.lifecycle_mutex());
-    if (!device->open) {
-        return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
-                    device->force_reset
-                        ? "device %d was already released by aclrtResetDeviceForce"
-                        : "device %d is not in use: aclrtSetDevice was never called for it, or "
-                          "every call was already matched by a reset",
-                    device_id);
+    {
+        Graveyard graveyard(true);
+        std::lock_guard lock(runtime.lifecycle_mutex());
+        if (!device->open) {
+            return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
+                        device->force_reset
+                            ? "device %d was already released by aclrtResetDeviceForce"
+                            : "device %d is not in use: aclrtSetDevice was never called for it, "
+                              "or every call was already matched by a reset",
+                        device_id);
+        }
+        if (!force && device->set_count > 1) {
+            --device->set_count;
+            return ACL_SUCCESS;
+        }
+        ReleaseDeviceLocked(device, force ? "aclrtResetDeviceForce" : "aclrtResetDevice",
+                            graveyard);
+        device->force_reset = force;
     }
-    if (!force && device->set_count > 1) {
-        --device->set_count;
-        return ACL_SUCCESS;
-    }
-    ReleaseDeviceLocked(device, force ? "aclrtResetDeviceForce" : "aclrtResetDevice", graveyard);
-    device->force_reset = force;
+    NotifyDeviceState(device_id, ACL_RT_DEVICE_STATE_RESET_POST);
     return ACL_SUCCESS;
 }
 

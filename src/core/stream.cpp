@@ -288,6 +288,9 @@ aclError StreamWaitResult(Stream* stream, cpu::WaitStatus status, aclError timeo
                     static_cast<void*>(stream));
     }
     std::string note = stream->TakeFailureNote();
+    if (note.empty() && status.code == ACL_ERROR_RT_TASK_ABORT_STOP) {
+        note = "it was stopped by aclrtStreamStop";
+    }
     return Fail(status.code, "a task on stream %p failed: %s", static_cast<void*>(stream),
                 note.empty() ? "(no details)" : note.c_str());
 }

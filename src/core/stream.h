@@ -96,6 +96,20 @@ class Stream {
                task_update_.load(std::memory_order_acquire) != nullptr;
     }
 
+    // Aborts (core/stream_abort.h): while one runs, the stream's tasks are discarded and its
+    // synchronisations answer `abort_code` (ACL_ERROR_RT_STREAM_ABORT, or
+    // ACL_ERROR_RT_DEVICE_TASK_ABORT for aclrtDeviceTaskAbort). The epoch counts the aborts begun,
+    // so a synchronisation that waited across one learns of it.
+    void BeginAbort(aclError code) {
+        abort_code_.store(code, std::memory_order_relaxed);
+        aborting_.fetch_add(1, std::memory_order_acq_rel);
+        abort_epoch_.fetch_add(1, std::memory_order_acq_rel);
+    }
+    void EndAbort() { aborting_.fetch_sub(1, std::memory_order_acq_rel); }
+    bool aborting() const { return aborting_.load(std::memory_order_acquire) != 0; }
+    uint64_t abort_epoch() const { return abort_epoch_.load(std::memory_order_acquire); }
+    aclError abort_code() const { return abort_code_.load(std::memory_order_relaxed); }
+
     bool failure_mode_set = false;  // aclrtSetStreamFailureMode may be called once
     // Attributes (aclrtSetStreamAttribute), under the lifecycle mutex. Priority changes what
     // the stream answers; the worker queue keeps the priority it was created with.
@@ -126,6 +140,9 @@ class Stream {
     std::unique_ptr<backend::Lane> lane_;
     std::atomic<ModelRI*> capture_{nullptr};
     std::atomic<TaskGroup*> task_update_{nullptr};
+    std::atomic<uint32_t> aborting_{0};
+    std::atomic<uint64_t> abort_epoch_{0};
+    std::atomic<aclError> abort_code_{ACL_ERROR_RT_STREAM_ABORT};
     struct LaneSlice {
         uint64_t seq;
         uint32_t tag;

@@ -153,6 +153,26 @@ void Executor::DiscardQueue(Queue* q) {
     if (reschedule) Schedule(q);
 }
 
+uint64_t Executor::DiscardSubmitted(Queue* q) {
+    bool reschedule = false;
+    uint64_t through = 0;
+    {
+        std::lock_guard<SpinLock> g(q->lock);
+        through = q->ring.Pushed();
+        if (through > q->discard_through.load(std::memory_order_relaxed))
+            q->discard_through.store(through, std::memory_order_relaxed);
+        if (q->state == Queue::State::kSuspended && q->suspended_seq <= through) {
+            q->state = Queue::State::kScheduled;
+            q->suspended_seq = 0;
+            q->has_wake = true;
+            q->wake = Queue::Wake::kDiscard;
+            reschedule = true;
+        }
+    }
+    if (reschedule) Schedule(q);
+    return through;
+}
+
 void Executor::Retire(Queue* q) {
     // All work is done, but the worker that finished the last task may still hold the queue
     // for a moment (or linger on it) before marking it idle. Wait for that so the slot is
@@ -244,6 +264,18 @@ bool Executor::IsHeld(SuspendToken token) {
     std::lock_guard<SpinLock> g(q->lock);
     return (q->state == Queue::State::kSuspended && q->suspended_seq == token.seq) ||
            q->running_seq.load(std::memory_order_relaxed) == token.seq;
+}
+
+void Executor::Stop(Queue* q, uint64_t seq, TaskStatus status) {
+    if (status.suspended()) status = TaskStatus::Done();
+    {
+        std::lock_guard<SpinLock> g(q->lock);
+        if (q->completed.load(std::memory_order_acquire) >= seq) return;
+        q->stop_code.store(status.code, std::memory_order_relaxed);
+        q->stop_seq.store(seq, std::memory_order_release);
+    }
+    // Suspended: complete it now; executing: when it suspends (see Wake).
+    Wake({q, seq}, static_cast<uint8_t>(Queue::Wake::kComplete), status);
 }
 
 bool Executor::Wake(SuspendToken token, uint8_t how, TaskStatus status) {

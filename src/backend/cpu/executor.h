@@ -109,6 +109,11 @@ class Executor {
     // The first half of DestroyQueueForce: from now on the queue discards its pending and
     // suspended tasks, and whatever is submitted later, without waiting or recycling it.
     void DiscardQueue(Queue* q);
+    // Cancels every task submitted to q so far, as DiscardQueue does (pending and suspended
+    // tasks are discarded; one already running is not interrupted), but keeps the queue: what is
+    // submitted later runs as usual. Returns the number of the last task cancelled; the queue has
+    // settled once that point is reached.
+    uint64_t DiscardSubmitted(Queue* q);
     void SetFailureMode(Queue* q, FailureMode mode);
 
     // ---- Submission (any thread; several threads may submit to one queue) -----------------
@@ -136,6 +141,11 @@ class Executor {
     // True while the task `token` names is still held by its queue (suspended, or running
     // towards suspension), and so its queue, and the stream owning it, still alive.
     static bool IsHeld(SuspendToken token);
+    // Ends task `seq` of q with `status` (a failure, usually): at once when it is suspended,
+    // instead of running it when it has not started (one that owns a payload is still called to
+    // release it, as a discarded task is), and when it suspends if it is executing now: a
+    // running task is not interrupted, and one that finishes by itself keeps its own status.
+    void Stop(Queue* q, uint64_t seq, TaskStatus status);
 
     // ---- Completion --------------------------------------------------------------------
     // Blocks until every task submitted to q before the call has finished. Reports (and

@@ -195,8 +195,14 @@ bool Executor::RunQueue(Queue& q, bool& spinning) {
         }
         last = q.ring.LooksEmpty();
         q.running_seq.store(seq, std::memory_order_relaxed);
-        if (q.discarding.load(std::memory_order_relaxed)) {
+        bool stopped = false;  // cancelled by Executor::Stop before it ran: it fails
+        if (q.discarding.load(std::memory_order_relaxed) ||
+            seq <= q.discard_through.load(std::memory_order_relaxed)) {
             reason = RunReason::kDiscarded;
+        } else if (!forced && reason == RunReason::kRun &&
+                   seq == q.stop_seq.load(std::memory_order_acquire)) {
+            reason = RunReason::kDiscarded;
+            stopped = true;
         } else if (reason == RunReason::kRun && q.stop_on_failure.load(std::memory_order_relaxed) &&
                    q.error.load(std::memory_order_relaxed) != 0) {
             reason = RunReason::kSkipped;
@@ -204,6 +210,7 @@ bool Executor::RunQueue(Queue& q, bool& spinning) {
         if (spinning) StopSpinning(spinning, Taking::kQueue);  // more work came in after all
         if (!forced || reason == RunReason::kDiscarded) {
             status = Execute(q, t, seq, reason);
+            if (stopped) status = TaskStatus::Failed(q.stop_code.load(std::memory_order_relaxed));
         } else if (t.tag != 0 && options_.tracer != nullptr) {
             // Completed from outside (a host callback's thread): the tracer learns when.
             const int64_t now = Ticks();
@@ -220,7 +227,8 @@ bool Executor::RunQueue(Queue& q, bool& spinning) {
                 q.wake_status = q.early_status;
                 continue;
             }
-            if (q.discarding.load(std::memory_order_relaxed)) {
+            if (q.discarding.load(std::memory_order_relaxed) ||
+                seq <= q.discard_through.load(std::memory_order_relaxed)) {
                 q.has_wake = true;
                 q.wake = Queue::Wake::kDiscard;
                 continue;

@@ -4,9 +4,9 @@
 // Who touches what:
 //  - `lock` guards the fields after it up to `watchers`: submitting threads, the one worker
 //    currently running the queue, resumers and waiters registering themselves. The exceptions
-//    are atomic: the worker pops the ring (see TaskRing) and reads `discarding` and
-//    `stop_on_failure` and writes `running_seq` without the lock, so that running a task
-//    that is already queued takes no lock.
+//    are atomic: the worker pops the ring (see TaskRing), reads `discarding`,
+//    `discard_through`, `stop_seq` and `stop_on_failure` and writes `running_seq` without the
+//    lock, so that running a task that is already queued takes no lock.
 //  - `completed`, `running_seq` and `error` are written only by the worker running the queue
 //    (one at a time) and read by anyone, lock-free.
 #pragma once
@@ -50,6 +50,12 @@ class Queue {
     alignas(64) SpinLock lock;
     TaskRing ring;
     State state = State::kIdle;
+    // Tasks numbered up to this are cancelled instead of run (Executor::DiscardSubmitted); the
+    // queue runs later tasks as usual. Only grows.
+    std::atomic<uint64_t> discard_through{0};
+    // A task Executor::Stop ends with stop_code: not run when it has not started yet.
+    std::atomic<uint64_t> stop_seq{0};
+    std::atomic<int32_t> stop_code{0};
     std::atomic<bool> stop_on_failure{false};
     std::atomic<bool> discarding{false};  // DestroyQueueForce in progress: cancel all that is left
     uint64_t suspended_seq = 0;           // head task parked in `parked` (state == kSuspended)

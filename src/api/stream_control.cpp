@@ -1,0 +1,58 @@
+// Stopping and aborting work: aclrtStreamStop, aclrtStreamAbort, aclrtDeviceTaskAbort and its
+// callbacks (core/stream_abort.h).
+#include <cstdint>
+
+#include "acl/acl.h"
+#include "core/error.h"
+#include "core/named_callbacks.h"
+#include "core/stream.h"
+#include "core/stream_abort.h"
+
+using openacl::Fail;
+using openacl::Stream;
+
+namespace {
+
+// The longest timeout aclrtDeviceTaskAbort takes: 36 minutes, as CANN documents.
+constexpr uint32_t kMaxDeviceAbortTimeoutMs = 36u * 60u * 1000u;
+
+}  // namespace
+
+aclError aclrtStreamStop(aclrtStream stream) {
+    OPENACL_API();
+    if (stream == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "aclrtStreamStop does not take the default stream (NULL), as CANN "
+                    "documents: stop a stream made with aclrtCreateStream");
+    }
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::StopStream(resolved);
+}
+
+aclError aclrtStreamAbort(aclrtStream stream) {
+    OPENACL_API();
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::AbortStream(resolved);
+}
+
+aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+    OPENACL_API();
+    if (timeout > kMaxDeviceAbortTimeoutMs) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "timeout %u ms is more than the %u ms (36 minutes) CANN allows: use 0 to "
+                    "wait as long as it takes",
+                    timeout, kMaxDeviceAbortTimeoutMs);
+    }
+    return openacl::AbortDeviceTasks(deviceId, timeout);
+}
+
+aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback,
+                                         void* args) {
+    OPENACL_API();
+    if (aclError rc = openacl::CheckCallbackName(regName)) return rc;
+    return openacl::SetDeviceTaskAbortCallback(regName, callback, args);
+}
