@@ -91,6 +91,23 @@ cpu::Task ExternalFlagWait(Event* handle) {
         0, cpu::Task::kNoFlags);
 }
 
+void RecordExternal(Event* handle, cpu::Queue* queue) {
+    aclError rc = ACL_SUCCESS;
+    if (Event* event = ResolveEvent(handle, &rc)) event->RecordOnQueue(queue);
+}
+
+bool EnqueueExternalWait(Event* handle, cpu::Queue* queue, cpu::Task* flag_wait) {
+    aclError rc = ACL_SUCCESS;
+    Event* event = ResolveEvent(handle, &rc);
+    if (event == nullptr) return false;  // destroyed since the capture: nothing to wait for
+    if ((event->flags() & ACL_EVENT_EXTERNAL) != 0) {
+        *flag_wait = ExternalFlagWait(handle);
+        return true;
+    }
+    event->WaitOnQueue(queue);
+    return false;
+}
+
 // A replay's reset of a captured event, when the replay gets there.
 cpu::Task EventResetWhenRun(Event* handle) {
     return cpu::MakeTask([handle](cpu::TaskContext& ctx) {
@@ -248,10 +265,7 @@ void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Str
             case ModelTask::Op::kRecord:
                 flush();
                 points[task.point] = {queue, cpu::Executor::Submitted(queue)};
-                if (task.external) {
-                    aclError rc = ACL_SUCCESS;
-                    if (Event* event = ResolveEvent(task.event, &rc)) event->RecordOnQueue(queue);
-                }
+                if (task.external) RecordExternal(task.event, queue);
                 break;
             case ModelTask::Op::kWait: {
                 flush();
@@ -261,15 +275,9 @@ void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Str
                 break;
             }
             case ModelTask::Op::kExternalWait: {
-                aclError rc = ACL_SUCCESS;
-                Event* event = ResolveEvent(task.event, &rc);
-                if (event == nullptr) break;
-                if ((event->flags() & ACL_EVENT_EXTERNAL) != 0) {
-                    submit(queue, ExternalFlagWait(task.event));
-                    break;
-                }
                 flush();
-                event->WaitOnQueue(queue);
+                cpu::Task flag_wait;
+                if (EnqueueExternalWait(task.event, queue, &flag_wait)) submit(queue, flag_wait);
                 break;
             }
             case ModelTask::Op::kReset:

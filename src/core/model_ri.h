@@ -299,7 +299,12 @@ void EnqueueFlowRun(ModelRI* model, cpu::Executor* executor, Stream* stream);
 void StopFlowRuns(ModelRI* model);
 void WakeFlowRuns(ModelRI* model);
 
-// Tasks a replay submits for event operations (model_ri.cpp).
+// Event operations of a replay (model_ri.cpp): an ACL_EVENT_RECORD_EXTERNAL record of the real
+// event on `queue`; a wait for an event recorded outside the capture, enqueued on `queue` now
+// (false), or, for an ACL_EVENT_EXTERNAL event, a task that waits for its flag when it runs,
+// for the caller to submit in order (true); a reset when the replay gets there.
+void RecordExternal(Event* handle, cpu::Queue* queue);
+bool EnqueueExternalWait(Event* handle, cpu::Queue* queue, cpu::Task* flag_wait);
 cpu::Task ExternalFlagWait(Event* handle);
 cpu::Task EventResetWhenRun(Event* handle);
 

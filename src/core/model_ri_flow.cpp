@@ -13,7 +13,6 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "core/event.h"
 #include "core/label.h"
 #include "core/memory.h"
 #include "core/model_ri.h"
@@ -244,23 +243,15 @@ void EnqueueSegment(FlowRun* run, uint32_t stream, uint32_t position) {
             }
             case ModelTask::Op::kRecord:
                 run->points[task.point] = {queue, cpu::Executor::Submitted(queue)};
-                if (task.external) {
-                    aclError rc = ACL_SUCCESS;
-                    if (Event* event = ResolveEvent(task.event, &rc)) event->RecordOnQueue(queue);
-                }
+                if (task.external) RecordExternal(task.event, queue);
                 break;
             case ModelTask::Op::kWait:
                 executor->Submit(queue, PointWait(run, task.point));
                 break;
             case ModelTask::Op::kExternalWait: {
-                aclError rc = ACL_SUCCESS;
-                Event* event = ResolveEvent(task.event, &rc);
-                if (event == nullptr) break;
-                if ((event->flags() & ACL_EVENT_EXTERNAL) != 0) {
-                    executor->Submit(queue, ExternalFlagWait(task.event));
-                } else {
-                    event->WaitOnQueue(queue);
-                }
+                cpu::Task flag_wait;
+                if (EnqueueExternalWait(task.event, queue, &flag_wait))
+                    executor->Submit(queue, flag_wait);
                 break;
             }
             case ModelTask::Op::kReset:
