@@ -561,4 +561,62 @@ TEST_F(ModelRiCapture, ReplaysFromSeveralThreadsWhileOtherStreamsRun) {
     aclrtFree(w);
 }
 
+TEST_F(ModelRiCapture, ThreadsCaptureAndReplayTheirOwnGraphsAtOnceWhileOtherStreamsRun) {
+    // Each capturing thread records y_t += x (8 launches) in THREAD_LOCAL mode on its own stream
+    // and replays it 10 times; two more threads keep streams of host functions and copies busy.
+    constexpr int kCapturers = 3;
+    void* ys[kCapturers] = {};
+    std::vector<float> ones(kCount, 1.0f);
+    for (void*& y : ys) {
+        ASSERT_EQ(aclrtMalloc(&y, kBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        ASSERT_EQ(aclrtMemcpy(y, kBytes, ones.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE),
+                  ACL_SUCCESS);
+    }
+    aclrtContext context = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+    std::atomic<int> host_calls{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kCapturers + 2; ++t) {
+        threads.emplace_back([&, t] {
+            ASSERT_EQ(aclrtSetCurrentContext(context), ACL_SUCCESS);
+            aclrtStream own = nullptr;
+            ASSERT_EQ(aclrtCreateStream(&own), ACL_SUCCESS);
+            if (t < kCapturers) {
+                ASSERT_EQ(aclmdlRICaptureBegin(own, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL),
+                          ACL_SUCCESS);
+                for (int i = 0; i < 8; ++i)
+                    ASSERT_EQ(Add(x_, ys[t], ys[t], own), ACL_SUCCESS);
+                aclmdlRI model = nullptr;
+                ASSERT_EQ(aclmdlRICaptureEnd(own, &model), ACL_SUCCESS);
+                for (int i = 0; i < 10; ++i)
+                    EXPECT_EQ(aclmdlRIExecuteAsync(model, own), ACL_SUCCESS);
+                EXPECT_EQ(aclrtSynchronizeStream(own), ACL_SUCCESS);
+                EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+            } else {
+                std::vector<float> host(kCount);
+                for (int i = 0; i < 20; ++i) {
+                    EXPECT_EQ(
+                        aclrtLaunchHostFunc(
+                            own, [](void* calls) { ++*static_cast<std::atomic<int>*>(calls); },
+                            &host_calls),
+                        ACL_SUCCESS);
+                    // An unsafe call, allowed: no capture on this thread is strict.
+                    EXPECT_EQ(
+                        aclrtMemcpy(host.data(), kBytes, x_, kBytes, ACL_MEMCPY_DEVICE_TO_HOST),
+                        ACL_SUCCESS);
+                }
+                EXPECT_EQ(aclrtSynchronizeStream(own), ACL_SUCCESS);
+            }
+            EXPECT_EQ(aclrtDestroyStream(own), ACL_SUCCESS);
+        });
+    }
+    for (std::thread& thread : threads)
+        thread.join();
+    for (void* y : ys) {
+        EXPECT_EQ(Read(y)[9], 1.0f + 80.0f * 9.0f) << "80 launches of y += x each";
+        aclrtFree(y);
+    }
+    EXPECT_EQ(host_calls.load(), 40);
+}
+
 }  // namespace
