@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "acl/acl.h"
 #include "core/error.h"
 #include "core/event.h"
+#include "core/exception_info.h"
 #include "core/model_ri.h"
 #include "core/stream.h"
 
@@ -151,6 +153,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
     if (model == nullptr) return rc;
     Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
+    openacl::exception_info::ReplayScope submitter(resolved);  // the replay's tasks are ours
     return openacl::ExecuteAsync(model, resolved);
 }
 
@@ -173,7 +176,10 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
     aclError rc = ACL_SUCCESS;
     ModelRI* model = openacl::ResolveModelRI(modelRI, &rc);
     if (model == nullptr) return rc;
-    return openacl::DestroyModelRI(model);
+    const std::vector<uint32_t> family = openacl::exception_info::ModelFamily(model);
+    rc = openacl::DestroyModelRI(model);
+    if (rc == ACL_SUCCESS) openacl::exception_info::ForgetModels(family);  // cached op info
+    return rc;
 }
 
 aclError aclmdlRIUpdate(aclmdlRI modelRI) {
@@ -321,6 +327,7 @@ aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
     std::memset(params, 0, sizeof *params);
     params->type = resolved->type;
     params->taskGrp = resolved->group;
+    openacl::exception_info::CachedOpInfo(resolved, &params->opInfoPtr, &params->opInfoSize);
     const uint32_t event_flags = resolved->event != nullptr ? resolved->event->flags() : 0;
     switch (resolved->type) {
         case ACL_MODEL_RI_TASK_KERNEL: {
@@ -486,7 +493,9 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t fla
     if (out == nullptr) {
         return Fail(ACL_ERROR_RT_FILE_OPEN, "cannot write %s: %s", path, std::strerror(errno));
     }
-    rc = openacl::DebugPrint(model, out, true, flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE);
+    // With the extended information aclrtCacheLastTaskExtendInfo cached on the tasks.
+    rc = openacl::exception_info::DebugJsonPrint(model, out,
+                                                 flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE);
     if (std::fclose(out) != 0 && rc == ACL_SUCCESS) {
         return Fail(ACL_ERROR_RT_FILE_WRITE, "cannot write %s: %s", path, std::strerror(errno));
     }

@@ -8,6 +8,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/handle_table.h"
 #include "core/poll_park.h"
 #include "core/reclaim.h"
@@ -68,11 +69,11 @@ int32_t Event::Record(Stream* stream) {
     if (captured_.load(std::memory_order_relaxed) != 0) [[unlikely]]
         captured_.store(0, std::memory_order_relaxed);
     if (!trace::On()) [[likely]] {
-        impl_->Record(stream->queue());
+        exception_info::Noted(impl_->Record(stream->queue()));  // the thread's last task
         return 0;
     }
-    const uint64_t seq =
-        impl_->Record(stream->queue(), static_cast<uint32_t>(trace::Kind::kEventRecord));
+    const uint64_t seq = exception_info::Noted(
+        impl_->Record(stream->queue(), static_cast<uint32_t>(trace::Kind::kEventRecord)));
     trace::NoteEnqueue(*stream, seq, {trace::Kind::kEventRecord, static_cast<uint64_t>(id_)});
     return 0;
 }
@@ -91,12 +92,15 @@ int32_t Event::EnqueueWait(Stream* stream) {
     }
     cpu::Event* impl = Acquire();
     if (!trace::On()) [[likely]] {
-        impl->EnqueueWait(stream->queue());
+        uint64_t seq = 0;
+        impl->EnqueueWait(stream->queue(), 0, &seq);
+        if (seq != 0) exception_info::Noted(seq);  // the thread's last task
     } else {
         uint64_t seq = 0;
         const cpu::Event::Point point = impl->EnqueueWait(
             stream->queue(), static_cast<uint32_t>(trace::Kind::kEventWait), &seq);
         if (seq != 0) {
+            exception_info::Noted(seq);
             trace::NoteEnqueue(
                 *stream, seq,
                 {trace::Kind::kEventWait, static_cast<uint64_t>(id_), point.seq, point.queue});
@@ -131,6 +135,7 @@ void Event::EnqueueWaitWithTimeout(Stream* stream, int32_t timeout_ms) {
             wait.stream->NoteFailure(
                 "aclrtStreamWaitEventWithTimeout: event %d was not reached within %lld ms", wait.id,
                 static_cast<long long>(wait.timeout_ns / 1000000));
+            exception_info::Report(ctx, wait.stream, ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
             return cpu::TaskStatus::Failed(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
         }
         ParkUntilPolled(ctx.token());

@@ -26,6 +26,7 @@
 #include "core/device.h"
 #include "core/elf_image.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/handle_table.h"
 #include "core/host_mapping.h"
 #include "core/kernel_args.h"
@@ -350,6 +351,16 @@ cpu::TaskStatus RunLaunch(const Launch& launch) {
     return cpu::TaskStatus::Done();
 }
 
+// Tells the exception callbacks (core/exception_info.h) which kernel failed, and with what.
+void ReportLaunchFailure(const cpu::TaskContext& ctx, const Launch& launch, int32_t code) {
+    const auto index = static_cast<uint32_t>(launch.entry - launch.binary->table()->kernels);
+    const KernelFunction* function = launch.binary->FunctionAt(index);  // null once unloaded
+    const exception_info::KernelFault fault{function != nullptr ? function->handle() : nullptr,
+                                            const_cast<void*>(launch.args), launch.args_size,
+                                            launch.binary};
+    exception_info::Report(ctx, launch.stream, code, &fault);
+}
+
 // A launch on an accelerator is enqueued on the device at once: CUDA copies the argument
 // values when the launch is enqueued. An argument block in device memory is read first, in
 // stream order, which makes the caller wait for the stream (aclrtLaunchKernelWithHostArgs
@@ -416,6 +427,8 @@ aclError Submit(const Launch& launch, KernelFunction* function, const LaunchOpti
     cpu::Task task = cpu::MakeTask(
         [launch = watched](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = ctx.cancelled() ? cpu::TaskStatus::Done() : RunLaunch(launch);
+            if (status.failed() && exception_info::g_callbacks.load() != 0) [[unlikely]]
+                ReportLaunchFailure(ctx, launch, status.code);
             if (ctx.borrowed()) return status;
             if (launch.owns_args) std::free(const_cast<void*>(launch.args));
             launch.binary->Release();
@@ -702,6 +715,7 @@ aclError UnloadKernelBinary(aclrtBinHandle handle) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "binHandle %p is not a loaded kernel binary (already unloaded?)", handle);
     }
+    exception_info::ForgetBinary(binary.get());  // its exception callback goes with it
     std::vector<uint64_t> serials;
     for (const std::unique_ptr<KernelFunction>& function : binary->TakeFunctions()) {
         if (function == nullptr) continue;

@@ -14,6 +14,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/host_mapping.h"
 #include "core/host_register.h"
 #include "core/managed_memory.h"
@@ -1192,6 +1193,7 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
                     "ran",
                     static_cast<unsigned long long>(copy.count), copy.src, copy.dst,
                     dst_live ? "the source" : "the destination");
+                exception_info::Report(ctx, copy.stream, kAsyncCopyFailed);
                 return cpu::TaskStatus::Failed(kAsyncCopyFailed);
             }
             StreamCopy(copy.dst, copy.src, copy.count);
@@ -1266,7 +1268,7 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
                     static_cast<uint32_t>(height),
                     dst_region.device_accessible(),
                     src_region.device_accessible()};
-    const cpu::Task copy = cpu::MakeTask([task]() {
+    const cpu::Task copy = cpu::MakeTask([task](cpu::TaskContext& ctx) {
         uint64_t rows = task.height - 1;
         Span dst_span{task.dst, rows * task.dpitch + task.width, task.check_dst};
         Span src_span{task.src, rows * task.spitch + task.width, task.check_src};
@@ -1274,6 +1276,7 @@ aclError Memcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
             task.stream->NoteFailure(
                 "aclrtMemcpy2dAsync from %p to %p: a buffer was freed before the copy ran",
                 task.src, task.dst);
+            exception_info::Report(ctx, task.stream, kAsyncCopyFailed);
             return cpu::TaskStatus::Failed(kAsyncCopyFailed);
         }
         Copy2d(task.dst, task.dpitch, task.src, task.spitch, task.width, task.height);
@@ -1310,12 +1313,13 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
                                 [ptr, value, count] { std::memset(ptr, value, count); });
     }
     Span span{ptr, count, region.device_accessible()};
-    const cpu::Task fill = cpu::MakeTask([span, value, stream]() {
+    const cpu::Task fill = cpu::MakeTask([span, value, stream](cpu::TaskContext& ctx) {
         if (!StillLive(span)) {
             stream->NoteFailure(
                 "aclrtMemsetAsync of %llu bytes at %p: the memory was freed "
                 "before the fill ran",
                 static_cast<unsigned long long>(span.bytes), span.p);
+            exception_info::Report(ctx, stream, kAsyncCopyFailed);
             return cpu::TaskStatus::Failed(kAsyncCopyFailed);
         }
         std::memset(const_cast<void*>(span.p), value, span.bytes);
@@ -1361,12 +1365,13 @@ aclError MemsetD32(void* ptr, size_t mem_size, uint32_t value, size_t n, Stream*
         return ACL_SUCCESS;
     }
     Span span{ptr, bytes, true};
-    const cpu::Task fill = cpu::MakeTask([span, value, n, stream]() {
+    const cpu::Task fill = cpu::MakeTask([span, value, n, stream](cpu::TaskContext& ctx) {
         if (!StillLive(span)) {
             stream->NoteFailure(
                 "aclrtMemsetD32Async of %llu values at %p: the memory was freed before the fill "
                 "ran",
                 static_cast<unsigned long long>(n), span.p);
+            exception_info::Report(ctx, stream, kAsyncCopyFailed);
             return cpu::TaskStatus::Failed(kAsyncCopyFailed);
         }
         FillD32(const_cast<void*>(span.p), value, n);

@@ -55,6 +55,7 @@ uint64_t Stream::SubmitToCapture(const cpu::Task& task, const trace::Label& labe
                                  const CaptureInfo* info) {
     if (ModelRI* model = capture()) {
         CaptureTask(model, this, task, label, info);
+        exception_info::NoteCaptured(model, this);  // the thread's last task
         return 0;
     }
     if (TaskGroup* group = task_update()) return UpdateGroupTask(group, this, task, label, info);
@@ -67,6 +68,15 @@ uint64_t Stream::SubmitTraced(const cpu::Task& task, const trace::Label& label) 
     const uint64_t seq = executor_->Submit(queue_, tagged);
     trace::NoteEnqueue(*this, seq, label);
     return seq;
+}
+
+// Armed (core/exception_info.h): the enqueue happens under the stream's submit log lock, so
+// a failing task never looks itself up before its submitter is logged.
+uint64_t Stream::SubmitRecorded(const cpu::Task& task, const trace::Label& label) {
+    exception_info::SubmitScope scope(this);
+    const uint64_t seq = trace::On() ? SubmitTraced(task, label) : executor_->Submit(queue_, task);
+    scope.Submitted(seq);
+    return exception_info::Noted(seq);
 }
 
 uint64_t Stream::BeginLaneTrace(const trace::Label& label, uint64_t* start_marker) {
@@ -240,6 +250,14 @@ void FinishStream(std::unique_ptr<Stream> stream, bool force) {
 
 bool StreamAlive(const Stream* stream) {
     return stream != nullptr && Streams().Find(stream) != nullptr;
+}
+
+Stream* StreamOfQueue(const cpu::Queue* queue) {
+    Stream* found = nullptr;
+    Streams().ForEach([&](Stream* stream) {
+        if (stream->queue() == queue) found = stream;
+    });
+    return found;
 }
 
 Stream* ResolveStream(aclrtStream handle, aclError* rc) {

@@ -12,6 +12,7 @@
 #include "backend/accelerator.h"
 #include "backend/cpu/executor.h"
 #include "core/allocator.h"
+#include "core/exception_info.h"
 #include "core/trace.h"
 
 namespace openacl {
@@ -60,9 +61,11 @@ class Stream {
     uint64_t SubmitUndiverted(const cpu::Task& task, const trace::Label& label = {}) {
         if (lane_ != nullptr) [[unlikely]]
             return SubmitToLane(task, label);
+        if (exception_info::Armed()) [[unlikely]]  // exception callbacks: log the submitter
+            return SubmitRecorded(task, label);
         if (!trace::On()) [[likely]]
-            return executor_->Submit(queue_, task);
-        return SubmitTraced(task, label);
+            return exception_info::Noted(executor_->Submit(queue_, task));
+        return exception_info::Noted(SubmitTraced(task, label));
     }
 
     // Submits an empty task that only marks its place in the stream; the label says what it
@@ -121,9 +124,13 @@ class Stream {
     // The external allocator registered on the stream (aclrtAllocatorRegister); desc is null
     // when there is none. Read and written under the lifecycle mutex.
     AllocatorSetup allocator;
+    // Who submitted which of the stream's tasks, once exception callbacks are armed
+    // (core/exception_info.h); made on first use.
+    std::atomic<exception_info::SubmitLog*> submit_log{nullptr};
 
  private:
     uint64_t SubmitTraced(const cpu::Task& task, const trace::Label& label);
+    uint64_t SubmitRecorded(const cpu::Task& task, const trace::Label& label);
     uint64_t SubmitToLane(const cpu::Task& task, const trace::Label& label);
     uint64_t SubmitToCapture(const cpu::Task& task, const trace::Label& label,
                              const CaptureInfo* info);
@@ -204,6 +211,8 @@ uint32_t StreamCountLocked(const Context* ctx);
 
 // True while the stream has not been destroyed (it may belong to any context).
 bool StreamAlive(const Stream* stream);
+// The live stream whose queue `queue` is, or nullptr (a model's own queue).
+Stream* StreamOfQueue(const cpu::Queue* queue);
 
 // Resolves a stream argument for the calling thread: NULL means the current context's default
 // stream; a handle must be a live stream of the current context. Records the documented error

@@ -315,6 +315,7 @@ TEST_F(ModelRiCapture, AnExternalRecordRecordsTheRealEventAtEachReplay) {
     ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeEvent(done), ACL_SUCCESS);
     EXPECT_EQ(Read(z_)[2], 3.0f) << "the event follows the replayed kernel";
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);  // the replay's end follows it
     EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
     aclrtDestroyEvent(done);
 }

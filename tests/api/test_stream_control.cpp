@@ -563,4 +563,3 @@ TEST_F(StreamControlOn950, AbortRefusesTheDefaultAndPersistentStreams) {
     ScopedStream stream;
     EXPECT_EQ(aclrtStreamAbort(stream), ACL_SUCCESS);
 }
-
