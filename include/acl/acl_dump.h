@@ -52,8 +52,18 @@ ACL_FUNC_VISIBILITY aclError aclopStartDumpArgs(uint32_t dumpType, const char* p
 /* Stop dumping the given kinds of operator data. */
 ACL_FUNC_VISIBILITY aclError aclopStopDumpArgs(uint32_t dumpType);
 
-/* Directory used for exception dumps of custom tensor data, or NULL. */
-ACL_FUNC_VISIBILITY const char* acldumpGetPath(void);
+/* What acldumpGetPath is asked about (CANN 9). */
+typedef enum acldumpType {
+    AIC_ERR_BRIEF_DUMP = 1,  /* exception dump, light */
+    AIC_ERR_NORM_DUMP = 2,   /* exception dump with shapes, types, formats and attributes */
+    AIC_ERR_DETAIL_DUMP = 3, /* exception dump with the core's memories and registers */
+    DATA_DUMP = 4,           /* model and single-operator data dumps */
+    OVERFLOW_DUMP = 5        /* dumps of operators that overflowed */
+} acldumpType;
+
+/* Where dumps of the given type go, so that an application can put its own data beside them;
+ * NULL when no dump of that type is configured. */
+ACL_FUNC_VISIBILITY const char* acldumpGetPath(acldumpType dumpType);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 // acl_mdl.h: loading, unloading and executing models, and choosing dynamic gears.
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -13,6 +14,7 @@
 #include "core/error.h"
 #include "core/host_mapping.h"
 #include "core/memory.h"
+#include "core/prof_subscribe.h"
 #include "core/stream.h"
 #include "model/dataset.h"
 #include "model/model.h"
@@ -44,25 +46,28 @@ aclError WriteDevice(void* dst, const void* src, size_t size) {
 // Loads a model image into the current context. weight/work: caller-provided device memory,
 // or null for runtime-managed memory.
 aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* work,
-                       size_t work_size, void* weight, size_t weight_size);
+                       size_t work_size, void* weight, size_t weight_size,
+                       const std::string& file_stem);
 
 // A hostile model may declare tensors too large to allocate: that is an error, not a crash.
 aclError Load(const void* data, size_t size, uint32_t* model_id, void* work, size_t work_size,
-              void* weight, size_t weight_size) {
+              void* weight, size_t weight_size, const std::string& file_stem) {
     try {
-        return LoadUnguarded(data, size, model_id, work, work_size, weight, weight_size);
+        return LoadUnguarded(data, size, model_id, work, work_size, weight, weight_size, file_stem);
     } catch (const std::bad_alloc&) {
         return Fail(ACL_ERROR_BAD_ALLOC, "out of host memory while loading the model");
     }
 }
 
 aclError LoadUnguarded(const void* data, size_t size, uint32_t* model_id, void* work,
-                       size_t work_size, void* weight, size_t weight_size) {
+                       size_t work_size, void* weight, size_t weight_size,
+                       const std::string& file_stem) {
     aclError rc = ACL_SUCCESS;
     openacl::Context* ctx = openacl::RequireContext(&rc);
     if (ctx == nullptr) return rc;
     model::ModelImage image;
     rc = model::ReadModelImage(data, size, &image);
+    image.file_stem = file_stem;
     if (rc != ACL_SUCCESS) return rc;
     size_t need_work = 0, need_weight = 0;
     model::QueryModelSize(image, &need_work, &need_weight);
@@ -120,7 +125,8 @@ aclError LoadFile(const char* path, uint32_t* model_id, void* work, size_t work_
     std::string bytes;
     aclError rc = model::ReadModelFile(path, &bytes);
     if (rc != ACL_SUCCESS) return rc;
-    return Load(bytes.data(), bytes.size(), model_id, work, work_size, weight, weight_size);
+    return Load(bytes.data(), bytes.size(), model_id, work, work_size, weight, weight_size,
+                std::filesystem::path(path).stem().string());
 }
 
 aclError LoadMem(const void* data, size_t size, uint32_t* model_id, void* work, size_t work_size,
@@ -131,7 +137,7 @@ aclError LoadMem(const void* data, size_t size, uint32_t* model_id, void* work, 
     if (aclError rc = CheckUnregisteredHostMemory("model", data, size, HostAccess::kRead)) {
         return rc;
     }
-    return Load(data, size, model_id, work, work_size, weight, weight_size);
+    return Load(data, size, model_id, work, work_size, weight, weight_size, std::string());
 }
 
 std::shared_ptr<model::Model> Find(uint32_t model_id) {
@@ -225,6 +231,8 @@ aclError aclmdlUnload(uint32_t modelId) {
                     "model id %u is not a loaded model (unloaded already, or never loaded)",
                     modelId);
     }
+    // A subscription ends with its model (ids are never reused, so it could only leak).
+    if (openacl::prof::SubscriptionOf(modelId)) openacl::prof::Unsubscribe(modelId);
     // Executions still queued hold their own reference; the model goes when the last ends.
     return ACL_SUCCESS;
 }

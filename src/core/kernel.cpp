@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <unordered_map>
 
 #include "backend/cpu/block_threads.h"
@@ -24,6 +25,7 @@
 #include "backend/cpu/sync.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/dump.h"
 #include "core/elf_image.h"
 #include "core/error.h"
 #include "core/exception_info.h"
@@ -292,7 +294,61 @@ uint32_t CoResidentBlocks() {
     return static_cast<uint32_t>(std::max(soc.vector_cores, soc.ai_cores));
 }
 
+cpu::TaskStatus RunLaunchBlocks(const Launch& launch);
+
+// A kernel's tensors for a dump: the device memory each argument that holds a device address
+// points at, up to the end of its allocation (kernels declare no shapes), copied now.
+struct DumpedArguments {
+    std::vector<std::vector<uint8_t>> bytes;
+    std::vector<model::TensorView> views;
+};
+
+void CopyArgumentMemory(const Launch& launch, DumpedArguments* out) {
+    const size_t slots = launch.entry->argsSize != 0 ? launch.entry->argsSize / sizeof(uint64_t)
+                                                     : launch.entry->paramCount;
+    std::vector<uintptr_t> seen;
+    for (size_t i = 0; i < slots; ++i) {
+        uintptr_t value = 0;
+        std::memcpy(&value, static_cast<const uint8_t*>(launch.args) + i * sizeof value,
+                    sizeof value);
+        if (value == 0 || std::find(seen.begin(), seen.end(), value) != seen.end()) continue;
+        const MemRegion region = ClassifyPointer(reinterpret_cast<const void*>(value));
+        if (region.domain != MemDomain::kDevice || !region.readable ||
+            value >= region.base + region.requested) {
+            continue;
+        }
+        seen.push_back(value);
+        const size_t size = region.base + region.requested - value;
+        const auto* data = reinterpret_cast<const uint8_t*>(value);
+        out->bytes.emplace_back(data, data + size);
+    }
+    for (const auto& bytes : out->bytes) {
+        out->views.push_back(model::TensorView{
+            ACL_UINT8, {static_cast<int64_t>(bytes.size())}, bytes.data(), bytes.size()});
+    }
+}
+
+std::atomic<uint32_t> g_dumped_launches{0};  // task ids of kernel dump files
+
 cpu::TaskStatus RunLaunch(const Launch& launch) {
+    // Single-operator dumps ("dump_op_switch": "on"): the argument memory before and after.
+    const std::shared_ptr<const dump::ModelDump> dumped =
+        dump::ForOperators(launch.stream->context()->device()->id());
+    DumpedArguments before;
+    if (dumped) [[unlikely]]
+        CopyArgumentMemory(launch, &before);
+    cpu::TaskStatus status = RunLaunchBlocks(launch);
+    if (dumped && !status.failed()) [[unlikely]] {
+        DumpedArguments after;
+        CopyArgumentMemory(launch, &after);
+        dumped->WriteLayer(0, static_cast<uint32_t>(launch.stream->id()),
+                           g_dumped_launches.fetch_add(1, std::memory_order_relaxed),
+                           launch.entry->name, launch.entry->name, before.views, after.views);
+    }
+    return status;
+}
+
+cpu::TaskStatus RunLaunchBlocks(const Launch& launch) {
     size_t needed = KernelFunction::EntryArgsSize(*launch.entry);
     if (launch.check_args) {
         MemRegion region = ClassifyPointer(launch.args);

@@ -6,10 +6,12 @@
 #include "backend/accelerator.h"
 #include "core/check.h"
 #include "core/device.h"
+#include "core/dump.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/memory.h"
 #include "core/notify.h"
+#include "core/prof_subscribe.h"
 #include "core/reclaim.h"
 #include "core/stream.h"
 #include "core/trace.h"
@@ -199,6 +201,7 @@ aclError Runtime::Init(const char* config_path) {
     ReloadLogSettings();
     Config loaded;
     if (aclError rc = LoadConfig(config_path, &loaded); rc != ACL_SUCCESS) return rc;
+    if (aclError rc = dump::ConfigureFromInit(loaded.json_text); rc != ACL_SUCCESS) return rc;
     {
         std::lock_guard lock(lifecycle_);
         bool in_use = false;
@@ -269,6 +272,8 @@ aclError Runtime::Finalize() {
                     "aclFinalize without a matching aclInit (already finalized?)");
     }
     init_count_ = 0;
+    dump::ResetAtFinalize();
+    prof::UnsubscribeAll();
     for (const auto& hook : finalize_hooks_)
         hook.fn(hook.data);
     // Executors are read under the lock (a concurrent reset replaces them) and waited for

@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -1503,6 +1504,7 @@ class DnnlInstance : public EngineInstance {
         int64_t slice_start = traced ? cpu::Ticks() : 0;
         try {
             if (head_) {
+                head_->Observe(observer_);
                 const int64_t n = c_->head_images;
                 for (int64_t image = 0; image < n; ++image) {
                     head_->BindImage(inputs, image, n, memories_, redirects_);
@@ -1549,26 +1551,82 @@ class DnnlInstance : public EngineInstance {
     // "<kind> <ONNX node or #index>" per layer, after "outputs" (index 0, for layer -1): interned,
     // so traces written after the model is unloaded can still name them.
     std::vector<const char*> slice_names_;
+    std::vector<std::vector<float>> plain_;  // PlainView's copies, for one observer call
 
     // Runs the steps; traced, each layer (with the reorders feeding it) becomes a slice that
     // starts at *slice_start, which then moves to its end.
     void RunSteps(bool traced, int64_t* slice_start) {
         if (traced && slice_names_.empty()) NameSlices();
+        RunObserver* const observer = trial_ ? nullptr : observer_;
+        int64_t layer_start = 0;
         for (size_t i = 0; i < c_->steps.size(); ++i) {
             const Step& step = c_->steps[i];
+            const bool observed = observer != nullptr && step.layer >= 0;
+            if (observed && (i == 0 || c_->steps[i - 1].layer != step.layer)) {
+                if (observer->WantsTensors(static_cast<size_t>(step.layer))) {
+                    stream_.wait();
+                    std::vector<TensorView> views;
+                    for (uint32_t t : c_->plan->layers[static_cast<size_t>(step.layer)].inputs) {
+                        if (c_->plan->tensors[t].constant >= 0 || c_->slots[t].constant >= 0) {
+                            continue;  // weights live in the primitives' formats
+                        }
+                        views.push_back(PlainView(t));
+                    }
+                    observer->LayerInputs(static_cast<size_t>(step.layer), views);
+                    plain_.clear();
+                }
+                layer_start = cpu::NowNs();
+            }
             if (step.kernel) {
                 stream_.wait();  // its inputs are written
                 step.kernel(args_[i]);
             } else {
                 step.primitive.execute(stream_, args_[i]);
             }
-            if (traced && (i + 1 == c_->steps.size() || c_->steps[i + 1].layer != step.layer)) {
+            const bool last = i + 1 == c_->steps.size() || c_->steps[i + 1].layer != step.layer;
+            if (observed && last) {
+                stream_.wait();
+                const int64_t end = cpu::NowNs();
+                const auto layer = static_cast<size_t>(step.layer);
+                std::vector<TensorView> views;
+                if (observer->WantsTensors(layer)) {
+                    views.push_back(PlainView(c_->plan->layers[layer].output));
+                }
+                observer->LayerDone(layer, layer_start, end, views);
+                plain_.clear();
+            }
+            if (traced && last) {
                 const int64_t now = cpu::Ticks();
                 trace::NoteSlice(slice_names_[step.layer + 1], *slice_start, now);
                 *slice_start = now;
             }
         }
         stream_.wait();
+    }
+
+    // Plan tensor `tensor` as it is now, row-major: its own bytes where its slot is plain, a
+    // reordered copy (kept in plain_ until the observer returns) where not.
+    TensorView PlainView(uint32_t tensor) {
+        const auto& dims = c_->plan->tensors[tensor].dims;
+        TensorView view;
+        view.type = ACL_FLOAT;
+        view.dims = dims;
+        view.bytes = static_cast<size_t>(PlanElementCount(dims)) * sizeof(float);
+        const memory& m = memories_[tensor];
+        if (m.get_data_handle() == nullptr || m.get_desc().dims() != Plain(dims).dims()) {
+            view.bytes = 0;  // not held in a form it can be read back from
+            return view;
+        }
+        if (m.get_desc() == Plain(dims)) {
+            view.data = m.get_data_handle();
+            return view;
+        }
+        plain_.emplace_back(view.bytes / sizeof(float));
+        memory to(Plain(dims), c_->engine, plain_.back().data());
+        dnnl::reorder(m, to).execute(stream_, const_cast<memory&>(m), to);
+        stream_.wait();
+        view.data = plain_.back().data();
+        return view;
     }
 
     // A head instance: points its inputs and outputs at image `image` of the whole run's (the
@@ -1622,6 +1680,17 @@ class DnnlEngine : public ModelEngine {
     }
     int threads() const override { return c_->threads; }
     size_t layers_by_image() const override { return c_->head_layers; }
+    size_t layer_count() const override { return c_->plan->layers.size(); }
+    std::string layer_type(size_t layer) const override {
+        // The plan's kind ("conv", "binary"), capitalised as operator types are.
+        std::string type = LayerKindName(c_->plan->layers[layer].kind);
+        if (!type.empty()) type[0] = static_cast<char>(std::toupper(type[0]));
+        return type;
+    }
+    std::string layer_name(size_t layer) const override {
+        const std::string& name = c_->plan->layers[layer].name;
+        return name.empty() ? "layer" + std::to_string(layer) : name;
+    }
 
  private:
     std::shared_ptr<const Compiled> c_;

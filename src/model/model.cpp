@@ -10,13 +10,16 @@
 
 #include <sys/stat.h>
 
+#include "backend/cpu/sync.h"
 #include "core/check.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/dump.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/memory.h"
 #include "core/overflow.h"
+#include "core/prof_subscribe.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "model/compiler/compiler.h"
@@ -172,6 +175,83 @@ void QueryModelSize(const ModelImage& image, size_t* work_size, size_t* weight_s
 }
 
 // One concurrent execution's state: an engine instance and the scratch it converts into.
+namespace {
+
+// Watches one execution for a dump and a profiling subscription (model_engine.h's RunObserver).
+// An engine that reports no layers is reported as one operator, the whole graph.
+class RunWatch : public RunObserver {
+ public:
+    RunWatch(const ModelEngine& engine, uint32_t model_id, int32_t stream_id,
+             const dump::ModelDump* dump, uint64_t execution,
+             std::shared_ptr<const prof::Subscription> subscription)
+        : engine_(engine),
+          model_id_(model_id),
+          stream_id_(stream_id),
+          dump_(dump),
+          execution_(execution),
+          subscription_(std::move(subscription)) {
+        if (dump_) {
+            wanted_.resize(engine_.layer_count());
+            for (size_t i = 0; i < wanted_.size(); ++i)
+                wanted_[i] = dump_->WantsLayer(engine_.layer_name(i));
+        }
+    }
+    bool active() const { return dump_ != nullptr || subscription_ != nullptr; }
+
+    bool WantsTensors(size_t layer) const override {
+        return layer < wanted_.size() && wanted_[layer];
+    }
+    void LayerInputs(size_t /*layer*/, const std::vector<TensorView>& inputs) override {
+        inputs_ = inputs;
+        // The views die with the call: keep the bytes until the layer's outputs come.
+        input_bytes_.clear();
+        for (TensorView& view : inputs_) {
+            const auto* data = static_cast<const uint8_t*>(view.data);
+            input_bytes_.emplace_back(data, data + (data ? view.bytes : 0));
+            view.data = input_bytes_.back().data();
+        }
+    }
+    void LayerDone(size_t layer, int64_t start_ns, int64_t end_ns,
+                   const std::vector<TensorView>& outputs) override {
+        const std::string type = engine_.layer_type(layer);
+        const std::string name = engine_.layer_name(layer);
+        if (subscription_) subscription_->Note(&records_, type, name, start_ns, end_ns);
+        if (WantsTensors(layer)) {
+            dump_->WriteLayer(execution_, static_cast<uint32_t>(stream_id_),
+                              static_cast<uint32_t>(layer), type, name, inputs_, outputs);
+            inputs_.clear();
+            input_bytes_.clear();
+        }
+    }
+    // After the run: an engine without layers becomes one operator; records go out.
+    void Finish(const std::string& model_name, int64_t start_ns, int64_t end_ns,
+                const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) {
+        if (engine_.layer_count() == 0) {
+            const std::string name = model_name.empty() ? "graph" : model_name;
+            if (subscription_) subscription_->Note(&records_, "Graph", name, start_ns, end_ns);
+            if (dump_ && dump_->WantsLayer(name)) {
+                dump_->WriteLayer(execution_, static_cast<uint32_t>(stream_id_), 0, "Graph", name,
+                                  inputs, outputs);
+            }
+        }
+        if (subscription_) subscription_->Flush(records_);
+    }
+
+ private:
+    const ModelEngine& engine_;
+    uint32_t model_id_;
+    int32_t stream_id_;
+    const dump::ModelDump* dump_;
+    uint64_t execution_;
+    std::shared_ptr<const prof::Subscription> subscription_;
+    std::vector<bool> wanted_;
+    std::vector<TensorView> inputs_;
+    std::vector<std::vector<uint8_t>> input_bytes_;
+    std::vector<prof::OpRecord> records_;
+};
+
+}  // namespace
+
 struct Model::Session {
     std::unique_ptr<EngineInstance> engine;
     std::vector<std::vector<uint8_t>> scratch;  // per input, when its type is converted
@@ -231,7 +311,11 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
         }
     }
     std::unique_ptr<ModelEngine> engine;
-    if (plan) engine = CreateDnnlEngine(plan, ComputeThreadsPerRun(), &why);
+    // A dumped model runs every layer on the whole batch, so each layer's tensors are whole.
+    if (plan) {
+        engine = CreateDnnlEngine(plan, ComputeThreadsPerRun(), &why, ConvLayout::kMeasure,
+                                  dump_ ? ByImage::kNever : ByImage::kMeasure);
+    }
     if (engine) {
         OPENACL_LOG_INFO(
             "model %u runs on the compiled engine (onednn, %zu layers, the first %zu of them "
@@ -254,6 +338,7 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
 
 aclError Model::Start() {
     std::string error;
+    dump_ = dump::ForModel(image_.file_stem, image_.graph.name, id_, device_->id());
     engine_ = CreateCompiledEngine();
     if (!engine_) engine_ = CreateOpenCvEngine(image_.onnx, image_.graph, &error);
     if (!engine_) {
@@ -608,9 +693,21 @@ bool Model::Run(const ExecRequest& request, bool recheck_memory, std::string* er
             view.data = scratch.data();
         }
     }
+    const uint64_t execution = executions_.fetch_add(1, std::memory_order_relaxed);
+    RunWatch watch(*engine_, id_, request.stream_id,
+                   dump_ && dump_->WantsExecution(execution) ? dump_.get() : nullptr, execution,
+                   prof::SubscriptionOf(id_));
+    session->engine->Observe(watch.active() ? &watch : nullptr);
+    const int64_t run_start = cpu::NowNs();
     if (!session->engine->Run(session->inputs, &session->outputs, error)) {
+        session->engine->Observe(nullptr);
         ReturnSession(std::move(session));
         return false;
+    }
+    session->engine->Observe(nullptr);
+    if (watch.active()) {
+        watch.Finish(image_.file_stem.empty() ? image_.graph.name : image_.file_stem, run_start,
+                     cpu::NowNs(), session->inputs, session->outputs);
     }
     bool ok = true;
     std::vector<std::vector<int64_t>> produced(desc.outputs.size());
@@ -787,6 +884,7 @@ aclError SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stre
         Stream* stream;
         bool watched;  // the stream's overflow switch was on
     };
+    request.stream_id = stream->id();
     auto* pending =
         new Pending{std::move(model), std::move(request), stream, overflow::Watched(*stream)};
     // Replayable: Run only reads the request (outputs the runtime provides were allocated by

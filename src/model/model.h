@@ -19,6 +19,10 @@
 #include "model/om_file.h"
 #include "model/plan.h"
 
+namespace openacl::dump {
+class ModelDump;
+}
+
 namespace openacl {
 class Context;
 class Device;
@@ -30,6 +34,7 @@ namespace openacl::model {
 // A model image (an .om or ONNX file's bytes) taken apart and described; no engine yet. A
 // loaded model lets go of its graph and plan once its engine is built (Model::Start).
 struct ModelImage {
+    std::string file_stem;  // the model file's name without folder and extension ("" from memory)
     std::string onnx;
     std::shared_ptr<const Plan> plan;  // the compiled plan an .om carries, if any
     OmOptions options;
@@ -56,6 +61,7 @@ struct BufferRef {
 
 // Everything one execution needs, checked and resolved at call time.
 struct ExecRequest {
+    int32_t stream_id = 0;  // the stream an asynchronous execution runs on (dump file names)
     std::vector<BufferRef> inputs;  // graph inputs (the dynamic tensor input is not fed)
     std::vector<std::vector<int64_t>> input_dims;
     std::vector<BufferRef> outputs;
@@ -134,6 +140,9 @@ class Model {
     std::mutex staging_mutex_;
     std::vector<std::unique_ptr<Staging, StagingDeleter>> staging_;
     std::atomic<bool> staged_logged_{false};
+    // Dumps take the settings in force at load (core/dump.h); null: this model dumps nothing.
+    std::shared_ptr<const dump::ModelDump> dump_;
+    std::atomic<uint64_t> executions_{0};  // dump folders count executions from 0
 };
 
 // The registry of loaded models. Ids start at 1 and are never reused within a process.

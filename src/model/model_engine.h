@@ -24,15 +24,37 @@ struct TensorView {
     size_t bytes = 0;
 };
 
+// What a run tells, layer by layer, whoever watches it: a dump (core/dump.h) wants the tensors
+// of the layers it lists, a profiling subscription (core/prof_subscribe.h) when each layer ran.
+// Called on the thread that runs the model, between the layers; tensors are plain (row-major)
+// float32 and valid only during the call.
+class RunObserver {
+ public:
+    virtual ~RunObserver() = default;
+    // Whether layer `layer`'s tensors are wanted (LayerInputs, and outputs in LayerDone).
+    virtual bool WantsTensors(size_t layer) const = 0;
+    // Before the layer runs: its inputs (only where WantsTensors).
+    virtual void LayerInputs(size_t layer, const std::vector<TensorView>& inputs) = 0;
+    // After: when it ran (steady clock, ns) and, where WantsTensors, its outputs.
+    virtual void LayerDone(size_t layer, int64_t start_ns, int64_t end_ns,
+                           const std::vector<TensorView>& outputs) = 0;
+};
+
 class EngineInstance {
  public:
     virtual ~EngineInstance() = default;
+    // The next runs report to `observer` (nullptr: to no one). An engine that cannot tell its
+    // layers apart (layer_count() == 0) ignores it; the model layer reports the whole run.
+    void Observe(RunObserver* observer) { observer_ = observer; }
     // Runs the graph once. inputs are in graph-input order, in the graph's declared element
     // types, with their actual (static) dims. On success *outputs holds one view per graph
     // output, in graph-output order, in the graph's declared element types and actual dims.
     // On failure returns false and says why in *error. Not thread-safe: one caller at a time.
     virtual bool Run(const std::vector<TensorView>& inputs, std::vector<TensorView>* outputs,
                      std::string* error) = 0;
+
+ protected:
+    RunObserver* observer_ = nullptr;
 };
 
 class ModelEngine {
@@ -48,6 +70,11 @@ class ModelEngine {
     virtual std::string kernel(size_t /*layer*/) const { return {}; }
     // The compute threads each run borrows (backend/cpu/compute_gate.h); 0: not from the gate.
     virtual int threads() const { return 0; }
+    // The layers a run reports to a RunObserver, with their operator type and name as the
+    // graph calls them ("Conv", "conv1"); 0 when the engine cannot report layer by layer.
+    virtual size_t layer_count() const { return 0; }
+    virtual std::string layer_type(size_t /*layer*/) const { return {}; }
+    virtual std::string layer_name(size_t /*layer*/) const { return {}; }
     // How many of the plan's first layers each run runs one image at a time (a batch's
     // large early activations stay in cache); 0: every layer runs the whole batch.
     virtual size_t layers_by_image() const { return 0; }

@@ -322,6 +322,7 @@ bool ReadOnnxGraph(const void* data, size_t size, GraphInfo* out, std::string* e
         initializers.insert(init.name());
 
     GraphInfo info;
+    info.name = graph.name();
     for (const auto& input : graph.input()) {
         if (initializers.count(input.name())) continue;  // a weight, not something fed
         info.inputs.push_back(ToValueInfo(input));

@@ -21,6 +21,7 @@ struct ValueInfo {
 };
 
 struct GraphInfo {
+    std::string name;                   // the graph's own name (may be empty)
     std::vector<ValueInfo> inputs;      // graph inputs that are not initializers, in graph order
     std::vector<ValueInfo> outputs;     // graph outputs, in graph order
     std::vector<std::string> op_types;  // distinct operator types, sorted ("Conv", "Relu", ...)

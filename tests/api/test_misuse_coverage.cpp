@@ -31,6 +31,7 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"aclrtGetSocName", "takes no argument"},
     {"aclrtAllocatorCreateDesc", "takes no argument"},
     {"aclprofCreateStepInfo", "takes no argument"},
+    {"acldumpUnregCallback", "takes no argument; without a callback it does nothing"},
     {"aclGetRecentErrMsg", "takes no argument"},
     {"aclmdlCreateDesc", "takes no argument"},
     {"aclmdlCreateDataset", "takes no argument"},

@@ -54,6 +54,11 @@ class Builder {
             node->add_output(o);
         return *this;
     }
+    // Names the last node added (compiled layers and dump files carry it).
+    Builder& Name(const std::string& name) {
+        LastNode()->set_name(name);
+        return *this;
+    }
     Builder& IntAttribute(const std::string& name, int64_t value) {
         auto* node =
             model_.mutable_graph()->mutable_node()->Mutable(model_.graph().node_size() - 1);

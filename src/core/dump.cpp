@@ -1,0 +1,638 @@
+#include "core/dump.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/log.h"
+
+namespace openacl::dump {
+namespace {
+
+using nlohmann::json;
+
+struct ModelRule {
+    std::string model_name;           // empty: every model
+    std::vector<std::string> layers;  // empty: every layer
+};
+
+struct Settings {
+    std::string root;  // where dumps go (environment, dump_path, or ".")
+    Mode mode = Mode::kOutput;
+    bool model_dump = false;  // "dump_list" given
+    std::vector<ModelRule> rules;
+    bool op_switch = false;  // "dump_op_switch": "on"
+    std::vector<std::pair<uint64_t, uint64_t>> steps;
+    std::string session;  // {YYYYMMDDhhmmss}, fixed when the settings take effect
+};
+
+struct State {
+    std::mutex mutex;
+    bool acl_initialized = false;  // between aclInit and aclFinalize
+    bool from_init = false;        // aclInit's file configured dumps
+    bool initialized = false;      // aclmdlInitDump ... aclmdlFinalizeDump
+    std::optional<Settings> settings;
+    int32_t (*callback)(const acldumpChunk*, int32_t) = nullptr;
+    std::string data_path;       // acldumpGetPath(DATA_DUMP / OVERFLOW_DUMP)
+    std::string exception_path;  // acldumpGetPath(AIC_ERR_*)
+    std::string op_args_path;    // aclopStartDumpArgs
+};
+
+std::atomic<bool> g_operators{false};  // single-operator dumps are on
+
+State& state() {
+    static State* s = new State;  // used by models until exit
+    return *s;
+}
+
+bool MakeDirectories(const std::string& path, std::string* why) {
+    std::string partial;
+    std::stringstream parts(path);
+    std::string part;
+    if (!path.empty() && path[0] == '/') partial = "/";
+    while (std::getline(parts, part, '/')) {
+        if (part.empty()) continue;
+        partial += part;
+        if (mkdir(partial.c_str(), 0750) != 0 && errno != EEXIST) {
+            *why = "cannot create " + partial + ": " + std::strerror(errno);
+            return false;
+        }
+        partial += '/';
+    }
+    return true;
+}
+
+std::string SessionStamp() {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y%m%d%H%M%S", &local);
+    return text;
+}
+
+// The dump root: ASCEND_DUMP_PATH > ASCEND_WORK_PATH > dump_path > the working directory.
+std::string Root(const std::string& configured) {
+    for (const char* name : {"ASCEND_DUMP_PATH", "ASCEND_WORK_PATH"}) {
+        const char* value = std::getenv(name);
+        if (value != nullptr && *value != '\0') return value;
+    }
+    return configured.empty() ? "." : configured;
+}
+
+// "0|5|10-20": single executions and inclusive ranges.
+bool ParseSteps(const std::string& text, std::vector<std::pair<uint64_t, uint64_t>>* out) {
+    std::stringstream parts(text);
+    std::string part;
+    while (std::getline(parts, part, '|')) {
+        uint64_t first = 0;
+        uint64_t last = 0;
+        char dash = 0;
+        char extra = 0;
+        const int got =
+            std::sscanf(part.c_str(), "%" SCNu64 "%c%" SCNu64 "%c", &first, &dash, &last, &extra);
+        if (got == 1 && part.find_first_not_of("0123456789") == std::string::npos) {
+            out->emplace_back(first, first);
+        } else if (got == 3 && dash == '-' && first <= last &&
+                   part.find_first_not_of("0123456789-") == std::string::npos) {
+            out->emplace_back(first, last);
+        } else {
+            return false;
+        }
+    }
+    return !out->empty();
+}
+
+std::string Text(const json& section, const char* key) {
+    auto it = section.find(key);
+    return it != section.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Parses a "dump" section. `*any` says whether it asks for data dumps at all.
+aclError ParseSection(const json& section, const std::string& where, Settings* out) {
+    auto bad = [&](const std::string& what) {
+        return Fail(ACL_ERROR_INVALID_DUMP_CONFIG, "%s: %s", where.c_str(), what.c_str());
+    };
+    if (!section.is_object()) return bad("\"dump\" must be an object");
+    for (const char* key : {"dump_path", "dump_mode", "dump_op_switch", "dump_step", "dump_data",
+                            "dump_debug", "dump_scene", "dump_level", "dump_kernel_data"}) {
+        auto it = section.find(key);
+        if (it != section.end() && !it->is_string()) {
+            return bad(std::string("\"") + key + "\" must be a string");
+        }
+    }
+    const std::string mode = Text(section, "dump_mode");
+    if (mode.empty() || mode == "output") {
+        out->mode = Mode::kOutput;
+    } else if (mode == "input") {
+        out->mode = Mode::kInput;
+    } else if (mode == "all") {
+        out->mode = Mode::kAll;
+    } else {
+        return bad("\"dump_mode\" is \"" + mode +
+                   "\"; it must be \"input\", \"output\" or \"all\"");
+    }
+    const std::string op_switch = Text(section, "dump_op_switch");
+    if (!op_switch.empty() && op_switch != "on" && op_switch != "off") {
+        return bad("\"dump_op_switch\" must be \"on\" or \"off\"");
+    }
+    out->op_switch = op_switch == "on";
+    const std::string step = Text(section, "dump_step");
+    if (!step.empty() && !ParseSteps(step, &out->steps)) {
+        return bad("\"dump_step\" is \"" + step +
+                   "\"; it takes executions and ranges such as "
+                   "\"0|5|10-20\"");
+    }
+    const std::string data = Text(section, "dump_data");
+    if (!data.empty() && data != "tensor" && data != "stats") {
+        return bad("\"dump_data\" must be \"tensor\" or \"stats\"");
+    }
+    if (data == "stats") {
+        OPENACL_LOG_WARNING(
+            "%s: dump_data \"stats\" is not supported by openacl yet; whole "
+            "tensors are dumped instead",
+            where.c_str());
+    }
+    const std::string debug = Text(section, "dump_debug");
+    if (!debug.empty() && debug != "on" && debug != "off") {
+        return bad("\"dump_debug\" must be \"on\" or \"off\"");
+    }
+    const std::string scene = Text(section, "dump_scene");
+    if (debug == "on" || !scene.empty() || section.contains("dump_kernel_data")) {
+        OPENACL_LOG_WARNING(
+            "%s: overflow, exception, watcher and kernel-debug dumps (dump_debug, dump_scene, "
+            "dump_kernel_data) are not written by openacl yet; they are ignored",
+            where.c_str());
+    }
+    auto list = section.find("dump_list");
+    if (list != section.end()) {
+        if (!list->is_array()) return bad("\"dump_list\" must be an array");
+        out->model_dump = true;
+        for (const json& entry : *list) {
+            if (!entry.is_object()) return bad("each \"dump_list\" entry must be an object");
+            ModelRule rule;
+            if (auto name = entry.find("model_name"); name != entry.end()) {
+                if (!name->is_string()) return bad("\"model_name\" must be a string");
+                rule.model_name = name->get<std::string>();
+            }
+            if (auto layers = entry.find("layer"); layers != entry.end()) {
+                if (!layers->is_array()) return bad("\"layer\" must be an array of names");
+                for (const json& layer : *layers) {
+                    if (!layer.is_string()) return bad("\"layer\" must be an array of names");
+                    rule.layers.push_back(layer.get<std::string>());
+                }
+            }
+            out->rules.push_back(std::move(rule));
+        }
+    }
+    const std::string path = Text(section, "dump_path");
+    const bool wants_data = out->model_dump || out->op_switch;
+    if (wants_data && path.empty() && std::getenv("ASCEND_DUMP_PATH") == nullptr &&
+        std::getenv("ASCEND_WORK_PATH") == nullptr) {
+        return bad("\"dump_path\" is required where dump_list or dump_op_switch asks for dumps");
+    }
+    out->root = Root(path);
+    out->session = SessionStamp();
+    return ACL_SUCCESS;
+}
+
+// Makes the settings the ones in force (state mutex held).
+void ApplyLocked(State& s, Settings settings) {
+    s.data_path = settings.root;
+    s.exception_path = settings.root + "/extra-info/data-dump";
+    g_operators.store(settings.op_switch, std::memory_order_release);
+    s.settings = std::move(settings);
+}
+
+// Back to no dump settings (state mutex held).
+void ClearLocked(State& s) {
+    g_operators.store(false, std::memory_order_release);
+    s.settings.reset();
+    s.data_path.clear();
+    s.exception_path.clear();
+}
+
+// --- the file format: CANN's DumpData protobuf header, encoded by hand ---
+
+void Varint(std::string* out, uint64_t value) {
+    while (value >= 0x80) {
+        out->push_back(static_cast<char>((value & 0x7F) | 0x80));
+        value >>= 7;
+    }
+    out->push_back(static_cast<char>(value));
+}
+
+void Key(std::string* out, uint32_t field, uint32_t wire) {
+    Varint(out, (uint64_t{field} << 3) | wire);
+}
+
+void VarintField(std::string* out, uint32_t field, uint64_t value) {
+    if (value == 0) return;  // proto3 leaves defaults out
+    Key(out, field, 0);
+    Varint(out, value);
+}
+
+void BytesField(std::string* out, uint32_t field, const std::string& bytes) {
+    Key(out, field, 2);
+    Varint(out, bytes.size());
+    out->append(bytes);
+}
+
+// toolkit.dump OutputDataType.
+uint64_t DumpType(aclDataType type) {
+    switch (type) {
+        case ACL_FLOAT:
+            return 1;
+        case ACL_FLOAT16:
+            return 2;
+        case ACL_INT8:
+            return 3;
+        case ACL_UINT8:
+            return 4;
+        case ACL_INT16:
+            return 5;
+        case ACL_UINT16:
+            return 6;
+        case ACL_INT32:
+            return 7;
+        case ACL_INT64:
+            return 8;
+        case ACL_UINT32:
+            return 9;
+        case ACL_UINT64:
+            return 10;
+        case ACL_BOOL:
+            return 11;
+        case ACL_DOUBLE:
+            return 12;
+        default:
+            return 0;
+    }
+}
+
+// One OpInput / OpOutput: data_type 1, format 2, shape 3, size (5 for inputs, 6 for outputs).
+std::string Tensor(const model::TensorView& view, bool output) {
+    std::string shape;
+    if (!view.dims.empty()) {
+        std::string dims;
+        for (int64_t d : view.dims)
+            Varint(&dims, static_cast<uint64_t>(d));
+        BytesField(&shape, 1, dims);  // repeated uint64 dim, packed
+    }
+    std::string t;
+    VarintField(&t, 1, DumpType(view.type));
+    VarintField(&t, 2, view.dims.size() == 4 ? 0 : 2);  // FORMAT_NCHW for 4-D, else FORMAT_ND
+    BytesField(&t, 3, shape);
+    VarintField(&t, output ? 6 : 5, view.bytes);
+    return t;
+}
+
+std::string Sanitized(std::string text) {
+    for (char& c : text) {
+        if (c == '.' || c == '/' || c == '\\' || c == ' ') c = '_';
+    }
+    return text;
+}
+
+uint64_t MicrosSinceEpoch() {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count());
+}
+
+// Hands `bytes` (one file) to the callback in chunks of at most 4 MiB.
+void Deliver(int32_t (*callback)(const acldumpChunk*, int32_t), const std::string& file,
+             const std::vector<std::pair<const void*, size_t>>& pieces) {
+    constexpr size_t kChunk = size_t{4} << 20;
+    size_t total = 0;
+    for (const auto& piece : pieces)
+        total += piece.second;
+    auto* chunk = static_cast<acldumpChunk*>(::operator new(sizeof(acldumpChunk) + kChunk));
+    std::memset(chunk, 0, sizeof(acldumpChunk));
+    std::snprintf(chunk->fileName, sizeof chunk->fileName, "%s", file.c_str());
+    size_t piece = 0;
+    size_t within = 0;
+    size_t sent = 0;
+    do {
+        size_t filled = 0;
+        while (filled < kChunk && piece < pieces.size()) {
+            const size_t take = std::min(kChunk - filled, pieces[piece].second - within);
+            std::memcpy(chunk->dataBuf + filled,
+                        static_cast<const uint8_t*>(pieces[piece].first) + within, take);
+            filled += take;
+            within += take;
+            if (within == pieces[piece].second) {
+                ++piece;
+                within = 0;
+            }
+        }
+        chunk->bufLen = static_cast<uint32_t>(filled);
+        chunk->offset = static_cast<int64_t>(sent);
+        sent += filled;
+        chunk->isLastChunk = sent == total ? 1 : 0;
+        callback(chunk, static_cast<int32_t>(sizeof(acldumpChunk) + filled));
+    } while (sent < total);
+    ::operator delete(chunk);
+}
+
+}  // namespace
+
+bool ModelDump::WantsLayer(const std::string& name) const {
+    return layers_.empty() || std::find(layers_.begin(), layers_.end(), name) != layers_.end();
+}
+
+bool ModelDump::WantsExecution(uint64_t index) const {
+    if (steps_.empty()) return true;
+    for (const auto& [first, last] : steps_) {
+        if (index >= first && index <= last) return true;
+    }
+    return false;
+}
+
+void ModelDump::WriteLayer(uint64_t execution, uint32_t stream_id, uint32_t task_id,
+                           const std::string& op_type, const std::string& op_name,
+                           const std::vector<model::TensorView>& inputs,
+                           const std::vector<model::TensorView>& outputs) const {
+    const uint64_t now = MicrosSinceEpoch();
+    const bool with_inputs = mode_ != Mode::kOutput;
+    const bool with_outputs = mode_ != Mode::kInput;
+    std::string header;
+    BytesField(&header, 1, "2.0");
+    VarintField(&header, 2, now);
+    if (with_outputs) {
+        for (const auto& view : outputs)
+            BytesField(&header, 3, Tensor(view, true));
+    }
+    if (with_inputs) {
+        for (const auto& view : inputs)
+            BytesField(&header, 4, Tensor(view, false));
+    }
+    BytesField(&header, 6, op_name);
+    const uint64_t length = header.size();
+    uint8_t length_bytes[8];
+    for (int i = 0; i < 8; ++i)
+        length_bytes[i] = static_cast<uint8_t>(length >> (8 * i));
+    std::vector<std::pair<const void*, size_t>> pieces{{length_bytes, 8},
+                                                       {header.data(), header.size()}};
+    // The data: the inputs', then the outputs' (the order the readers take them in).
+    if (with_inputs) {
+        for (const auto& view : inputs)
+            pieces.emplace_back(view.data, view.data ? view.bytes : 0);
+    }
+    if (with_outputs) {
+        for (const auto& view : outputs)
+            pieces.emplace_back(view.data, view.data ? view.bytes : 0);
+    }
+    char timestamp[24];
+    std::snprintf(timestamp, sizeof timestamp, "%016" PRIu64, now);
+    const std::string directory =
+        per_execution_ ? directory_ + "/" + std::to_string(execution) : directory_;
+    const std::string file = directory + "/" + Sanitized(op_type) + "." + Sanitized(op_name) + "." +
+                             std::to_string(task_id) + "." + std::to_string(stream_id) + "." +
+                             timestamp;
+    int32_t (*callback)(const acldumpChunk*, int32_t) = nullptr;
+    {
+        std::lock_guard lock(state().mutex);
+        callback = state().callback;
+    }
+    if (callback != nullptr) {
+        Deliver(callback, file, pieces);
+        return;
+    }
+    std::string why;
+    if (!MakeDirectories(directory, &why)) {
+        OPENACL_LOG_ERROR("dump of layer %s not written: %s", op_name.c_str(), why.c_str());
+        return;
+    }
+    std::ofstream out(file, std::ios::binary);
+    for (const auto& [data, bytes] : pieces) {
+        if (bytes != 0)
+            out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+    }
+    if (!out) OPENACL_LOG_ERROR("dump file %s not written completely", file.c_str());
+}
+
+std::shared_ptr<const ModelDump> ForModel(const std::string& file_stem,
+                                          const std::string& graph_name, uint32_t model_id,
+                                          int32_t device_id) {
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    if (!s.settings || !s.settings->model_dump) return nullptr;
+    if (!s.from_init && !s.initialized) return nullptr;
+    const Settings& settings = *s.settings;
+    const ModelRule* rule = nullptr;
+    for (const ModelRule& r : settings.rules) {
+        if (r.model_name.empty() || r.model_name == file_stem || r.model_name == graph_name) {
+            rule = &r;
+            break;
+        }
+    }
+    if (rule == nullptr && !settings.rules.empty()) return nullptr;
+    auto dump = std::make_shared<ModelDump>();
+    const std::string name =
+        Sanitized(!rule || rule->model_name.empty() ? (file_stem.empty() ? graph_name : file_stem)
+                                                    : rule->model_name);
+    dump->directory_ = settings.root + "/" + settings.session + "/" + std::to_string(device_id) +
+                       "/" + (name.empty() ? "model" : name) + "/" + std::to_string(model_id);
+    dump->mode_ = settings.mode;
+    if (rule) dump->layers_ = rule->layers;
+    dump->steps_ = settings.steps;
+    return dump;
+}
+
+std::shared_ptr<const ModelDump> ForOperators(int32_t device_id) {
+    if (!g_operators.load(std::memory_order_acquire)) return nullptr;
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    if (!s.settings || !s.settings->op_switch || (!s.from_init && !s.initialized)) return nullptr;
+    auto dump = std::make_shared<ModelDump>();
+    dump->directory_ =
+        s.settings->root + "/" + s.settings->session + "/" + std::to_string(device_id);
+    dump->per_execution_ = false;
+    dump->mode_ = s.settings->mode;
+    return dump;
+}
+
+aclError ConfigureFromInit(const std::string& json_text) {
+    State& s = state();
+    Settings settings;
+    bool has = false;
+    if (!json_text.empty()) {
+        json root;
+        try {
+            root = json::parse(json_text);
+        } catch (const json::exception&) {
+            root = json();  // LoadConfig has judged the text already
+        }
+        if (root.is_object() && root.contains("dump")) {
+            if (aclError rc = ParseSection(root["dump"], "aclInit's \"dump\" section", &settings)) {
+                return rc;
+            }
+            has = settings.model_dump || settings.op_switch;
+        }
+    }
+    std::lock_guard lock(s.mutex);
+    s.acl_initialized = true;
+    s.from_init = has;
+    s.initialized = false;
+    ClearLocked(s);
+    if (has) ApplyLocked(s, std::move(settings));
+    return ACL_SUCCESS;
+}
+
+aclError InitDump() {
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    if (!s.acl_initialized) {
+        return Fail(ACL_ERROR_UNINITIALIZE, "aclmdlInitDump needs aclInit first");
+    }
+    if (s.from_init) {
+        return Fail(ACL_ERROR_DUMP_ALREADY_RUN,
+                    "dumps are configured by aclInit's file; aclmdlInitDump cannot configure them "
+                    "again in this process");
+    }
+    if (s.initialized) {
+        return Fail(ACL_ERROR_DUMP_ALREADY_RUN,
+                    "aclmdlInitDump was already called; call aclmdlFinalizeDump first");
+    }
+    s.initialized = true;
+    return ACL_SUCCESS;
+}
+
+aclError SetDump(const char* config_path) {
+    if (config_path == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dumpCfgPath is null");
+    {
+        std::lock_guard lock(state().mutex);
+        if (!state().initialized) {
+            return Fail(ACL_ERROR_DUMP_NOT_RUN, "aclmdlSetDump needs aclmdlInitDump first");
+        }
+    }
+    std::ifstream in(config_path, std::ios::binary);
+    if (!in) {
+        return Fail(ACL_ERROR_INVALID_FILE, "cannot read the dump configuration %s: %s",
+                    config_path, std::strerror(errno));
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    json root;
+    try {
+        root = json::parse(text.str());
+    } catch (const json::exception& e) {
+        return Fail(ACL_ERROR_INVALID_DUMP_CONFIG, "%s is not valid JSON: %s", config_path,
+                    e.what());
+    }
+    if (!root.is_object() || !root.contains("dump")) {
+        return Fail(ACL_ERROR_INVALID_DUMP_CONFIG, "%s has no \"dump\" section", config_path);
+    }
+    Settings settings;
+    if (aclError rc = ParseSection(root["dump"], config_path, &settings)) return rc;
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    if (!s.initialized) {
+        return Fail(ACL_ERROR_DUMP_NOT_RUN, "aclmdlFinalizeDump ran while aclmdlSetDump read");
+    }
+    ApplyLocked(s, std::move(settings));  // a later call replaces an earlier one
+    return ACL_SUCCESS;
+}
+
+aclError FinalizeDump() {
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    if (!s.initialized) {
+        return Fail(ACL_ERROR_DUMP_NOT_RUN, "aclmdlFinalizeDump without aclmdlInitDump");
+    }
+    s.initialized = false;
+    ClearLocked(s);
+    return ACL_SUCCESS;
+}
+
+void ResetAtFinalize() {
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    s.acl_initialized = false;
+    s.from_init = false;
+    s.initialized = false;
+    ClearLocked(s);
+}
+
+aclError RegisterCallback(int32_t (*callback)(const acldumpChunk*, int32_t), int32_t flag) {
+    if (callback == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "messageCallback is null");
+    if (flag != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flag is %d; only 0 (hand the data to the callback, write no files) is "
+                    "supported",
+                    flag);
+    }
+    std::lock_guard lock(state().mutex);
+    state().callback = callback;
+    return ACL_SUCCESS;
+}
+
+void UnregisterCallback() {
+    std::lock_guard lock(state().mutex);
+    state().callback = nullptr;
+}
+
+const char* PathOf(acldumpType type) {
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    // The strings live in the state until the settings change, as CANN's do.
+    switch (type) {
+        case DATA_DUMP:
+        case OVERFLOW_DUMP:
+            return s.data_path.empty() ? nullptr : s.data_path.c_str();
+        case AIC_ERR_BRIEF_DUMP:
+        case AIC_ERR_NORM_DUMP:
+        case AIC_ERR_DETAIL_DUMP:
+            return s.exception_path.empty() ? nullptr : s.exception_path.c_str();
+    }
+    Fail(ACL_ERROR_INVALID_PARAM, "dumpType %d is not an acldumpType value",
+         static_cast<int>(type));
+    return nullptr;
+}
+
+aclError StartOpArgs(uint32_t dump_type, const char* path) {
+    if ((dump_type & ACL_OP_DUMP_OP_AICORE_ARGS) == 0 ||
+        (dump_type & ~ACL_OP_DUMP_OP_AICORE_ARGS)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "dumpType is 0x%x; only ACL_OP_DUMP_OP_AICORE_ARGS (0x1) is defined",
+                    dump_type);
+    }
+    if (path == nullptr || *path == '\0') return Fail(ACL_ERROR_INVALID_PARAM, "path is empty");
+    std::string why;
+    if (!MakeDirectories(path, &why)) return Fail(ACL_ERROR_INVALID_PARAM, "%s", why.c_str());
+    std::lock_guard lock(state().mutex);
+    // Operator information files come from single-operator (aclnn) calls, which openacl does
+    // not have yet: the switch is kept, and no file is written, as CANN writes none elsewhere.
+    state().op_args_path = path;
+    return ACL_SUCCESS;
+}
+
+aclError StopOpArgs(uint32_t dump_type) {
+    if ((dump_type & ACL_OP_DUMP_OP_AICORE_ARGS) == 0 ||
+        (dump_type & ~ACL_OP_DUMP_OP_AICORE_ARGS)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "dumpType is 0x%x; only ACL_OP_DUMP_OP_AICORE_ARGS (0x1) is defined",
+                    dump_type);
+    }
+    std::lock_guard lock(state().mutex);
+    state().op_args_path.clear();
+    return ACL_SUCCESS;
+}
+
+}  // namespace openacl::dump

@@ -1,0 +1,476 @@
+// Data dumps: aclmdlInitDump / SetDump / FinalizeDump, aclInit's "dump" section and acl_dump.h.
+// A model loaded while a dump is configured writes, per execution, one file per layer with the
+// layer's inputs or outputs in CANN's format, at CANN's paths (core/dump.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "acl/acl.h"
+#include "acl/acl_dump.h"
+#include "onnx_builder.h"
+#include "scoped_env.h"
+#include "temp_dir.h"
+#include "test_support.h"
+
+namespace {
+
+constexpr int kWidth = 8;
+
+std::string ReadFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The floats a dump file ends with (its last tensor).
+std::vector<float> TrailingFloats(const std::string& bytes, size_t count) {
+    std::vector<float> values(count);
+    if (bytes.size() >= count * sizeof(float)) {
+        std::memcpy(values.data(), bytes.data() + bytes.size() - count * sizeof(float),
+                    count * sizeof(float));
+    }
+    return values;
+}
+
+class Dump : public InitializedDeviceTest {
+ protected:
+    void SetUp() override {
+        InitializedDeviceTest::SetUp();
+        ASSERT_FALSE(dir_.path().empty());
+        // y = softmax(x * x): two layers the compiled engine runs one after the other.
+        test_onnx::Builder builder;
+        builder.Input("x", {1, kWidth}).Output("y", {1, kWidth});
+        builder.Node("Mul", {"x", "x"}, {"t"}).Name("sq");
+        builder.Node("Softmax", {"t"}, {"y"}).Name("soft");
+        model_path_ = dir_.File("square.onnx");
+        std::ofstream(model_path_, std::ios::binary) << builder.Bytes();
+        for (int i = 0; i < kWidth; ++i)
+            x_.push_back(0.25f * static_cast<float>(i));
+    }
+    void TearDown() override {
+        for (uint32_t id : models_)
+            aclmdlUnload(id);
+        aclmdlFinalizeDump();
+        acldumpUnregCallback();
+        InitializedDeviceTest::TearDown();
+    }
+    std::string Config(const std::string& dump_section) {
+        const std::string path = dir_.File("dump.json");
+        std::ofstream(path) << "{\"dump\": " << dump_section << "}";
+        return path;
+    }
+    std::string Section(const std::string& extra = "") {
+        return "{\"dump_path\": \"" + out_ + "\", \"dump_list\": [{\"model_name\": \"square\"}]" +
+               extra + "}";
+    }
+    void Configure(const std::string& section) {
+        ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS) << aclGetRecentErrMsg();
+        ASSERT_EQ(aclmdlSetDump(Config(section).c_str()), ACL_SUCCESS) << aclGetRecentErrMsg();
+    }
+    uint32_t Load() {
+        uint32_t id = 0;
+        EXPECT_EQ(aclmdlLoadFromFile(model_path_.c_str(), &id), ACL_SUCCESS)
+            << aclGetRecentErrMsg();
+        models_.push_back(id);
+        return id;
+    }
+    // Runs the model once on x_; returns y.
+    std::vector<float> Execute(uint32_t id) {
+        const size_t bytes = kWidth * sizeof(float);
+        void* x = nullptr;
+        void* y = nullptr;
+        EXPECT_EQ(aclrtMalloc(&x, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        EXPECT_EQ(aclrtMalloc(&y, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        EXPECT_EQ(aclrtMemcpy(x, bytes, x_.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+        aclmdlDataset* in = aclmdlCreateDataset();
+        aclmdlDataset* out = aclmdlCreateDataset();
+        aclDataBuffer* xb = aclCreateDataBuffer(x, bytes);
+        aclDataBuffer* yb = aclCreateDataBuffer(y, bytes);
+        aclmdlAddDatasetBuffer(in, xb);
+        aclmdlAddDatasetBuffer(out, yb);
+        EXPECT_EQ(aclmdlExecute(id, in, out), ACL_SUCCESS) << aclGetRecentErrMsg();
+        std::vector<float> result(kWidth);
+        EXPECT_EQ(aclrtMemcpy(result.data(), bytes, y, bytes, ACL_MEMCPY_DEVICE_TO_HOST),
+                  ACL_SUCCESS);
+        aclDestroyDataBuffer(xb);
+        aclDestroyDataBuffer(yb);
+        aclmdlDestroyDataset(in);
+        aclmdlDestroyDataset(out);
+        aclrtFree(x);
+        aclrtFree(y);
+        return result;
+    }
+    // Dump files below the output folder, sorted.
+    std::vector<std::string> DumpFiles() {
+        std::vector<std::string> files;
+        for (const auto& f : dir_.Files()) {
+            if (f.rfind(out_ + "/", 0) == 0) files.push_back(f);
+        }
+        std::sort(files.begin(), files.end());
+        return files;
+    }
+    std::string FileOf(const std::string& layer) {
+        for (const auto& f : DumpFiles()) {
+            if (f.find("." + layer + ".") != std::string::npos) return f;
+        }
+        return {};
+    }
+
+    TempDir dir_{"openacl-dump"};
+    std::string out_ = dir_.File("out");
+    std::string model_path_;
+    std::vector<float> x_;
+    std::vector<uint32_t> models_;
+};
+
+TEST_F(Dump, AModelLoadedAfterSetDumpWritesOneFilePerLayerAtCannsPaths) {
+    Configure(Section());
+    const uint32_t id = Load();
+    Execute(id);
+    const auto files = DumpFiles();
+    ASSERT_EQ(files.size(), 2u);
+    // {dump_path}/{time}/{device}/{model}/{model id}/{execution}/{type}.{name}.{task}.{stream}.{µs}
+    const std::regex layout(out_ + R"(/\d{14}/0/square/)" + std::to_string(id) +
+                            R"(/0/(Binary\.sq\.0|Softmax\.soft\.1)\.0\.\d{16})");
+    for (const auto& f : files)
+        EXPECT_TRUE(std::regex_match(f, layout)) << f;
+}
+
+TEST_F(Dump, TheOutputDumpHoldsTheLayersOutput) {
+    Configure(Section());
+    const std::vector<float> y = Execute(Load());
+    EXPECT_EQ(TrailingFloats(ReadFile(FileOf("soft")), kWidth), y);
+    std::vector<float> squares;
+    for (float v : x_)
+        squares.push_back(v * v);
+    EXPECT_EQ(TrailingFloats(ReadFile(FileOf("sq")), kWidth), squares);
+}
+
+TEST_F(Dump, TheFileStartsWithItsHeaderLengthAndNamesItsOperator) {
+    Configure(Section());
+    Execute(Load());
+    const std::string bytes = ReadFile(FileOf("soft"));
+    ASSERT_GT(bytes.size(), 8u);
+    uint64_t header = 0;
+    std::memcpy(&header, bytes.data(), 8);  // little-endian
+    EXPECT_EQ(8 + header + kWidth * sizeof(float), bytes.size());
+    EXPECT_NE(bytes.substr(8, header).find("soft"), std::string::npos);
+}
+
+TEST_F(Dump, InputModeDumpsTheLayersInputs) {
+    Configure(Section(", \"dump_mode\": \"input\""));
+    Execute(Load());
+    std::vector<float> squares;
+    for (float v : x_)
+        squares.push_back(v * v);
+    // Softmax's input is Mul's output.
+    EXPECT_EQ(TrailingFloats(ReadFile(FileOf("soft")), kWidth), squares);
+}
+
+TEST_F(Dump, AllModeDumpsInputsThenOutputs) {
+    Configure(Section(", \"dump_mode\": \"all\""));
+    const std::vector<float> y = Execute(Load());
+    const std::string bytes = ReadFile(FileOf("soft"));
+    EXPECT_EQ(TrailingFloats(bytes, kWidth), y);
+    const std::string without_output = bytes.substr(0, bytes.size() - kWidth * sizeof(float));
+    std::vector<float> squares;
+    for (float v : x_)
+        squares.push_back(v * v);
+    EXPECT_EQ(TrailingFloats(without_output, kWidth), squares);
+}
+
+TEST_F(Dump, TheLayerListChoosesTheLayers) {
+    Configure("{\"dump_path\": \"" + out_ +
+              "\", \"dump_list\": [{\"model_name\": \"square\", \"layer\": [\"soft\"]}]}");
+    Execute(Load());
+    const auto files = DumpFiles();
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_NE(files[0].find("Softmax.soft."), std::string::npos) << files[0];
+}
+
+TEST_F(Dump, AModelNotOnTheListIsNotDumped) {
+    Configure("{\"dump_path\": \"" + out_ + "\", \"dump_list\": [{\"model_name\": \"other\"}]}");
+    Execute(Load());
+    EXPECT_TRUE(DumpFiles().empty());
+}
+
+TEST_F(Dump, AModelLoadedBeforeSetDumpIsNotDumped) {
+    const uint32_t id = Load();
+    Configure(Section());
+    Execute(id);
+    EXPECT_TRUE(DumpFiles().empty());
+}
+
+TEST_F(Dump, AModelLoadedAfterFinalizeDumpIsNotDumped) {
+    Configure(Section());
+    ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS);
+    Execute(Load());
+    EXPECT_TRUE(DumpFiles().empty());
+}
+
+TEST_F(Dump, DumpStepChoosesTheExecutions) {
+    Configure(Section(", \"dump_step\": \"1|3-4\""));
+    const uint32_t id = Load();
+    for (int i = 0; i < 6; ++i)
+        Execute(id);
+    std::vector<std::string> executions;
+    for (const auto& f : DumpFiles()) {
+        const std::string folder = f.substr(0, f.rfind('/'));
+        executions.push_back(folder.substr(folder.rfind('/') + 1));
+    }
+    std::sort(executions.begin(), executions.end());
+    executions.erase(std::unique(executions.begin(), executions.end()), executions.end());
+    EXPECT_EQ(executions, (std::vector<std::string>{"1", "3", "4"}));
+}
+
+TEST_F(Dump, AscendDumpPathOverridesTheConfiguredPath) {
+    const std::string elsewhere = dir_.File("from-env");
+    ScopedEnv env("ASCEND_DUMP_PATH", elsewhere.c_str());
+    Configure(Section());
+    Execute(Load());
+    EXPECT_TRUE(DumpFiles().empty());
+    size_t found = 0;
+    for (const auto& f : dir_.Files())
+        found += f.rfind(elsewhere + "/", 0) == 0 ? 1 : 0;
+    EXPECT_EQ(found, 2u);
+}
+
+struct Received {
+    std::string file;
+    std::string bytes;
+    int chunks = 0;
+    bool last = false;
+};
+Received g_received;
+
+int32_t Collect(const acldumpChunk* chunk, int32_t length) {
+    if (length != static_cast<int32_t>(sizeof(acldumpChunk) + chunk->bufLen)) return 1;
+    if (std::string(chunk->fileName).find(".soft.") == std::string::npos) return 0;
+    g_received.file = chunk->fileName;
+    if (chunk->offset != static_cast<int64_t>(g_received.bytes.size())) return 1;
+    g_received.bytes.append(reinterpret_cast<const char*>(chunk->dataBuf), chunk->bufLen);
+    ++g_received.chunks;
+    g_received.last = chunk->isLastChunk == 1;
+    return 0;
+}
+
+TEST_F(Dump, ARegisteredCallbackReceivesTheDataInsteadOfFiles) {
+    g_received = Received{};
+    ASSERT_EQ(acldumpRegCallback(Collect, 0), ACL_SUCCESS);
+    Configure(Section());
+    const std::vector<float> y = Execute(Load());
+    EXPECT_TRUE(DumpFiles().empty());
+    EXPECT_EQ(g_received.file.rfind(out_ + "/", 0), 0u) << g_received.file;
+    EXPECT_TRUE(g_received.last);
+    EXPECT_EQ(g_received.chunks, 1);
+    EXPECT_EQ(TrailingFloats(g_received.bytes, kWidth), y);
+}
+
+TEST_F(Dump, AfterUnregisterCallbackFilesAreWrittenAgain) {
+    g_received = Received{};
+    ASSERT_EQ(acldumpRegCallback(Collect, 0), ACL_SUCCESS);
+    acldumpUnregCallback();
+    Configure(Section());
+    Execute(Load());
+    EXPECT_EQ(g_received.chunks, 0);
+    EXPECT_EQ(DumpFiles().size(), 2u);
+}
+
+TEST_F(Dump, GetPathAnswersTheConfiguredFolders) {
+    EXPECT_EQ(acldumpGetPath(DATA_DUMP), nullptr);
+    Configure(Section());
+    ASSERT_NE(acldumpGetPath(DATA_DUMP), nullptr);
+    EXPECT_EQ(std::string(acldumpGetPath(DATA_DUMP)), out_);
+    EXPECT_EQ(std::string(acldumpGetPath(AIC_ERR_BRIEF_DUMP)), out_ + "/extra-info/data-dump");
+    ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS);
+    EXPECT_EQ(acldumpGetPath(DATA_DUMP), nullptr);
+}
+
+TEST_F(Dump, TheReaderToolDecodesADumpFile) {
+    if (std::system("python3 --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+    Configure(Section(", \"dump_mode\": \"all\""));
+    const std::vector<float> y = Execute(Load());
+    const std::string command = std::string("python3 ") + OPENACL_SOURCE_DIR +
+                                "/tools/openacl_dump.py --json --values " + FileOf("soft");
+    FILE* pipe = popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string text;
+    char buffer[4096];
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
+        text.append(buffer, n);
+    ASSERT_EQ(pclose(pipe), 0) << text;
+    const auto report = nlohmann::json::parse(text);
+    ASSERT_EQ(report.size(), 1u);
+    EXPECT_EQ(report[0]["op_name"], "soft");
+    ASSERT_EQ(report[0]["inputs"].size(), 1u);
+    ASSERT_EQ(report[0]["outputs"].size(), 1u);
+    EXPECT_EQ(report[0]["outputs"][0]["dtype"], "float32");
+    EXPECT_EQ(report[0]["outputs"][0]["shape"], (std::vector<int>{1, kWidth}));
+    EXPECT_EQ(report[0]["outputs"][0]["values"].get<std::vector<float>>(), y);
+}
+
+uint64_t FloatSlot(float value) {
+    uint64_t slot = 0;
+    std::memcpy(&slot, &value, sizeof value);
+    return slot;
+}
+
+TEST_F(Dump, WithTheOperatorSwitchOnAKernelDumpsTheMemoryItsArgumentsPointAt) {
+    Configure("{\"dump_path\": \"" + out_ +
+              "\", \"dump_op_switch\": \"on\", \"dump_mode\": \"all\"}");
+    aclrtBinHandle binary = nullptr;
+    ASSERT_EQ(aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, &binary), ACL_SUCCESS);
+    aclrtFuncHandle affine = nullptr;
+    ASSERT_EQ(aclrtBinaryGetFunction(binary, "affine", &affine), ACL_SUCCESS);
+    const std::vector<float> before = {1, 2, 3, 4};
+    void* data = nullptr;
+    ASSERT_EQ(aclrtMalloc(&data, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(data, 16, before.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    // data[i] = data[i] * 2 + 1
+    uint64_t args[4] = {reinterpret_cast<uint64_t>(data), 4, FloatSlot(2.0f), FloatSlot(1.0f)};
+    ASSERT_EQ(
+        aclrtLaunchKernelWithHostArgs(affine, 2, nullptr, nullptr, args, sizeof args, nullptr, 0),
+        ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    const auto files = DumpFiles();
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_TRUE(std::regex_match(
+        files[0], std::regex(out_ + R"(/\d{14}/0/affine\.affine\.\d+\.\d+\.\d{16})")))
+        << files[0];
+    const std::string bytes = ReadFile(files[0]);
+    // The allocation as the kernel found it, then as it left it.
+    EXPECT_EQ(TrailingFloats(bytes, 4), (std::vector<float>{3, 5, 7, 9}));
+    EXPECT_EQ(TrailingFloats(bytes.substr(0, bytes.size() - 16), 4), before);
+    aclrtFree(data);
+    aclrtBinaryUnLoad(binary);
+}
+
+TEST_F(Dump, WithTheOperatorSwitchOffKernelsAreNotDumped) {
+    Configure("{\"dump_path\": \"" + out_ + "\", \"dump_op_switch\": \"off\"}");
+    aclrtBinHandle binary = nullptr;
+    ASSERT_EQ(aclrtBinaryLoadFromFile(OPENACL_TEST_KERNELS, nullptr, &binary), ACL_SUCCESS);
+    aclrtFuncHandle affine = nullptr;
+    ASSERT_EQ(aclrtBinaryGetFunction(binary, "affine", &affine), ACL_SUCCESS);
+    void* data = nullptr;
+    ASSERT_EQ(aclrtMalloc(&data, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    uint64_t args[4] = {reinterpret_cast<uint64_t>(data), 4, FloatSlot(2.0f), FloatSlot(1.0f)};
+    ASSERT_EQ(
+        aclrtLaunchKernelWithHostArgs(affine, 1, nullptr, nullptr, args, sizeof args, nullptr, 0),
+        ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+    EXPECT_TRUE(DumpFiles().empty());
+    aclrtFree(data);
+    aclrtBinaryUnLoad(binary);
+}
+
+// --- the calls' order and arguments ---
+
+TEST_F(Dump, SetDumpNeedsInitDump) {
+    EXPECT_EQ(aclmdlSetDump(Config(Section()).c_str()), ACL_ERROR_DUMP_NOT_RUN);
+    EXPECT_THAT_MESSAGE_CONTAINS("aclmdlInitDump");
+}
+
+TEST_F(Dump, InitDumpTwiceIsRefused) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlInitDump(), ACL_ERROR_DUMP_ALREADY_RUN);
+}
+
+TEST_F(Dump, FinalizeDumpWithoutInitDumpIsRefused) {
+    EXPECT_EQ(aclmdlFinalizeDump(), ACL_ERROR_DUMP_NOT_RUN);
+}
+
+TEST_F(Dump, InitDumpCanFollowFinalizeDump) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+}
+
+TEST_F(Dump, AConfigurationThatIsNotJsonIsRefused) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    const std::string path = dir_.File("bad.json");
+    std::ofstream(path) << "{\"dump\": ";
+    EXPECT_EQ(aclmdlSetDump(path.c_str()), ACL_ERROR_INVALID_DUMP_CONFIG);
+}
+
+TEST_F(Dump, AnUnknownDumpModeIsRefusedByName) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlSetDump(Config(Section(", \"dump_mode\": \"both\"")).c_str()),
+              ACL_ERROR_INVALID_DUMP_CONFIG);
+    EXPECT_THAT_MESSAGE_CONTAINS("dump_mode");
+}
+
+TEST_F(Dump, AModelDumpNeedsADumpPath) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlSetDump(Config("{\"dump_list\": []}").c_str()), ACL_ERROR_INVALID_DUMP_CONFIG);
+    EXPECT_THAT_MESSAGE_CONTAINS("dump_path");
+}
+
+TEST_F(Dump, ABadDumpStepIsRefused) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlSetDump(Config(Section(", \"dump_step\": \"3-1\"")).c_str()),
+              ACL_ERROR_INVALID_DUMP_CONFIG);
+    EXPECT_THAT_MESSAGE_CONTAINS("dump_step");
+}
+
+TEST_F(Dump, AMissingConfigurationFileIsRefused) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlSetDump(dir_.File("none.json").c_str()), ACL_ERROR_INVALID_FILE);
+}
+
+TEST_F(Dump, OnlyFlagZeroRegistersACallback) {
+    EXPECT_EQ(acldumpRegCallback(Collect, 1), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(acldumpRegCallback(nullptr, 0), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(Dump, OperatorArgumentDumpsTakeTheirOneTypeAndMakeTheFolder) {
+    const std::string path = dir_.File("args/deeper");
+    EXPECT_EQ(aclopStartDumpArgs(2, path.c_str()), ACL_ERROR_INVALID_PARAM);
+    ASSERT_EQ(aclopStartDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS, path.c_str()), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_TRUE(std::filesystem::is_directory(path));
+    EXPECT_EQ(aclopStopDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS), ACL_SUCCESS);
+}
+
+// aclInit's file configures dumps for the whole process.
+class DumpFromInit : public ::testing::Test {
+ protected:
+    void TearDown() override {
+        aclFinalize();
+        aclGetRecentErrMsg();
+    }
+    TempDir dir_{"openacl-dump-init"};
+};
+
+TEST_F(DumpFromInit, ADumpSectionInTheInitFileDumpsWithoutInitDump) {
+    const std::string out = dir_.File("out");
+    const std::string config = dir_.File("acl.json");
+    std::ofstream(config) << "{\"dump\": {\"dump_path\": \"" << out << "\", \"dump_list\": []}}";
+    ASSERT_EQ(aclInit(config.c_str()), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlInitDump(), ACL_ERROR_DUMP_ALREADY_RUN);
+    EXPECT_THAT_MESSAGE_CONTAINS("aclInit");
+    ASSERT_NE(acldumpGetPath(DATA_DUMP), nullptr);
+    EXPECT_EQ(std::string(acldumpGetPath(DATA_DUMP)), out);
+}
+
+TEST_F(DumpFromInit, ABadDumpSectionFailsAclInit) {
+    const std::string config = dir_.File("acl.json");
+    std::ofstream(config) << "{\"dump\": {\"dump_path\": \"x\", \"dump_mode\": 3}}";
+    EXPECT_EQ(aclInit(config.c_str()), ACL_ERROR_INVALID_DUMP_CONFIG);
+}
+
+TEST_F(DumpFromInit, InitDumpNeedsAclInit) {
+    EXPECT_EQ(aclmdlInitDump(), ACL_ERROR_UNINITIALIZE);
+}
+
+}  // namespace
