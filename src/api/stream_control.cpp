@@ -1,9 +1,10 @@
 // Stopping and aborting work: aclrtStreamStop, aclrtStreamAbort, aclrtDeviceTaskAbort and its
-// callbacks (core/stream_abort.h).
+// callbacks (core/stream_abort.h); aclrtPersistentTaskClean (core/model_ri.h).
 #include <cstdint>
 
 #include "acl/acl.h"
 #include "core/error.h"
+#include "core/model_ri.h"
 #include "core/named_callbacks.h"
 #include "core/stream.h"
 #include "core/stream_abort.h"
@@ -55,4 +56,16 @@ aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbo
     OPENACL_API();
     if (aclError rc = openacl::CheckCallbackName(regName)) return rc;
     return openacl::SetDeviceTaskAbortCallback(regName, callback, args);
+}
+
+aclError aclrtPersistentTaskClean(aclrtStream stream) {
+    OPENACL_API();
+    if (stream == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "the default stream (NULL) is not an ACL_STREAM_PERSISTENT stream");
+    }
+    aclError rc = ACL_SUCCESS;
+    Stream* resolved = openacl::ResolveStream(stream, &rc);
+    if (resolved == nullptr) return rc;
+    return openacl::CleanPersistentTasks(resolved);
 }

@@ -246,7 +246,7 @@ void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Str
         cpu::Queue* queue = task.stream == 0 ? origin : model->queues[task.stream];
         switch (task.op) {
             case ModelTask::Op::kTask: {
-                if (task.disabled) break;
+                if (task.disabled || task.cleaned) break;
                 if (task.group != nullptr) {
                     submit(queue, GroupedLaunch(&task));
                     break;
@@ -284,7 +284,9 @@ void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Str
                 submit(queue, EventResetWhenRun(task.event));
                 break;
             case ModelTask::Op::kCond:
-                if (!task.disabled) submit(queue, CondRun(&task, executor, stream));
+                if (!task.disabled && !task.cleaned) {
+                    submit(queue, CondRun(&task, executor, stream));
+                }
                 break;
             case ModelTask::Op::kActivate:
             case ModelTask::Op::kSwitchStream:
@@ -602,7 +604,9 @@ aclError TasksOfStream(Stream* stream, aclmdlRITask* tasks, uint32_t* count) {
                     static_cast<void*>(stream));
     }
     std::lock_guard lock(owner->mutex);
-    const uint32_t total = owner->per_stream_count[index];
+    uint32_t total = 0;
+    for (const ModelTask& task : owner->tasks)
+        total += task.stream == index && !task.cleaned ? 1 : 0;
     if (tasks == nullptr) {
         *count = total;
         return ACL_SUCCESS;
@@ -614,7 +618,7 @@ aclError TasksOfStream(Stream* stream, aclmdlRITask* tasks, uint32_t* count) {
     }
     uint32_t n = 0;
     for (ModelTask& task : owner->tasks) {
-        if (task.stream == index) tasks[n++] = &task;
+        if (task.stream == index && !task.cleaned) tasks[n++] = &task;
     }
     *count = n;
     return ACL_SUCCESS;
@@ -626,6 +630,7 @@ aclError DebugPrint(ModelRI* model, FILE* out, bool json, bool verbose) {
         std::fprintf(out, "model runtime instance %u \"%s\": %zu streams, %zu tasks\n", model->id(),
                      model->name.c_str(), model->streams.size(), model->tasks.size());
         for (const ModelTask& task : model->tasks) {
+            if (task.cleaned) continue;
             const Stream* stream = model->streams[task.stream];
             std::fprintf(out, "  stream %d task %u: %s%s%s\n", stream->id(), task.seq_id,
                          TypeName(task), task.group != nullptr ? " (task group)" : "",
@@ -643,7 +648,7 @@ aclError DebugPrint(ModelRI* model, FILE* out, bool json, bool verbose) {
         stream["streamId"] = model->streams[i]->id();
         nlohmann::json list = nlohmann::json::array();
         for (const ModelTask& task : model->tasks) {
-            if (task.stream != i) continue;
+            if (task.stream != i || task.cleaned) continue;
             nlohmann::json entry;
             entry["taskId"] = task.seq_id;
             entry["taskType"] = TypeName(task);

@@ -96,6 +96,7 @@ struct ModelTask {
     Op op = Op::kTask;
     aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
     bool disabled = false;   // aclmdlRITaskDisable
+    bool cleaned = false;    // aclrtPersistentTaskClean dropped it from a build: gone for good
     bool external = false;   // kRecord: also records the real event (ACL_EVENT_RECORD_EXTERNAL)
     uint32_t stream = 0;     // index into ModelRI::streams (0: the origin)
     uint32_t seq_id = 0;     // position on its stream (aclmdlRITaskGetSeqId)
@@ -238,6 +239,10 @@ aclError BindStream(ModelRI* model, Stream* stream, uint32_t flag);
 aclError EndTask(ModelRI* model, Stream* stream);
 aclError EndBuild(ModelRI* model);
 aclError UnbindStream(ModelRI* model, Stream* stream);
+// aclrtPersistentTaskClean: drops the tasks a persistent stream has put into the model being
+// built so far, so that it can issue them again; the stream stays bound. A persistent stream
+// bound to no build holds no tasks (a built model keeps its own), so there is nothing to drop.
+aclError CleanPersistentTasks(Stream* stream);
 aclError BeginTaskGroup(Stream* stream);
 aclError EndTaskGroup(Stream* stream, TaskGroup** out);
 

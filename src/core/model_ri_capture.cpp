@@ -446,6 +446,28 @@ aclError UnbindStream(ModelRI* model, Stream* stream) {
     return ACL_SUCCESS;
 }
 
+aclError CleanPersistentTasks(Stream* stream) {
+    if ((stream->flags() & ACL_STREAM_PERSISTENT) == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "stream %p was not created with ACL_STREAM_PERSISTENT: only such streams keep "
+                    "tasks to clean",
+                    static_cast<void*>(stream));
+    }
+    ModelRI* model = stream->capture();
+    if (model == nullptr) return ACL_SUCCESS;
+    std::lock_guard lock(model->mutex);
+    if (model->state_ != ModelRI::State::kBuilding) return ACL_SUCCESS;
+    for (uint32_t index = 0; index < model->streams.size(); ++index) {
+        if (model->streams[index] != stream) continue;
+        for (ModelTask& task : model->tasks) {
+            // Work goes; event records and waits stay, as points other streams may wait on.
+            const bool work = task.op == ModelTask::Op::kTask || task.op == ModelTask::Op::kCond;
+            if (task.stream == index && work) task.cleaned = true;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
 aclError BeginTaskGroup(Stream* stream) {
     ModelRI* model = stream->capture();
     if (model == nullptr || model->state_ != ModelRI::State::kCapturing) {

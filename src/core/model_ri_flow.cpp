@@ -235,6 +235,7 @@ void EnqueueSegment(FlowRun* run, uint32_t stream, uint32_t position) {
         ModelTask& task = *tasks[i];
         switch (task.op) {
             case ModelTask::Op::kTask: {
+                if (task.cleaned) break;
                 cpu::Task copy = task.task;
                 copy.flags |= cpu::Task::kBorrowed;
                 copy.tag = 0;

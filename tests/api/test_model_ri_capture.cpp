@@ -514,6 +514,37 @@ TEST_F(ModelRiCapture, ABuiltModelRunsItsBoundStreamsWork) {
     aclrtDestroyStream(persistent);
 }
 
+TEST_F(ModelRiCapture, PersistentTaskCleanDropsWhatTheStreamBuiltSoFar) {
+    aclrtStream persistent = nullptr;
+    ASSERT_EQ(aclrtCreateStreamWithConfig(&persistent, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRIBuildBegin(&model, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIBindStream(model, persistent, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+    ASSERT_EQ(Add(x_, y_, y_, persistent), ACL_SUCCESS);
+    ASSERT_EQ(Add(x_, y_, y_, persistent), ACL_SUCCESS);
+    ASSERT_EQ(aclrtPersistentTaskClean(persistent), ACL_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(Add(x_, y_, y_, persistent), ACL_SUCCESS);  // issued again: once
+    uint32_t count = 0;
+    ASSERT_EQ(aclmdlRIGetTasksByStream(persistent, nullptr, &count), ACL_SUCCESS);
+    EXPECT_EQ(count, 1u);
+    ASSERT_EQ(aclmdlRIEndTask(model, persistent), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIBuildEnd(model, nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIExecute(model, -1), ACL_SUCCESS);
+    EXPECT_EQ(Read(y_)[4], 5.0f) << "one y += x, not three";
+    // Built: the model keeps its tasks, the stream holds none; cleaning it changes nothing.
+    ASSERT_EQ(aclrtPersistentTaskClean(persistent), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIExecute(model, -1), ACL_SUCCESS);
+    EXPECT_EQ(Read(y_)[4], 9.0f);
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    aclrtDestroyStream(persistent);
+}
+
+TEST_F(ModelRiCapture, PersistentTaskCleanTakesOnlyPersistentStreams) {
+    EXPECT_EQ(aclrtPersistentTaskClean(stream_), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("ACL_STREAM_PERSISTENT");
+    EXPECT_EQ(aclrtPersistentTaskClean(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
 TEST_F(ModelRiCapture, ReplaysFromSeveralThreadsWhileOtherStreamsRun) {
     // Two models with outputs of their own (replays of one model on two streams at once would
     // race on its output, as on the device), each replayed from its own thread while two other
