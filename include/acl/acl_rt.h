@@ -1094,13 +1094,15 @@ typedef struct aclrtRandomTaskUpdateAttr {
 } aclrtRandomTaskUpdateAttr;
 
 typedef struct aclrtAicAivTaskUpdateAttr {
-    void* binHandle;
-    void* funcEntryAddr;
-    void* blockDimAddr;
+    void* binHandle;     /* the aclrtBinHandle of the new function */
+    void* funcEntryAddr; /* device memory holding the function entry (8 bytes) */
+    union {              /* device memory holding the block count (4 bytes) */
+        void* blockDimAddr;
+        void* numBlocksAddr; /* CANN 9's name */
+    };
     uint32_t rsv[4];
 } aclrtAicAivTaskUpdateAttr;
 
-/* openacl: member names chosen here (one member per aclrtUpdateTaskAttrId). */
 typedef union aclrtUpdateTaskAttrVal {
     aclrtRandomTaskUpdateAttr randomTaskAttr;
     aclrtAicAivTaskUpdateAttr aicAivTaskAttr;

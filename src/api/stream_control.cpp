@@ -1,5 +1,6 @@
 // Stopping and aborting work: aclrtStreamStop, aclrtStreamAbort, aclrtDeviceTaskAbort and its
-// callbacks (core/stream_abort.h); aclrtPersistentTaskClean (core/model_ri.h).
+// callbacks (core/stream_abort.h); aclrtPersistentTaskClean and aclrtTaskUpdateAsync
+// (core/model_ri.h).
 #include <cstdint>
 
 #include "acl/acl.h"
@@ -68,4 +69,20 @@ aclError aclrtPersistentTaskClean(aclrtStream stream) {
     Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
     return openacl::CleanPersistentTasks(resolved);
+}
+
+aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info,
+                              aclrtStream execStream) {
+    OPENACL_API();
+    if (taskStream == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "taskStream is null: give the stream bound to a model that holds the task");
+    }
+    if (info == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "info is null");
+    aclError rc = ACL_SUCCESS;
+    Stream* task_stream = openacl::ResolveStream(taskStream, &rc);
+    if (task_stream == nullptr) return rc;
+    Stream* exec = openacl::ResolveStream(execStream, &rc);
+    if (exec == nullptr) return rc;
+    return openacl::UpdateTaskAsync(task_stream, taskId, *info, exec);
 }

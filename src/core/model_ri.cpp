@@ -581,23 +581,24 @@ CondHandle* ResolveCondHandle(aclmdlRICondHandle handle, aclError* rc) {
     return nullptr;
 }
 
-aclError TasksOfStream(Stream* stream, aclmdlRITask* tasks, uint32_t* count) {
-    // The newest live model that holds tasks of the stream.
+ModelRI* NewestModelWithStream(Stream* stream, uint32_t* index) {
     ModelRI* owner = nullptr;
-    uint32_t index = 0;
-    {
-        std::lock_guard lock(g_models_mutex);
-        for (const auto& [key, model] : Models()) {
-            std::lock_guard model_lock(model->mutex);
-            for (uint32_t i = 0; i < model->streams.size(); ++i) {
-                if (model->streams[i] == stream &&
-                    (owner == nullptr || model->id() > owner->id())) {
-                    owner = model;
-                    index = i;
-                }
+    std::lock_guard lock(g_models_mutex);
+    for (const auto& [key, model] : Models()) {
+        std::lock_guard model_lock(model->mutex);
+        for (uint32_t i = 0; i < model->streams.size(); ++i) {
+            if (model->streams[i] == stream && (owner == nullptr || model->id() > owner->id())) {
+                owner = model;
+                *index = i;
             }
         }
     }
+    return owner;
+}
+
+aclError TasksOfStream(Stream* stream, aclmdlRITask* tasks, uint32_t* count) {
+    uint32_t index = 0;
+    ModelRI* owner = NewestModelWithStream(stream, &index);
     if (owner == nullptr) {
         return Fail(ACL_ERROR_RT_STREAM_MODEL,
                     "stream %p holds no tasks of a live model runtime instance",

@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -77,6 +78,8 @@ struct CaptureInfo {
     void* address = nullptr;
     uint64_t value = 0;
     uint32_t flag = 0;
+    // Random-number tasks: their description (aclrtTaskUpdateAsync updates from it).
+    std::shared_ptr<const aclrtRandomNumTaskInfo> random;
 };
 
 struct ModelTask {
@@ -243,6 +246,13 @@ aclError UnbindStream(ModelRI* model, Stream* stream);
 // built so far, so that it can issue them again; the stream stays bound. A persistent stream
 // bound to no build holds no tasks (a built model keeps its own), so there is nothing to drop.
 aclError CleanPersistentTasks(Stream* stream);
+// The newest live model that holds tasks of `stream`, and the stream's index in it; null if none.
+ModelRI* NewestModelWithStream(Stream* stream, uint32_t* index);
+// aclrtTaskUpdateAsync: a task on `exec` that, when it runs, reads the new values from device
+// memory and replaces the model's task `task_id` of `task_stream` (a kernel's function and block
+// count, or a random-number task's addresses, seed and count); later replays run the new one.
+aclError UpdateTaskAsync(Stream* task_stream, uint32_t task_id, const aclrtTaskUpdateInfo& info,
+                         Stream* exec);
 aclError BeginTaskGroup(Stream* stream);
 aclError EndTaskGroup(Stream* stream, TaskGroup** out);
 

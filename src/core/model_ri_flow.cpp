@@ -236,7 +236,12 @@ void EnqueueSegment(FlowRun* run, uint32_t stream, uint32_t position) {
         switch (task.op) {
             case ModelTask::Op::kTask: {
                 if (task.cleaned) break;
-                cpu::Task copy = task.task;
+                cpu::Task copy;
+                {
+                    // aclrtTaskUpdateAsync may be replacing it.
+                    std::lock_guard patch_lock(model->patch_mutex);
+                    copy = task.task;
+                }
                 copy.flags |= cpu::Task::kBorrowed;
                 copy.tag = 0;
                 executor->Submit(queue, copy);

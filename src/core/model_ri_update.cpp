@@ -1,11 +1,14 @@
 // Changing a recorded model: task parameters, disabled tasks and aclmdlRIUpdate on an idle
-// model, and task groups patched from another stream while the model may run
-// (aclmdlRICaptureTaskUpdateBegin/End). core/model_ri.h has the design.
+// model, task groups patched from another stream while the model may run
+// (aclmdlRICaptureTaskUpdateBegin/End), and single tasks replaced by a task of another stream
+// (aclrtTaskUpdateAsync). core/model_ri.h has the design.
 #include <cstring>
 
 #include "core/error.h"
 #include "core/kernel.h"
+#include "core/memory.h"
 #include "core/model_ri.h"
+#include "core/random_num.h"
 #include "core/stream.h"
 #include "core/value_wait.h"
 
@@ -51,7 +54,190 @@ struct Patch {
     CaptureInfo info;
 };
 
+// Whether [p, p + bytes) is live device memory (the update reads it when it runs).
+bool DeviceBytes(const void* p, size_t bytes) {
+    if (p == nullptr) return false;
+    const MemRegion region = ClassifyPointer(p);
+    const auto at = reinterpret_cast<uintptr_t>(p);
+    return region.domain == MemDomain::kDevice && region.readable && at >= region.base &&
+           at - region.base <= region.usable && region.usable - (at - region.base) >= bytes;
+}
+
+// aclrtTaskUpdateAsync's task: what to read and what to replace.
+struct TaskUpdate {
+    ModelRI* model;
+    ModelTask* target;
+    Stream* target_stream;  // where the fresh task is built for
+    Stream* exec;
+    aclrtTaskUpdateInfo info;
+};
+
+// Builds the replacement from the values in device memory now; the error code (and message
+// recorded) when they do not make a task.
+aclError BuildReplacement(const TaskUpdate& update, cpu::Task* fresh, CaptureInfo* info) {
+    if (update.info.id == ACL_RT_UPDATE_AIC_AIV_TASK) {
+        const aclrtAicAivTaskUpdateAttr& attr = update.info.val.aicAivTaskAttr;
+        if (!DeviceBytes(attr.funcEntryAddr, 8) || !DeviceBytes(attr.blockDimAddr, 4)) {
+            return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                        "funcEntryAddr or blockDimAddr is no longer device memory");
+        }
+        uint64_t entry = 0;
+        uint32_t num_blocks = 0;
+        std::memcpy(&entry, attr.funcEntryAddr, sizeof entry);
+        std::memcpy(&num_blocks, attr.blockDimAddr, sizeof num_blocks);
+        aclError rc = ACL_SUCCESS;
+        KernelBinary* binary = ResolveKernelBinary(attr.binHandle, &rc);
+        if (binary == nullptr) return rc;
+        aclrtFuncHandle handle = nullptr;
+        if (aclError bad = GetKernelFunctionByEntry(binary, entry, &handle)) return bad;
+        KernelFunction* function = ResolveKernelFunction(handle, &rc);
+        if (function == nullptr) return rc;
+        LaunchOptions options = update.target->info.launch;  // the attributes stay
+        options.num_blocks = num_blocks;
+        const CaptureInfo& old = update.target->info;
+        return BuildLaunchTask(function, options, old.args, old.args_size, old.host_args,
+                               update.target_stream, fresh, info);
+    }
+    const aclrtRandomTaskUpdateAttr& attr = update.info.val.randomTaskAttr;
+    if (!DeviceBytes(attr.srcAddr, sizeof(aclrtRandomNumTaskInfo))) {
+        return Fail(ACL_ERROR_RT_PARAM_INVALID, "srcAddr is no longer device memory");
+    }
+    aclrtRandomNumTaskInfo source;
+    std::memcpy(&source, attr.srcAddr, sizeof source);
+    // CANN updates these five; the function, its parameters and the data type stay.
+    aclrtRandomNumTaskInfo next = *update.target->info.random;
+    next.randomParaAddr = source.randomParaAddr;
+    next.randomResultAddr = source.randomResultAddr;
+    next.randomCounterAddr = source.randomCounterAddr;
+    next.randomSeed = source.randomSeed;
+    next.randomNum = source.randomNum;
+    if (aclError rc = BuildRandomNumTask(next, update.target_stream, fresh)) return rc;
+    *info = update.target->info;
+    info->random = std::make_shared<const aclrtRandomNumTaskInfo>(next);
+    return ACL_SUCCESS;
+}
+
 }  // namespace
+
+aclError UpdateTaskAsync(Stream* task_stream, uint32_t task_id, const aclrtTaskUpdateInfo& info,
+                         Stream* exec) {
+    if (info.id != ACL_RT_UPDATE_AIC_AIV_TASK && info.id != ACL_RT_UPDATE_RANDOM_TASK) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "info->id %d is neither ACL_RT_UPDATE_RANDOM_TASK (1) nor "
+                    "ACL_RT_UPDATE_AIC_AIV_TASK (2)",
+                    static_cast<int>(info.id));
+    }
+    if (exec->capture() != nullptr) {
+        return Fail(ACL_ERROR_RT_STREAM_MODEL,
+                    "execStream %p is captured into or bound to a model runtime instance: the "
+                    "update runs on a stream of its own",
+                    static_cast<void*>(exec));
+    }
+    if (exec->lane() != nullptr || task_stream->lane() != nullptr) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "task updates are not supported on the accelerator backends yet");
+    }
+    uint32_t index = 0;
+    ModelRI* model = NewestModelWithStream(task_stream, &index);
+    if (model == nullptr) {
+        return Fail(ACL_ERROR_RT_STREAM_MODEL,
+                    "taskStream %p holds no tasks of a model runtime instance: bind it to one "
+                    "(aclmdlRIBindStream) and issue the task there",
+                    static_cast<void*>(task_stream));
+    }
+    std::unique_lock lock(model->mutex);
+    ModelTask* target = nullptr;
+    for (ModelTask& task : model->tasks) {
+        if (task.stream == index && task.seq_id == task_id && task.op == ModelTask::Op::kTask &&
+            !task.cleaned) {
+            target = &task;
+        }
+    }
+    if (target == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "taskId %u is not a task of stream %p in model runtime instance %u "
+                    "(aclrtGetThreadLastTaskId gives a task's id right after it is issued)",
+                    task_id, static_cast<void*>(task_stream), model->id());
+    }
+    if (info.id == ACL_RT_UPDATE_AIC_AIV_TASK) {
+        const aclrtAicAivTaskUpdateAttr& attr = info.val.aicAivTaskAttr;
+        if (target->type != ACL_MODEL_RI_TASK_KERNEL) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "task %u of stream %p is not a kernel launch: ACL_RT_UPDATE_AIC_AIV_TASK "
+                        "updates kernels",
+                        task_id, static_cast<void*>(task_stream));
+        }
+        if (!AllZero(attr.rsv, sizeof attr.rsv)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "aicAivTaskAttr.rsv is reserved and must be 0");
+        }
+        aclError rc = ACL_SUCCESS;
+        if (ResolveKernelBinary(attr.binHandle, &rc) == nullptr) return rc;
+        if (!DeviceBytes(attr.funcEntryAddr, 8)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "aicAivTaskAttr.funcEntryAddr %p is not 8 bytes of device memory holding "
+                        "the function entry",
+                        attr.funcEntryAddr);
+        }
+        if (!DeviceBytes(attr.blockDimAddr, 4)) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "aicAivTaskAttr.blockDimAddr %p is not 4 bytes of device memory holding "
+                        "the block count",
+                        attr.blockDimAddr);
+        }
+    } else {
+        const aclrtRandomTaskUpdateAttr& attr = info.val.randomTaskAttr;
+        if (target->info.random == nullptr) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "task %u of stream %p is not a random-number task: "
+                        "ACL_RT_UPDATE_RANDOM_TASK updates aclrtRandomNumAsync tasks",
+                        task_id, static_cast<void*>(task_stream));
+        }
+        if (!AllZero(attr.rsv, sizeof attr.rsv)) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "randomTaskAttr.rsv is reserved and must be 0");
+        }
+        if (attr.size < sizeof(aclrtRandomNumTaskInfo) ||
+            !DeviceBytes(attr.srcAddr, sizeof(aclrtRandomNumTaskInfo))) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "randomTaskAttr.srcAddr %p (size %zu) must be device memory holding an "
+                        "aclrtRandomNumTaskInfo (%zu bytes)",
+                        attr.srcAddr, attr.size, sizeof(aclrtRandomNumTaskInfo));
+        }
+    }
+    auto* update = new TaskUpdate{model, target, model->streams[index], exec, info};
+    model->in_flight.fetch_add(1, std::memory_order_relaxed);  // the model waits for it
+    lock.unlock();
+    exec->Submit(cpu::MakeTask(
+        [update](cpu::TaskContext& ctx) {
+            ModelRI* model = update->model;
+            cpu::TaskStatus status = cpu::TaskStatus::Done();
+            if (!ctx.cancelled()) {
+                cpu::Task fresh;
+                CaptureInfo info;
+                if (aclError rc = BuildReplacement(*update, &fresh, &info)) {
+                    const char* why = TakeRecentErrMsg();
+                    update->exec->NoteFailure("aclrtTaskUpdateAsync of task %u failed: %s",
+                                              update->target->seq_id, why ? why : "");
+                    status = cpu::TaskStatus::Failed(rc);
+                } else {
+                    std::lock_guard model_lock(model->mutex);
+                    cpu::Task old;
+                    {
+                        std::lock_guard patch_lock(model->patch_mutex);
+                        old = update->target->task;
+                        update->target->task = fresh;
+                    }
+                    update->target->info = info;
+                    // A replay may be running the old version: released once none runs.
+                    model->superseded.push_back(old);
+                }
+            }
+            delete update;
+            model->in_flight.fetch_sub(1, std::memory_order_release);
+            return status;
+        },
+        0, cpu::Task::kCallWhenCancelled));
+    return ACL_SUCCESS;
+}
 
 aclError SetTaskParams(ModelTask* task, const aclmdlRITaskParams& params) {
     ModelRI* model = task->model;

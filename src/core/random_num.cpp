@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -15,6 +16,7 @@
 #include "core/error.h"
 #include "core/float16.h"
 #include "core/memory.h"
+#include "core/model_ri.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -462,7 +464,7 @@ bool IsRandomDataType(aclDataType type) {
     }
 }
 
-aclError RandomNumAsync(const aclrtRandomNumTaskInfo& info, Stream* stream) {
+aclError BuildRandomNumTask(const aclrtRandomNumTaskInfo& info, Stream* stream, cpu::Task* out) {
     if (stream->lane() != nullptr) {
         return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                     "aclrtRandomNumAsync is not supported on the %s backend yet",
@@ -564,14 +566,24 @@ aclError RandomNumAsync(const aclrtRandomNumTaskInfo& info, Stream* stream) {
     }
     // Replayable: a captured model's replays run borrowed copies that read the job; the
     // original frees it, once (after running, or when discarded or released).
-    stream->Submit(cpu::MakeTask(
+    *out = cpu::MakeTask(
         [owned](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = cpu::TaskStatus::Done();
             if (!ctx.cancelled()) status = Run(*owned);
             if (!ctx.borrowed()) delete owned;
             return status;
         },
-        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable));
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable);
+    return ACL_SUCCESS;
+}
+
+aclError RandomNumAsync(const aclrtRandomNumTaskInfo& info, Stream* stream) {
+    cpu::Task task;
+    if (aclError rc = BuildRandomNumTask(info, stream, &task)) return rc;
+    // A capture keeps the description, which aclrtTaskUpdateAsync starts from.
+    CaptureInfo capture;
+    capture.random = std::make_shared<const aclrtRandomNumTaskInfo>(info);
+    stream->Submit(task, {}, &capture);
     return ACL_SUCCESS;
 }
 

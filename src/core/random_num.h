@@ -40,6 +40,7 @@
 #pragma once
 
 #include "acl/acl_rt.h"
+#include "backend/cpu/task.h"
 
 namespace openacl {
 
@@ -51,5 +52,7 @@ bool IsRandomDataType(aclDataType type);
 // The checks that depend on the chip, the function, the memory and the stream, then the task.
 // The API layer has checked the pointer, the reserve argument and IsRandomDataType.
 aclError RandomNumAsync(const aclrtRandomNumTaskInfo& info, Stream* stream);
+// The same checks and the task, not submitted (aclrtTaskUpdateAsync rebuilds a captured one).
+aclError BuildRandomNumTask(const aclrtRandomNumTaskInfo& info, Stream* stream, cpu::Task* out);
 
 }  // namespace openacl

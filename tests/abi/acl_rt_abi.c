@@ -824,6 +824,8 @@ _Static_assert(offsetof(aclrtAicAivTaskUpdateAttr, funcEntryAddr) == 8,
                "aclrtAicAivTaskUpdateAttr.funcEntryAddr");
 _Static_assert(offsetof(aclrtAicAivTaskUpdateAttr, blockDimAddr) == 16,
                "aclrtAicAivTaskUpdateAttr.blockDimAddr");
+_Static_assert(offsetof(aclrtAicAivTaskUpdateAttr, numBlocksAddr) == 16,
+               "aclrtAicAivTaskUpdateAttr.numBlocksAddr");
 _Static_assert(offsetof(aclrtAicAivTaskUpdateAttr, rsv) == 24, "aclrtAicAivTaskUpdateAttr.rsv");
 
 _Static_assert(sizeof(aclrtUpdateTaskAttrVal) == 40, "sizeof(aclrtUpdateTaskAttrVal)");

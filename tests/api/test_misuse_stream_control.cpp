@@ -27,11 +27,22 @@ TEST(MisuseTable, StreamControlStateCallbacksAndHostFunctionThreads) {
     aclrtStreamStateCallback stream_callback = [](aclrtStream, aclrtStreamState, void*) {};
     aclrtDeviceStateCallback device_callback = [](int32_t, aclrtDeviceState, void*) {};
 
+    aclrtTaskUpdateInfo update{};
+    update.id = ACL_RT_UPDATE_AIC_AIV_TASK;
     const std::vector<MisuseRow> rows = {
         {"aclrtStreamStop(NULL)", [] { return aclrtStreamStop(nullptr); }, ACL_ERROR_INVALID_PARAM},
         {"aclrtStreamStop(destroyed)", [&] { return aclrtStreamStop(destroyed_stream); },
          ACL_ERROR_INVALID_PARAM},
         {"aclrtPersistentTaskClean(NULL)", [] { return aclrtPersistentTaskClean(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtTaskUpdateAsync(NULL, 0, &info, NULL)",
+         [&] { return aclrtTaskUpdateAsync(nullptr, 0, &update, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtTaskUpdateAsync(stream, 0, NULL, NULL)",
+         [&] { return aclrtTaskUpdateAsync(destroyed_stream, 0, nullptr, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtTaskUpdateAsync(destroyed, 0, &info, NULL)",
+         [&] { return aclrtTaskUpdateAsync(destroyed_stream, 0, &update, nullptr); },
          ACL_ERROR_INVALID_PARAM},
         {"aclrtPersistentTaskClean(destroyed)",
          [&] { return aclrtPersistentTaskClean(destroyed_stream); }, ACL_ERROR_INVALID_PARAM},
