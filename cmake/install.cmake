@@ -3,6 +3,8 @@
 #   <prefix>/runtime/include -> ../include, <prefix>/runtime/lib64 -> ../lib64
 #   <prefix>/lib64/stub/, <prefix>/devlib/   every library name again: CANN's link-time stub
 #                                     folder and the CANN 8.5+ development-library folder
+#   <prefix>/include/mstx/, <prefix>/tools/mstx/{include,lib64}   mstx's headers and
+#                                     libms_tools_ext.so, also where toolkits keep them
 #   <prefix>/set_env.sh, <prefix>/bin/setenv.bash   export ASCEND_TOOLKIT_HOME, NPU_HOST_LIB, ...
 # plus a CMake package (find_package(openacl)) and pkg-config files (openacl, ascendcl).
 include(CMakePackageConfigHelpers)
@@ -11,7 +13,8 @@ set(OPENACL_INSTALL_LIBDIR lib64)
 install(TARGETS ascendcl EXPORT openaclTargets
         LIBRARY DESTINATION ${OPENACL_INSTALL_LIBDIR}
         INCLUDES DESTINATION include)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/acl DESTINATION include)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/acl ${PROJECT_SOURCE_DIR}/include/mstx
+        DESTINATION include)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/openacl)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/openacl DESTINATION include)
 endif()
@@ -39,6 +42,12 @@ install(CODE "
     execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../lib64/lib\${name}.so
                     \"\${root}/devlib/lib\${name}.so\")
   endforeach()
+  # mstx where CANN toolkits also have it (tools/mstx), which build files search.
+  file(MAKE_DIRECTORY \"\${root}/tools/mstx/include\" \"\${root}/tools/mstx/lib64\")
+  execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../../../include/mstx
+                  \"\${root}/tools/mstx/include/mstx\")
+  execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink ../../../lib64/libms_tools_ext.so
+                  \"\${root}/tools/mstx/lib64/libms_tools_ext.so\")
 ")
 
 configure_file(${PROJECT_SOURCE_DIR}/cmake/set_env.sh.in ${PROJECT_BINARY_DIR}/set_env.sh @ONLY)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Generates stubs for the AscendCL functions openacl does not implement yet.
 
-Reads every function declared in include/acl (declarations start with ACL_FUNC_VISIBILITY or
-MSVP_PROF_API), asks `nm` which of them the compiled api/ and core/ objects define, and writes:
+Reads every function declared in include/acl and include/mstx (declarations start with
+ACL_FUNC_VISIBILITY, MSVP_PROF_API or MSTX_DECLSPEC), asks `nm` which of them the compiled api/
+and core/ objects define, and writes:
   --stubs     a C++ file defining each missing function: it records "<name> is not supported by
               openacl yet" and returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000; NULL / 0 / UNDEFINED for
               functions that do not return aclError), plus openaclUnsupportedApis(), the list of
@@ -16,7 +17,9 @@ import re
 import subprocess
 import sys
 
-EXPORT_MACROS = ("ACL_FUNC_VISIBILITY", "MSVP_PROF_API")
+EXPORT_MACROS = ("ACL_FUNC_VISIBILITY", "MSVP_PROF_API", "MSTX_DECLSPEC")
+# The folders of include/ whose headers declare the library's functions.
+API_FOLDERS = ("acl", "mstx")
 DECL_RE = re.compile(r"\b(?:%s)\b\s+([^;{}]*?\))\s*;" % "|".join(EXPORT_MACROS), re.S)
 NAME_RE = re.compile(r"^(.*?)\b([A-Za-z_]\w*)\s*\((.*)\)$", re.S)
 
@@ -38,8 +41,9 @@ def declared_functions(include_dir):
     """Returns [(header, return_type, name, params)] in header order."""
     result, seen = [], {}
     headers = []
-    for root, _, files in os.walk(os.path.join(include_dir, "acl")):
-        headers += [os.path.join(root, f) for f in files if f.endswith(".h")]
+    for folder in API_FOLDERS:
+        for root, _, files in os.walk(os.path.join(include_dir, folder)):
+            headers += [os.path.join(root, f) for f in files if f.endswith(".h")]
     for path in sorted(headers):
         rel = os.path.relpath(path, include_dir)
         with open(path, encoding="utf-8") as f:

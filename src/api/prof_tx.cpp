@@ -3,7 +3,8 @@
 // next to what the streams ran. As documented, they belong between aclprofStart and
 // aclprofStop; openacl also takes them during an OPENACL_TRACE session. A session started
 // through aclprofStart records them only when its configuration selects ACL_PROF_MSPROFTX
-// (the calls still succeed otherwise, as they would on an NPU with the switch off).
+// (the calls still succeed otherwise, as they would on an NPU with the switch off). The marks
+// and the ranges that may cross threads are core/user_annotation's, shared with mstx.
 #include <atomic>
 #include <cinttypes>
 #include <cstdio>
@@ -20,9 +21,11 @@
 #include "core/error.h"
 #include "core/stream.h"
 #include "core/trace.h"
+#include "core/user_annotation.h"
 
 using openacl::Fail;
 namespace trace = openacl::trace;
+namespace user_annotation = openacl::user_annotation;
 
 namespace {
 
@@ -32,27 +35,22 @@ struct Stamp {
     const char* message = "";  // interned: records point at it after the stamp is gone
 };
 
-struct Open {
+struct Open {  // a range pushed on the calling thread, closed by its pop
     const char* message;
     const char* args_json;
     int64_t start;
     uint32_t thread;
 };
 
-std::mutex g_mutex;  // stamps, ranges, ids
+std::mutex g_mutex;  // stamps, ids
 std::unordered_set<const void*>& Stamps() {
     static auto* live = new std::unordered_set<const void*>;  // never destroyed, as datasets
     return *live;
-}
-std::unordered_map<uint32_t, Open>& Ranges() {
-    static auto* open = new std::unordered_map<uint32_t, Open>;
-    return *open;
 }
 std::unordered_map<uint64_t, const char*>& Names() {  // aclprofStr2Id's ids, for the trace
     static auto* names = new std::unordered_map<uint64_t, const char*>;
     return *names;
 }
-uint32_t g_next_range = 1;
 
 thread_local std::vector<Open> t_pushed;     // aclprofPush ... aclprofPop
 thread_local std::vector<Open> t_pushed_ex;  // aclprofRangePushEx ... aclprofRangePop
@@ -181,9 +179,7 @@ aclError aclprofMark(void* stamp) {
     Stamp* s = FindStamp(stamp, &rc);
     if (s == nullptr) return rc;
     if (trace::Running() == trace::Owner::kNone) return NoSession();
-    if (trace::UserNotesOn()) {
-        trace::NoteUser({s->message, nullptr, openacl::cpu::Ticks(), 0, 0, 0, true});
-    }
+    user_annotation::Mark({s->message}, nullptr);
     return ACL_SUCCESS;
 }
 
@@ -209,35 +205,28 @@ aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
     Stamp* s = FindStamp(stamp, &rc);
     if (s == nullptr) return rc;
     if (trace::Running() == trace::Owner::kNone) return NoSession();
-    const Open open{s->message, nullptr, openacl::cpu::Ticks(), trace::ThreadId()};
-    std::lock_guard lock(g_mutex);
-    uint32_t id = g_next_range++;
-    if (id == 0) id = g_next_range++;  // 0 is never an id
-    Ranges().emplace(id, open);
-    *rangeId = id;
+    *rangeId = user_annotation::StartRange({s->message}, nullptr);
     return ACL_SUCCESS;
 }
 
 aclError aclprofRangeStop(uint32_t rangeId) {
     OPENACL_API();
-    Open open{};
-    {
-        std::lock_guard lock(g_mutex);
-        auto it = Ranges().find(rangeId);
-        if (it == Ranges().end()) {
+    const char* domain = nullptr;
+    switch (user_annotation::EndRange(rangeId, nullptr, &domain)) {
+        case user_annotation::EndResult::kClosed:
+            return ACL_SUCCESS;
+        case user_annotation::EndResult::kNotOpen:
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "range %u is not open: it was never started by aclprofRangeStart, or "
                         "was stopped already",
                         rangeId);
-        }
-        open = it->second;
-        Ranges().erase(it);
+        case user_annotation::EndResult::kOtherDomain:
+            break;
     }
-    if (trace::UserNotesOn()) {
-        trace::NoteUser({open.message, nullptr, open.start, openacl::cpu::Ticks(), open.thread,
-                         rangeId, false});
-    }
-    return ACL_SUCCESS;
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "range %u was started in the mstx domain \"%s\": close it with "
+                "mstxDomainRangeEnd",
+                rangeId, domain);
 }
 
 aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
@@ -252,13 +241,7 @@ aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
     openacl::Stream* resolved = openacl::ResolveStream(stream, &rc);
     if (resolved == nullptr) return rc;
     const std::string text(msg, strnlen(msg, msgLen));
-    const char* message = trace::Intern(text.c_str());
-    // The host side of the mark, then a task that marks the stream when its turn comes; the
-    // trace joins the two with the enqueue arrow.
-    if (trace::UserNotesOn()) {
-        trace::NoteUser({message, nullptr, openacl::cpu::Ticks(), 0, 0, 0, true});
-    }
-    resolved->SubmitMark({trace::Kind::kMark, 0, 0, nullptr, message});
+    user_annotation::Mark({trace::Intern(text.c_str())}, resolved);
     return ACL_SUCCESS;
 }
 

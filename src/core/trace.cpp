@@ -41,7 +41,8 @@ struct Rec {
     int64_t t0, t1;
     const void* queue;    // enqueue, run: the executor queue
     const void* context;  // enqueue: the stream's context
-    const void* source;   // enqueue of an event wait: the queue it waits on
+    const void* source;   // enqueue: the label's (an event wait's queue, an mstx domain's
+                          // name); user: the mstx domain's name or null
     const char* name;     // enqueue: label name; API: the function; user: the message
     const char* api;      // enqueue: the API that enqueued it; user: JSON args or null
     uint64_t seq;
@@ -400,6 +401,20 @@ const char* SyncNote(const Rec& e) {
     return e.b == kCopyDoneInCall ? " (pageable, done in the call)" : "";
 }
 
+// aclrtProfTrace's user data as given (hex), and read as rtProfilerTraceEx, which it replaces,
+// laid the 18 bytes out: an index id, a model id (8 bytes each) and a tag id (2), little-endian.
+std::string ProfTraceArgs(const Rec& e) {
+    const std::string hex = e.name != nullptr ? e.name : "";
+    std::string args = ",\"userdata\":\"" + hex + "\"";
+    if (hex.size() == 36) {
+        const unsigned long tag = std::stoul(hex.substr(32, 2), nullptr, 16) |
+                                  std::stoul(hex.substr(34, 2), nullptr, 16) << 8;
+        args += ",\"index_id\":" + std::to_string(e.a) + ",\"model_id\":" + std::to_string(e.b) +
+                ",\"tag_id\":" + std::to_string(tag);
+    }
+    return args;
+}
+
 std::string TaskName(const Rec& e) {
     switch (e.kind) {
         case Kind::kMemcpyH2D:
@@ -430,6 +445,12 @@ std::string TaskName(const Rec& e) {
             return std::string("mark: ") + (e.name != nullptr ? e.name : "");
         case Kind::kStep:
             return "step " + std::to_string(e.a) + (e.b == 0 ? " start" : " end");
+        case Kind::kRangeStart:
+            return std::string("range start: ") + (e.name != nullptr ? e.name : "");
+        case Kind::kRangeEnd:
+            return std::string("range end: ") + (e.name != nullptr ? e.name : "");
+        case Kind::kProfTrace:
+            return "prof trace";
         case Kind::kTask:
         case Kind::kNone:
             break;
@@ -455,6 +476,25 @@ std::string Escape(const std::string& text) {
         }
     }
     return out;
+}
+
+// A user annotation's category: "user", or "user,<domain>" for an mstx domain's (Chrome trace
+// categories are comma-separated lists, so filters on either name find it).
+std::string UserCategory(const void* domain) {
+    return domain == nullptr ? "user" : "user," + Escape(static_cast<const char*>(domain));
+}
+
+// ',"domain":"<name>"' for a record of an mstx domain (`source`), else "".
+std::string DomainArg(const Rec& r) {
+    if (r.source == nullptr) return "";
+    return ",\"domain\":\"" + Escape(static_cast<const char*>(r.source)) + "\"";
+}
+
+// A user record's arguments ("" when it has none): its JSON, else its mstx domain.
+std::string UserArgs(const Rec& u) {
+    if (u.api != nullptr) return std::string(",\"args\":") + u.api;
+    if (u.source == nullptr) return "";
+    return ",\"args\":{" + DomainArg(u).substr(1) + "}";
 }
 
 constexpr int kHostPid = 1;
@@ -597,10 +637,17 @@ std::string Writer::TaskArgs(const Joined& j) const {
             args += ",\"event\":" + std::to_string(e.a);
             break;
         case Kind::kMark:
+        case Kind::kRangeStart:
+        case Kind::kRangeEnd:
             args += ",\"message\":\"" + Escape(e.name != nullptr ? e.name : "") + "\"";
+            if (e.kind != Kind::kMark) args += ",\"range_id\":" + std::to_string(e.a);
+            args += DomainArg(e);
             break;
         case Kind::kStep:
             args += ",\"step\":" + std::to_string(e.a);
+            break;
+        case Kind::kProfTrace:
+            args += ProfTraceArgs(e);
             break;
         case Kind::kTask:
         case Kind::kNone:
@@ -716,7 +763,9 @@ bool Writer::Write(std::string* why, std::string* summary) {
         kUser,       // a mark, or a range opened and closed on one thread
         kUserBegin,  // a range that may span threads: its two ends
         kUserEnd,
-        kSlice,  // a slice inside a task (a model layer); index into slices_
+        kSlice,           // a slice inside a task (a model layer); index into slices_
+        kStreamRange,     // an mstx range on its stream's track; index into stream_ranges
+        kStreamRangeEnd,  // the end of one drawn as an async slice (it crosses another)
     };
     struct Out {
         int64_t ts;
@@ -753,6 +802,43 @@ bool Writer::Write(std::string* why, std::string* summary) {
         const Joined& r = joined_[it->second];
         events.push_back({(r.start + r.end) / 2, 0, Ev::kSigOut, i});
         events.push_back({(j.start + j.end) / 2, 0, Ev::kSigIn, i});
+    }
+    // mstx ranges tied to a stream, from the task that marked their start to the one that marked
+    // their end. They nest around the stream's tasks in between; one that crosses another range
+    // of its stream (each ends inside the other) cannot nest on the track and becomes an async
+    // slice of the device instead.
+    struct StreamRange {
+        uint32_t start, end;  // indices into joined_
+        bool async;
+    };
+    std::vector<StreamRange> stream_ranges;
+    {
+        std::map<std::pair<const void*, uint64_t>, uint32_t> starts;  // (queue, range id)
+        for (uint32_t i = 0; i < joined_.size(); ++i) {
+            const Rec& e = *joined_[i].enq;
+            if (!joined_[i].ran() || !Wanted(e.device)) continue;
+            if (e.kind == Kind::kRangeStart) starts[{e.queue, e.a}] = i;
+            if (e.kind != Kind::kRangeEnd) continue;
+            auto it = starts.find({e.queue, e.a});
+            if (it != starts.end()) stream_ranges.push_back({it->second, i, false});
+        }
+        std::sort(stream_ranges.begin(), stream_ranges.end(), [&](const auto& x, const auto& y) {
+            return joined_[x.start].start < joined_[y.start].start;
+        });
+        std::map<const void*, std::vector<int64_t>> open_ends;  // per queue, innermost last
+        for (StreamRange& r : stream_ranges) {
+            std::vector<int64_t>& ends = open_ends[joined_[r.start].enq->queue];
+            while (!ends.empty() && ends.back() <= joined_[r.start].start)
+                ends.pop_back();
+            r.async = !ends.empty() && ends.back() < joined_[r.end].end;
+            if (!r.async) ends.push_back(joined_[r.end].end);
+        }
+    }
+    for (uint32_t i = 0; i < stream_ranges.size(); ++i) {
+        const int64_t start = joined_[stream_ranges[i].start].start;
+        const int64_t end = joined_[stream_ranges[i].end].end;
+        events.push_back({start, end - start, Ev::kStreamRange, i});
+        if (stream_ranges[i].async) events.push_back({end, 0, Ev::kStreamRangeEnd, i});
     }
     for (uint32_t i = 0; i < api_.size(); ++i) {
         host_threads.insert(api_[i]->thread);
@@ -905,11 +991,28 @@ bool Writer::Write(std::string* why, std::string* summary) {
             case Ev::kUser: {
                 const Rec& u = *user_[ev.index];
                 text = std::string("{\"ph\":\"") + (u.status != 0 ? "i\",\"s\":\"t" : "X") +
-                       "\",\"cat\":\"user\",\"name\":\"" + Escape(u.name) +
-                       "\",\"pid\":" + std::to_string(kHostPid) +
+                       "\",\"cat\":\"" + UserCategory(u.source) + "\",\"name\":\"" +
+                       Escape(u.name) + "\",\"pid\":" + std::to_string(kHostPid) +
                        ",\"tid\":" + std::to_string(u.thread) + ",\"ts\":" + Ts(ev.ts) +
-                       (u.status != 0 ? "" : ",\"dur\":" + Dur(ev.dur)) +
-                       (u.api != nullptr ? std::string(",\"args\":") + u.api : "") + "}";
+                       (u.status != 0 ? "" : ",\"dur\":" + Dur(ev.dur)) + UserArgs(u) + "}";
+                break;
+            }
+            case Ev::kStreamRange:
+            case Ev::kStreamRangeEnd: {
+                const StreamRange& r = stream_ranges[ev.index];
+                const Rec& e = *joined_[r.start].enq;
+                const bool end = ev.type == Ev::kStreamRangeEnd;
+                const char* phase = !r.async ? "X" : (end ? "e" : "b");
+                text =
+                    std::string("{\"ph\":\"") + phase + "\",\"cat\":\"" + UserCategory(e.source) +
+                    "\",\"name\":\"" + Escape(e.name != nullptr ? e.name : "") + "\"" +
+                    (r.async ? ",\"id\":" + std::to_string((uint64_t{2} << 32) + e.a) : "") +
+                    ",\"pid\":" + std::to_string(DevicePid(e.device)) +
+                    ",\"tid\":" + std::to_string(StreamTid(e.stream)) + ",\"ts\":" + Ts(ev.ts) +
+                    (!r.async ? ",\"dur\":" + Dur(ev.dur) : "") +
+                    (end ? ""
+                         : ",\"args\":{\"range_id\":" + std::to_string(e.a) + DomainArg(e) + "}") +
+                    "}";
                 break;
             }
             case Ev::kSlice: {
@@ -928,12 +1031,11 @@ bool Writer::Write(std::string* why, std::string* summary) {
                 // Async slices: Perfetto draws them on a track of their own under the host.
                 const Rec& u = *user_[ev.index];
                 const bool begin = ev.type == Ev::kUserBegin;
-                text = std::string("{\"ph\":\"") + (begin ? "b" : "e") +
-                       "\",\"cat\":\"user\",\"name\":\"" + Escape(u.name) +
+                text = std::string("{\"ph\":\"") + (begin ? "b" : "e") + "\",\"cat\":\"" +
+                       UserCategory(u.source) + "\",\"name\":\"" + Escape(u.name) +
                        "\",\"id\":" + std::to_string(u.a) + ",\"pid\":" + std::to_string(kHostPid) +
                        ",\"tid\":" + std::to_string(begin ? static_cast<uint32_t>(u.b) : u.thread) +
-                       ",\"ts\":" + Ts(ev.ts) +
-                       (begin && u.api != nullptr ? std::string(",\"args\":") + u.api : "") + "}";
+                       ",\"ts\":" + Ts(ev.ts) + (begin ? UserArgs(u) : "") + "}";
                 break;
             }
             case Ev::kInstant: {
@@ -1052,6 +1154,7 @@ void NoteUser(const UserNote& note) {
     r->t1 = note.instant ? note.start : note.end;
     r->name = note.message;
     r->api = note.args_json;
+    r->source = note.domain;
     r->a = note.range_id;
     r->b = note.start_thread != 0 ? note.start_thread : self->tid;
     r->thread = self->tid;

@@ -41,8 +41,13 @@ enum class Kind : uint8_t {
     kCallback,
     kEventRecord,
     kEventWait,
-    kMark,  // aclprofMarkEx: a user's mark on the stream (name: the message)
-    kStep,  // aclprofGetStepTimestamp: a = the step, b = 0 for its start, 1 for its end
+    kMark,        // aclprofMarkEx, mstxMarkA: a user's mark on the stream (name: the message,
+                  // source: the mstx domain's name or null)
+    kStep,        // aclprofGetStepTimestamp: a = the step, b = 0 for its start, 1 for its end
+    kRangeStart,  // an mstx range tied to the stream: where the stream reached its start and
+    kRangeEnd,    // its end (a = the range id; name and source as for kMark)
+    kProfTrace,   // aclrtProfTrace: a, b = the user data's first and second 8 bytes, name =
+                  // all 18 bytes in hex
 };
 
 // Describes a task at enqueue time (the API that enqueues it is recorded too). The meaning of
@@ -128,16 +133,19 @@ bool Stop(std::string* why);
 void StartConfigured(const std::string& path, bool again);
 
 // User annotations (msproftx: aclprofMark, aclprofPush/Pop, aclprofRangeStart/Stop,
-// aclprofRangePushEx/RangePop) on host-thread tracks. `message` and `args_json` (a JSON
-// object, or null) must live for the whole process (Intern them); times are cpu::Ticks().
+// aclprofRangePushEx/RangePop; mstx: marks and ranges) on host-thread tracks. `message`,
+// `args_json` (a JSON object, or null) and `domain` must live for the whole process (Intern
+// them); times are cpu::Ticks(). An mstx domain becomes the category "user,<domain>" and an
+// argument (the default domain's annotations are "user").
 struct UserNote {
     const char* message = nullptr;
     const char* args_json = nullptr;
     int64_t start = 0;
     int64_t end = 0;
-    uint32_t start_thread = 0;  // the thread that opened it (ranges may end on another one)
-    uint32_t range_id = 0;      // non-zero: a range that may span threads
-    bool instant = false;       // a mark: start == end
+    uint32_t start_thread = 0;     // the thread that opened it (ranges may end on another one)
+    uint32_t range_id = 0;         // non-zero: a range that may span threads
+    bool instant = false;          // a mark: start == end
+    const char* domain = nullptr;  // an mstx domain's name; null: the default domain
 };
 // True while a session runs that wants user annotations.
 bool UserNotesOn();

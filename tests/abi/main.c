@@ -17,6 +17,7 @@ int acl_rt_abi_checks(void);
 int acl_rt_allocator_abi_checks(void);
 int ge_error_codes_abi_checks(void);
 int rt_error_codes_abi_checks(void);
+int ms_tools_ext_abi_checks(void);
 
 static const struct {
     const char* name;
@@ -36,6 +37,7 @@ static const struct {
     {"acl_rt_allocator.h", acl_rt_allocator_abi_checks},
     {"ge_error_codes.h", ge_error_codes_abi_checks},
     {"rt_error_codes.h", rt_error_codes_abi_checks},
+    {"mstx/ms_tools_ext.h", ms_tools_ext_abi_checks},
 };
 
 int main(void) {

@@ -1,4 +1,5 @@
-// Misuse table, profiling: msproftx annotations, step timestamps and session options.
+// Misuse table, profiling: msproftx annotations, step timestamps, session options and
+// aclrtProfTrace.
 #include "acl/acl_prof.h"
 #include "misuse_table.h"
 
@@ -50,10 +51,11 @@ TEST(MisuseTable, MsproftxAnnotations) {
     aclrtResetDeviceForce(0);
 }
 
-TEST(MisuseTable, ProfilingStepsAndOptions) {
+TEST(MisuseTable, ProfilingStepsOptionsAndTracePoints) {
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     int not_step_info = 0;
     auto* bogus = reinterpret_cast<aclprofStepInfo*>(&not_step_info);
+    char data[19] = {};
     const std::vector<MisuseRow> rows = {
         {"aclprofSetConfig(ACL_PROF_ARGS_MAX, ...)",
          [] { return aclprofSetConfig(ACL_PROF_ARGS_MAX, "1", 1); }, ACL_ERROR_INVALID_PARAM},
@@ -72,6 +74,14 @@ TEST(MisuseTable, ProfilingStepsAndOptions) {
              return RecordedError();
          },
          ACL_ERROR_INVALID_PARAM},
+        {"aclrtProfTrace(NULL, 18, stream)", [] { return aclrtProfTrace(nullptr, 18, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtProfTrace(data, 19, stream)", [&] { return aclrtProfTrace(data, 19, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtProfTrace(data, -1, stream)", [&] { return aclrtProfTrace(data, -1, nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclrtProfTrace(data, 18, not a stream)",
+         [&] { return aclrtProfTrace(data, 18, &not_step_info); }, ACL_ERROR_INVALID_PARAM},
     };
     ExpectEveryRowFails(rows);
     aclrtResetDeviceForce(0);

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -14,68 +12,22 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
-#include "temp_dir.h"
-#include "test_support.h"
+#include "prof_session.h"
 
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
-// A profiling session into a fresh directory; Stop() returns the events it wrote.
-class ProfTx : public InitializedDeviceTest {
+// A profiling session (prof_session.h) with stamps.
+class ProfTx : public ProfSession {
  protected:
-    void SetUp() override {
-        InitializedDeviceTest::SetUp();
-        ASSERT_FALSE(dir_.empty());
-        ASSERT_EQ(aclprofInit(dir_.c_str(), dir_.size()), ACL_SUCCESS);
-    }
-    void TearDown() override {
-        if (config_ != nullptr) aclprofDestroyConfig(config_);
-        aclprofFinalize();
-        InitializedDeviceTest::TearDown();
-    }
-    void Start(uint64_t data_types = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX) {
-        uint32_t devices[] = {0};
-        config_ = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, data_types);
-        ASSERT_NE(config_, nullptr);
-        ASSERT_EQ(aclprofStart(config_), ACL_SUCCESS);
-    }
-    // The trace's events of category `cat`.
-    std::vector<json> Stop(const std::string& cat = "user") {
-        EXPECT_EQ(aclprofStop(config_), ACL_SUCCESS);
-        std::ifstream in(TracePath());
-        EXPECT_TRUE(in.good());
-        const json trace = json::parse(in);
-        std::vector<json> events;
-        for (const json& e : trace["traceEvents"])
-            if (e.value("cat", "") == cat) events.push_back(e);
-        return events;
-    }
-    // The session's trace: the one JSON file in the directory (its name counts the sessions of
-    // the process).
-    std::string TracePath() const {
-        for (const auto& entry : fs::directory_iterator(dir_))
-            if (entry.path().extension() == ".json") return entry.path().string();
-        return dir_ + "/missing.json";
-    }
     static void* StampWith(const std::string& message) {
         void* stamp = aclprofCreateStamp();
         EXPECT_NE(stamp, nullptr);
         EXPECT_EQ(aclprofSetStampTraceMessage(stamp, message.c_str(), message.size()), ACL_SUCCESS);
         return stamp;
     }
-
-    TempDir tmp_{"openacl-proftx"};
-    const std::string dir_ = tmp_.path();
-    aclprofConfig* config_ = nullptr;
 };
-
-const json* Find(const std::vector<json>& events, const std::string& name, const std::string& ph) {
-    for (const json& e : events)
-        if (e["name"] == name && e["ph"] == ph) return &e;
-    return nullptr;
-}
 
 TEST_F(ProfTx, MarkIsAnInstantOnTheCallingThread) {
     Start();
@@ -83,7 +35,7 @@ TEST_F(ProfTx, MarkIsAnInstantOnTheCallingThread) {
     ASSERT_EQ(aclprofMark(stamp), ACL_SUCCESS);
     aclprofDestroyStamp(stamp);
     auto events = Stop();
-    const json* mark = Find(events, "model_load_mark", "i");
+    const json* mark = FindEvent(events, "model_load_mark", "i");
     ASSERT_NE(mark, nullptr);
     EXPECT_EQ((*mark)["pid"], 1);  // the host process track
 }
@@ -100,8 +52,8 @@ TEST_F(ProfTx, PushAndPopNestOnOneThread) {
     aclprofDestroyStamp(outer);
     aclprofDestroyStamp(inner);
     auto events = Stop();
-    const json* frame = Find(events, "frame", "X");
-    const json* pre = Find(events, "preprocess", "X");
+    const json* frame = FindEvent(events, "frame", "X");
+    const json* pre = FindEvent(events, "preprocess", "X");
     ASSERT_NE(frame, nullptr);
     ASSERT_NE(pre, nullptr);
     EXPECT_GE((*pre)["dur"].get<double>(), 2000.0);  // microseconds
@@ -127,8 +79,8 @@ TEST_F(ProfTx, RangeMayEndOnAnotherThread) {
     other.join();
     aclprofDestroyStamp(stamp);
     auto events = Stop();
-    const json* begin = Find(events, "decode", "b");
-    const json* end = Find(events, "decode", "e");
+    const json* begin = FindEvent(events, "decode", "b");
+    const json* end = FindEvent(events, "decode", "e");
     ASSERT_NE(begin, nullptr);
     ASSERT_NE(end, nullptr);
     EXPECT_EQ((*begin)["id"], (*end)["id"]);
@@ -157,11 +109,8 @@ TEST_F(ProfTx, MarkExMarksTheStreamWhenItsTurnComes) {
     ASSERT_EQ(aclprofMarkEx("after upload", 12, stream), ACL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
-    EXPECT_EQ(aclprofStop(config_), ACL_SUCCESS);
-    std::ifstream in(TracePath());
     bool host_mark = false, stream_task = false;
-    const json trace = json::parse(in);
-    for (const json& e : trace["traceEvents"]) {
+    for (const json& e : StopAndRead()) {
         if (e.value("cat", "") == "user" && e["name"] == "after upload") host_mark = true;
         if (e.value("cat", "") == "task" && e["name"] == "mark: after upload") {
             stream_task = e["pid"].get<int>() >= 100;  // a device track
@@ -200,7 +149,7 @@ TEST_F(ProfTx, RangePushExShowsTheOperatorAndItsTensors) {
     ASSERT_EQ(aclprofRangePushEx(&attr), ACL_SUCCESS);
     ASSERT_EQ(aclprofRangePop(), ACL_SUCCESS);
     auto events = Stop();
-    const json* op = Find(events, "resnet/fc", "X");
+    const json* op = FindEvent(events, "resnet/fc", "X");
     ASSERT_NE(op, nullptr);
     EXPECT_EQ((*op)["args"]["op_type"], "MatMul");
     ASSERT_EQ((*op)["args"]["tensors"].size(), 2u);

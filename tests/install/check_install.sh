@@ -11,11 +11,13 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build_dir" --prefix "$prefix" > /dev/null
 
 libraries=(ascendcl acl_rt acl_rt_impl acl_mdl acl_dvpp acl_cblas msprofiler profapi
-           acl_op_compiler c_sec)
+           acl_op_compiler ms_tools_ext c_sec)
 paths=(include/acl/acl.h include/acl/ops/acl_dvpp.h include/acl/ops/acl_cblas.h include/securec.h
        include/securectype.h include/openacl/acl.hpp runtime/include/acl/acl.h
        runtime/include/securec.h set_env.sh bin/setenv.bash bin/atc lib64/pkgconfig/openacl.pc
-       share/cmake/openacl/openaclConfig.cmake)
+       share/cmake/openacl/openaclConfig.cmake include/mstx/ms_tools_ext.h
+       include/mstx/ms_tools_ext_mem.h tools/mstx/include/mstx/ms_tools_ext.h
+       tools/mstx/lib64/libms_tools_ext.so)
 for lib in "${libraries[@]}"; do
   for dir in lib64 lib64/stub runtime/lib64 runtime/lib64/stub devlib; do
     paths+=("$dir/lib$lib.so")
@@ -51,6 +53,18 @@ cc "$source_dir/app.c" -I"$ASCEND_HOME_PATH/include" "$ASCEND_HOME_PATH/lib64/li
    "$ASCEND_HOME_PATH/lib64/libacl_rt_impl.so" "$ASCEND_HOME_PATH/lib64/libprofapi.so" \
    -o "$work/app_by_path"
 "$work/app_by_path"
+# mstx: its header and libms_tools_ext.so where CANN 8.5+ has them, and where older toolkits did
+# (tools/mstx); under OPENACL_TRACE the annotations reach the trace.
+cc "$source_dir/app_mstx.c" -I"$ASCEND_HOME_PATH/include" -L"$ASCEND_HOME_PATH/lib64" \
+   -lms_tools_ext -lascendcl -o "$work/app_mstx"
+"$work/app_mstx" > /dev/null
+cc "$source_dir/app_mstx.c" -I"$ASCEND_HOME_PATH/include" -I"$ASCEND_HOME_PATH/tools/mstx/include" \
+   -L"$ASCEND_HOME_PATH/lib64" -L"$ASCEND_HOME_PATH/tools/mstx/lib64" -lascendcl -lms_tools_ext \
+   -o "$work/app_mstx_tools"
+OPENACL_TRACE="$work/mstx.json" "$work/app_mstx_tools" > /dev/null
+for name in '"installed mark"' '"installed range"' '"user,install_check"'; do
+  grep -q "$name" "$work/mstx.json" || { echo "the mstx application's trace lacks $name"; exit 1; }
+done
 # A run script that begins as CANN's examples do, in a clean environment.
 env -i HOME="$HOME" PATH=/usr/bin:/bin bash -c "source '$prefix/bin/setenv.bash' &&
   [ \"\$ASCEND_HOME_PATH\" = '$prefix' ] && [ \"\$(command -v atc)\" = '$prefix/bin/atc' ] &&
