@@ -12,6 +12,7 @@
 #include "core/model_ri.h"
 #include "core/op_timeout.h"
 #include "core/stream.h"
+#include "core/stream_abort.h"
 
 using openacl::Event;
 using openacl::Fail;
@@ -164,13 +165,34 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* statu
     return ACL_SUCCESS;
 }
 
+namespace {
+
+// The stream of the event's newest record, if it still exists, and its abort epoch now: a wait
+// that overlaps an abort of that stream answers the abort, as CANN documents for
+// aclrtStreamAbort (the record may have been discarded).
+struct RecordSource {
+    openacl::Stream* stream = nullptr;
+    uint64_t epoch = 0;
+    explicit RecordSource(Event* event) : stream(event->record_stream()) {
+        if (stream != nullptr && !openacl::StreamAlive(stream)) stream = nullptr;
+        if (stream != nullptr) epoch = stream->abort_epoch();
+    }
+    aclError Aborted() const {
+        return stream == nullptr ? ACL_SUCCESS : openacl::AbortedDuringWait(stream, epoch);
+    }
+};
+
+}  // namespace
+
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
     OPENACL_API();
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
+    const RecordSource source(resolved);
+    if (aclError aborted = source.Aborted()) return aborted;
     resolved->Synchronize(openacl::cpu::kWaitForever);
-    return ACL_SUCCESS;
+    return source.Aborted();
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
@@ -184,11 +206,14 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
     if (resolved == nullptr) return rc;
     auto limit = timeout < 0 ? openacl::cpu::kWaitForever
                              : std::chrono::nanoseconds(std::chrono::milliseconds(timeout));
+    const RecordSource source(resolved);
+    if (aclError aborted = source.Aborted()) return aborted;
     if (resolved->Synchronize(limit).timed_out()) {
+        if (aclError aborted = source.Aborted()) return aborted;
         return Fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
                     "the work recorded by event %p did not complete within %d ms", event, timeout);
     }
-    return ACL_SUCCESS;
+    return source.Aborted();
 }
 
 namespace {

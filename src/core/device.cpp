@@ -20,6 +20,7 @@
 #include "core/runtime.h"
 #include "core/state_callbacks.h"
 #include "core/stream.h"
+#include "core/stream_abort.h"
 #include "core/trace.h"
 
 namespace openacl {
@@ -236,11 +237,14 @@ aclError SynchronizeDevice(int32_t timeout_ms) {
         // A stream retired during the wait is freed only after this call returns (reclaim.h),
         // so its lane may be waited for through it.
         Stream* stream;
+        uint64_t abort_epoch;  // a wait that overlaps an abort of the stream answers the abort
     };
     std::vector<Target> targets;
     {
         std::lock_guard lock(Runtime::Get().lifecycle_mutex());
-        auto add = [&](Stream* s) { targets.push_back({s, s->executor(), s->queue(), s}); };
+        auto add = [&](Stream* s) {
+            targets.push_back({s, s->executor(), s->queue(), s, s->abort_epoch()});
+        };
         for (Context* c : ctx->device()->contexts) {
             if (c->default_stream != nullptr) add(c->default_stream);
             for (Stream* s : c->streams)
@@ -268,6 +272,11 @@ aclError SynchronizeDevice(int32_t timeout_ms) {
         if (status.failed() && first == ACL_SUCCESS) {
             first = StreamFailureByHandle(target.handle, status);
         }
+    }
+    // As for one stream: an abort during the wait is what the wait answers (the failures of
+    // the aborted work were dropped).
+    for (const Target& target : targets) {
+        if (aclError aborted = AbortedDuringWait(target.stream, target.abort_epoch)) return aborted;
     }
     return first;
 }

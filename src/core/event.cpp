@@ -60,12 +60,17 @@ int32_t Event::Record(Stream* stream) {
             std::lock_guard guard(lock_);
             traced_record_ = {stream->queue(), traced.seq()};
         }
+        {
+            std::lock_guard guard(lock_);
+            record_stream_ = stream;
+        }
         return DeviceEvent()->Record(*stream->lane());
     }
     // Holding the lock keeps Reset from swapping impl_ out meanwhile, so no reference of our
     // own is needed: a Retain/Release pair here costs two atomic operations on a cache line the
     // worker running the previous record is writing (about a quarter of the enqueue cost).
     std::lock_guard guard(lock_);
+    record_stream_ = stream;
     if (captured_.load(std::memory_order_relaxed) != 0) [[unlikely]]
         captured_.store(0, std::memory_order_relaxed);
     if (!trace::On()) [[likely]] {
@@ -156,6 +161,10 @@ void Event::WaitOnQueue(cpu::Queue* queue) {
 
 void Event::Reset() {
     captured_.store(0, std::memory_order_relaxed);
+    {
+        std::lock_guard guard(lock_);
+        record_stream_ = nullptr;
+    }
     if (on_device_) [[unlikely]] {
         // A fresh device event: "never recorded" again. Waits already enqueued keep theirs.
         int32_t status = 0;

@@ -56,6 +56,13 @@ class Event {
     cpu::WaitStatus Synchronize(std::chrono::nanoseconds timeout);
     bool recorded();
     std::optional<int64_t> TimestampNs();
+    // The stream of the newest record (null before any, and after Reset): a synchronisation
+    // that overlaps an abort of it answers the abort (core/stream_abort.h). May name a stream
+    // destroyed since; check StreamAlive before use.
+    Stream* record_stream() {
+        std::lock_guard guard(lock_);
+        return record_stream_;
+    }
 
     // Captures (core/model_ri.h): when the newest record was made in a capture, the capture's
     // model id and point, packed as (id << 32 | point); 0 when it is a real record.
@@ -86,6 +93,7 @@ class Event {
     } traced_record_;
     bool device_event_timing_ = false;
     std::atomic<uint64_t> captured_{0};
+    Stream* record_stream_ = nullptr;  // under lock_
     // Replaced by Reset while records or waits may still refer to them on the device: kept
     // until the event is destroyed (resets of one event are rare).
     std::vector<std::unique_ptr<backend::DeviceEvent>> retired_device_events_;

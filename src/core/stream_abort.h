@@ -6,9 +6,10 @@
 //   submitted while it runs are discarded too. A task waiting on the stream (an event, notify or
 //   value wait, a blocking callback) is stopped at once; one executing host code on a worker (a
 //   kernel, a copy, a host function) cannot be interrupted on a CPU, so the abort returns once
-//   it has finished. Synchronisations of the stream that wait across an abort, or begin during
-//   it, return ACL_ERROR_RT_STREAM_ABORT (ACL_ERROR_RT_DEVICE_TASK_ABORT for a device abort);
-//   the errors of the aborted work are dropped.
+//   it has finished. Synchronisations that wait across an abort, or begin during it, return
+//   ACL_ERROR_RT_STREAM_ABORT (ACL_ERROR_RT_DEVICE_TASK_ABORT for a device abort): of the
+//   stream, of an event whose newest record went to it (the record may have been discarded),
+//   and of its device; the errors of the aborted work are dropped.
 // - A stop ends the running task only, with ACL_ERROR_RT_TASK_ABORT_STOP, which the next
 //   synchronisation reports; queued tasks stay and then run or are skipped as the stream's
 //   failure mode says (aclrtSetStreamFailureMode).

@@ -356,6 +356,48 @@ TEST_F(StreamControl, AThreadBlockedInSynchronizeStreamReturnsStreamAbort) {
     EXPECT_EQ(aclrtSynchronizeStream(held()), ACL_SUCCESS) << "the next wait is an ordinary one";
 }
 
+TEST_F(StreamControl, AThreadBlockedInSynchronizeEventOnADiscardedRecordReturnsStreamAbort) {
+    HoldWithAWait();
+    aclrtEvent behind = nullptr;
+    ASSERT_EQ(aclrtCreateEventWithFlag(&behind, ACL_EVENT_SYNC), ACL_SUCCESS);
+    ASSERT_EQ(aclrtRecordEvent(behind, held()), ACL_SUCCESS);  // queued behind the wait
+    std::atomic<int> result{-1};
+    aclrtContext context = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+    std::thread waiter([&] {
+        aclrtSetCurrentContext(context);
+        result = aclrtSynchronizeEvent(behind);
+    });
+    std::this_thread::sleep_for(20ms);
+    EXPECT_EQ(result.load(), -1);
+    ASSERT_EQ(aclrtStreamAbort(held()), ACL_SUCCESS);
+    if (!WaitUntil([&] { return result.load() != -1; })) {
+        ADD_FAILURE() << "aclrtSynchronizeEvent still waits for a record the abort discarded";
+        ASSERT_EQ(aclrtRecordEvent(behind, source()), ACL_SUCCESS);  // ends the wait
+    }
+    waiter.join();
+    EXPECT_EQ(result.load(), ACL_ERROR_RT_STREAM_ABORT);
+    aclrtDestroyEvent(behind);
+}
+
+TEST_F(StreamControl, AThreadBlockedInSynchronizeDeviceDuringAStreamAbortReturnsStreamAbort) {
+    HoldWithAWait();
+    std::atomic<int> result{-1};
+    aclrtContext context = nullptr;
+    ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+    std::thread waiter([&] {
+        aclrtSetCurrentContext(context);
+        result = aclrtSynchronizeDevice();
+    });
+    std::this_thread::sleep_for(20ms);
+    EXPECT_EQ(result.load(), -1);
+    ASSERT_EQ(aclrtStreamAbort(held()), ACL_SUCCESS);
+    gate_.Open();  // the source stream finishes: only the abort is left to report
+    waiter.join();
+    EXPECT_EQ(result.load(), ACL_ERROR_RT_STREAM_ABORT);
+    EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS) << "the next wait is an ordinary one";
+}
+
 TEST_F(StreamControl, AbortWaitsForATaskAlreadyExecutingAndDiscardsWhatFollowsIt) {
     ASSERT_EQ(gate_.Block(held()), ACL_SUCCESS);  // a host function: it cannot be interrupted
     std::atomic<int> ran{0};
@@ -455,16 +497,18 @@ TEST_F(StreamControl, DeviceAbortCallbacksGetWhatIsLeftOfTheTimeout) {
 
 TEST_F(StreamControl, DuringADeviceAbortSynchronizeAnswersDeviceTaskAbortAndStopStreamAbort) {
     AbortRecorder recorder;
-    aclError sync = ACL_SUCCESS, stop = ACL_SUCCESS, abort = -1;
+    aclError sync = ACL_SUCCESS, device_sync = ACL_SUCCESS, stop = ACL_SUCCESS, abort = -1;
     recorder.during = [&](aclrtDeviceTaskAbortStage stage) {
         if (stage != ACL_RT_DEVICE_TASK_ABORT_POST) return;
         sync = aclrtSynchronizeStream(held());
+        device_sync = aclrtSynchronizeDevice();
         stop = aclrtStreamStop(held());
         abort = aclrtStreamAbort(held());
     };
     ScopedAbortCallback registered("stream-control-test", &recorder);
     ASSERT_EQ(aclrtDeviceTaskAbort(0, 0), ACL_SUCCESS);
     EXPECT_EQ(sync, ACL_ERROR_RT_DEVICE_TASK_ABORT);
+    EXPECT_EQ(device_sync, ACL_ERROR_RT_DEVICE_TASK_ABORT);
     EXPECT_EQ(stop, ACL_ERROR_RT_STREAM_ABORT);
     EXPECT_EQ(abort, ACL_SUCCESS) << "a stream abort leaves the device's abort to do the work";
     aclGetRecentErrMsg();
