@@ -92,7 +92,9 @@ namespace {
 
 PyObject* g_dump_callback = nullptr;  // guarded by the GIL
 
-// Dump data for Python: fn({'fileName', 'bufLen', 'isLastChunk', 'offset', 'flag', 'dataBuf'}).
+// Dump data for Python, with pyACL's documented keys: fn({'file_name', 'data_buf', 'buf_len',
+// 'is_last_chunk', 'offset', 'flag'}); data_buf is the chunk's address, valid during the call
+// (acl.util.ptr_to_bytes(data_buf, buf_len) copies it).
 int32_t RunDumpCallback(const acldumpChunk* chunk, int32_t len) {
     (void)len;
     if (chunk == nullptr || !Py_IsInitialized()) return 0;
@@ -101,10 +103,10 @@ int32_t RunDumpCallback(const acldumpChunk* chunk, int32_t len) {
     if (g_dump_callback) {
         PyObject* fn = Py_NewRef(g_dump_callback);
         PyObject* dict = Py_BuildValue(
-            "{s:s,s:I,s:I,s:L,s:i,s:y#}", "fileName", chunk->fileName, "bufLen", chunk->bufLen,
-            "isLastChunk", chunk->isLastChunk, "offset", static_cast<long long>(chunk->offset),
-            "flag", chunk->flag, "dataBuf", reinterpret_cast<const char*>(chunk->dataBuf),
-            static_cast<Py_ssize_t>(chunk->bufLen));
+            "{s:s,s:K,s:I,s:I,s:L,s:i}", "file_name", chunk->fileName, "data_buf",
+            static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(chunk->dataBuf)), "buf_len",
+            chunk->bufLen, "is_last_chunk", chunk->isLastChunk, "offset",
+            static_cast<long long>(chunk->offset), "flag", chunk->flag);
         PyObject* value = dict ? PyObject_CallOneArg(fn, dict) : nullptr;
         if (value == nullptr) {
             pyacl::ReportException("the acl.mdl.dump_reg_callback function");

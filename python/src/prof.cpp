@@ -124,3 +124,23 @@ PyObject* py_prof_get_op_name_v2(PyObject*, PyObject* args) {
                     "acl.prof.get_op_name_v2(op_info_ptr: int, len: int, index: int) -> (str, ret)",
                     aclprofGetOpName, aclprofGetOpNameLen, true);
 }
+
+// The C function takes the address of the pipe's write end (an int), as CANN's C samples pass
+// &fds[1]; pyACL passes the descriptor itself, so it is given the address of a copy (the C
+// side reads it in the call).
+PyObject* py_prof_create_subscribe_config(PyObject*, PyObject* args) {
+    static const char kSig[] =
+        "acl.prof.create_subscribe_config(time_info_switch: int, aicore_metrics: int, fd: int) "
+        "-> subscribe_config";
+    PyObject* p[3];
+    int8_t time_info = 0;
+    aclprofAicoreMetrics metrics{};
+    int fd = -1;
+    if (!pyacl::Unpack(args, 3, p, kSig)) return nullptr;
+    if (!pyacl::Arg(p[0], &time_info) || !pyacl::Arg(p[1], &metrics) || !pyacl::Arg(p[2], &fd)) {
+        return pyacl::BadArgs(kSig);
+    }
+    aclprofSubscribeConfig* config = nullptr;
+    Py_BEGIN_ALLOW_THREADS config = aclprofCreateSubscribeConfig(time_info, metrics, &fd);
+    Py_END_ALLOW_THREADS return pyacl::ToPy(config);
+}

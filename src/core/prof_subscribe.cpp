@@ -65,6 +65,10 @@ bool WriteAll(int fd, const void* data, size_t bytes, int* error) {
 
 }  // namespace
 
+Subscription::~Subscription() {
+    ::close(fd_);
+}
+
 void Subscription::Note(std::vector<OpRecord>* records, const std::string& type,
                         const std::string& name, int64_t start_ns, int64_t end_ns) const {
     OpRecord r{};
@@ -114,18 +118,24 @@ aclError Subscribe(uint32_t model_id, int fd, bool time_info) {
 
 aclError Unsubscribe(uint32_t model_id) {
     Registry& r = registry();
-    std::lock_guard lock(r.mutex);
-    if (r.by_model.erase(model_id) == 0) {
+    std::unique_lock lock(r.mutex);
+    auto it = r.by_model.find(model_id);
+    if (it == r.by_model.end()) {
         return Fail(ACL_ERROR_INVALID_MODEL_ID, "model %u is not subscribed", model_id);
     }
+    // Closed outside the lock, when no execution holds it any more.
+    std::shared_ptr<const Subscription> gone = std::move(it->second);
+    r.by_model.erase(it);
     r.count.store(r.by_model.size(), std::memory_order_release);
+    lock.unlock();
     return ACL_SUCCESS;
 }
 
 void UnsubscribeAll() {
     Registry& r = registry();
+    std::map<uint32_t, std::shared_ptr<const Subscription>> gone;
     std::lock_guard lock(r.mutex);
-    r.by_model.clear();
+    gone.swap(r.by_model);
     r.count.store(0, std::memory_order_release);
 }
 

@@ -30,11 +30,17 @@ struct OpRecord {
 };
 inline constexpr uint32_t kOpRecordMagic = 0x504F414F;  // "OAOP"
 
-// A model's subscription: where its records go.
+// A model's subscription: where its records go. It owns the pipe's write end from the
+// subscription on: as CANN documents, the runtime closes it once the records are sent after
+// aclprofModelUnSubscribe (here: when the last execution holding the subscription lets go), so
+// the reader sees the end of the pipe.
 class Subscription {
  public:
     Subscription(uint32_t model_id, int fd, bool time_info)
         : model_id_(model_id), fd_(fd), time_info_(time_info) {}
+    ~Subscription();
+    Subscription(const Subscription&) = delete;
+    Subscription& operator=(const Subscription&) = delete;
     // Appends one operator to the execution being recorded.
     void Note(std::vector<OpRecord>* records, const std::string& type, const std::string& name,
               int64_t start_ns, int64_t end_ns) const;

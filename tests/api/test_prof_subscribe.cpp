@@ -30,8 +30,8 @@ class ProfSubscribe : public InitializedDeviceTest {
         builder.Input("x", {1, kWidth}).Output("y", {1, kWidth});
         builder.Node("Mul", {"x", "x"}, {"t"}).Name("sq");
         builder.Node("Softmax", {"t"}, {"y"}).Name("soft");
-        const std::string bytes = builder.Bytes();
-        ASSERT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &model_), ACL_SUCCESS)
+        bytes_ = builder.Bytes();
+        ASSERT_EQ(aclmdlLoadFromMem(bytes_.data(), bytes_.size(), &model_), ACL_SUCCESS)
             << aclGetRecentErrMsg();
         ASSERT_EQ(aclprofGetOpDescSize(&record_), ACL_SUCCESS);
         const size_t bytes_io = kWidth * sizeof(float);
@@ -55,13 +55,14 @@ class ProfSubscribe : public InitializedDeviceTest {
         aclrtFree(x_);
         aclrtFree(y_);
         if (fds_[0] >= 0) close(fds_[0]);
-        close(fds_[1]);
+        if (!handed_over_) close(fds_[1]);  // a subscription's write end is the runtime's to close
         InitializedDeviceTest::TearDown();
     }
     void Subscribe(int8_t time_info = 1) {
         config_ = aclprofCreateSubscribeConfig(time_info, ACL_AICORE_NONE, &fds_[1]);
         ASSERT_NE(config_, nullptr) << aclGetRecentErrMsg();
         ASSERT_EQ(aclprofModelSubscribe(model_, config_), ACL_SUCCESS) << aclGetRecentErrMsg();
+        handed_over_ = true;
     }
     void Execute() {
         ASSERT_EQ(aclmdlExecute(model_, in_, out_), ACL_SUCCESS) << aclGetRecentErrMsg();
@@ -93,6 +94,8 @@ class ProfSubscribe : public InitializedDeviceTest {
     }
 
     int fds_[2] = {-1, -1};
+    bool handed_over_ = false;
+    std::string bytes_;
     uint32_t model_ = 0;
     size_t record_ = 0;
     aclprofSubscribeConfig* config_ = nullptr;
@@ -168,6 +171,24 @@ TEST_F(ProfSubscribe, AfterUnsubscribeNothingIsWritten) {
     ASSERT_EQ(aclprofModelUnSubscribe(model_), ACL_SUCCESS);
     Execute();
     EXPECT_TRUE(Drain().empty());
+}
+
+TEST_F(ProfSubscribe, UnsubscribeClosesTheWriteEndSoTheReaderSeesTheEnd) {
+    Subscribe();
+    Execute();
+    ASSERT_EQ(aclprofModelUnSubscribe(model_), ACL_SUCCESS);
+    EXPECT_EQ(Drain().size(), 2 * record_) << "what was sent stays readable";
+    char byte = 0;
+    EXPECT_EQ(read(fds_[0], &byte, 1), 0) << "end of file: no writer is left";
+}
+
+TEST_F(ProfSubscribe, UnloadingTheModelEndsItsSubscription) {
+    Subscribe();
+    ASSERT_EQ(aclmdlUnload(model_), ACL_SUCCESS);
+    char byte = 0;
+    EXPECT_EQ(read(fds_[0], &byte, 1), 0);
+    EXPECT_EQ(aclprofModelUnSubscribe(model_), ACL_ERROR_INVALID_MODEL_ID);
+    ASSERT_EQ(aclmdlLoadFromMem(bytes_.data(), bytes_.size(), &model_), ACL_SUCCESS);
 }
 
 TEST_F(ProfSubscribe, SubscribingTwiceIsRefused) {
@@ -276,8 +297,7 @@ TEST(ProfSubscribeOpenCv, AnEngineWithoutLayersReportsTheWholeGraph) {
     aclmdlDestroyDataset(out);
     aclrtFree(x);
     aclrtFree(y);
-    close(fds[0]);
-    close(fds[1]);
+    close(fds[0]);  // the write end went with the subscription, at the unload
     aclFinalize();
 }
 
