@@ -12,6 +12,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/memory.h"
 #include "core/overflow.h"
 #include "core/stream.h"
@@ -160,6 +161,7 @@ void Enqueue(GemmArgs* args, openacl::Stream* stream) {
             std::string error;
             if (!ctx.cancelled() && !openacl::ops::RunGemm(*args, &error)) {
                 stream->NoteFailure("the BLAS operation failed: %s", error.c_str());
+                openacl::exception_info::Report(ctx, stream, ACL_ERROR_FAILURE);
                 status = openacl::cpu::TaskStatus::Failed(ACL_ERROR_FAILURE);
             } else if (watched && !ctx.cancelled()) {  // infinities or NaNs left in C (y)
                 const GemmArgs& g = *args;

@@ -8,6 +8,7 @@
 
 #include "backend/cpu/task.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/memory.h"
 #include "core/stream.h"
 #include "core/trace.h"
@@ -152,6 +153,7 @@ aclError CopyBatch(const MemcpyBatch& b, size_t* fail_index, Stream* stream) {
                         "aclrtMemcpyBatchAsync: copy %zu (%zu bytes from %p to %p) found its "
                         "memory freed before it ran",
                         i, c.size, c.src, c.dst);
+                    exception_info::Report(ctx, payload.stream, ACL_ERROR_RT_COPY_DATA);
                     return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
                 }
                 std::memmove(c.dst, c.src, c.size);

@@ -17,6 +17,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -374,6 +375,7 @@ aclError WaitAndResetNotify(aclrtNotify handle, Stream* stream, uint32_t timeout
                 wait.stream->NoteFailure(
                     "aclrtWaitAndResetNotify: notify %u was not recorded within its timeout",
                     wait.notify->id());
+                exception_info::Report(ctx, wait.stream, ACL_ERROR_RT_TASK_TIMEOUT);
                 if (owner) wait.notify->Release();
                 return cpu::TaskStatus::Failed(ACL_ERROR_RT_TASK_TIMEOUT);
             }
@@ -566,6 +568,7 @@ aclError WaitCountingNotify(aclrtCntNotify handle, Stream* stream,
                     "aclrtCntNotifyWaitWithTimeout: counting notify %u did not reach the "
                     "awaited value within its timeout",
                     wait.notify->id());
+                exception_info::Report(ctx, wait.stream, ACL_ERROR_RT_TASK_TIMEOUT);
                 if (owner) wait.notify->Release();
                 return cpu::TaskStatus::Failed(ACL_ERROR_RT_TASK_TIMEOUT);
             }

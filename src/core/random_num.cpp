@@ -14,6 +14,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/float16.h"
 #include "core/memory.h"
 #include "core/model_ri.h"
@@ -570,6 +571,7 @@ aclError BuildRandomNumTask(const aclrtRandomNumTaskInfo& info, Stream* stream, 
         [owned](cpu::TaskContext& ctx) {
             cpu::TaskStatus status = cpu::TaskStatus::Done();
             if (!ctx.cancelled()) status = Run(*owned);
+            if (status.failed()) exception_info::Report(ctx, owned->stream, status.code);
             if (!ctx.borrowed()) delete owned;
             return status;
         },

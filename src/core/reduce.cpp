@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/float16.h"
 #include "core/memory.h"
 #include "core/runtime.h"
@@ -302,13 +303,14 @@ aclError ReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind
         aclDataType type;
     };
     const Reduction r{stream, dst, src, count, kind, type};
-    stream->Submit(cpu::MakeTask([r]() {
+    stream->Submit(cpu::MakeTask([r](cpu::TaskContext& ctx) {
         if (LiveDeviceRangeProblem(r.dst, r.count) != nullptr ||
             LiveDeviceRangeProblem(r.src, r.count) != nullptr) {
             r.stream->NoteFailure(
                 "aclrtReduceAsync of %llu bytes from %p into %p: the memory was "
                 "freed before the reduction ran",
                 static_cast<unsigned long long>(r.count), r.src, r.dst);
+            exception_info::Report(ctx, r.stream, ACL_ERROR_RT_COPY_DATA);
             return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
         }
         Reduce(r.dst, r.src, r.count, r.kind, r.type);

@@ -7,6 +7,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/memory.h"
 #include "core/model_ri.h"
 #include "core/poll_park.h"
@@ -63,11 +64,13 @@ cpu::Task ValueWriteTask(void* address, uint64_t value, Stream* stream) {
         uint64_t value;
     };
     const Write write{stream, static_cast<uint64_t*>(address), value};
-    return cpu::MakeTask([write]() {
+    return cpu::MakeTask([write](cpu::TaskContext& ctx) {
+        if (ctx.cancelled()) return cpu::TaskStatus::Done();
         if (LiveDeviceRangeProblem(write.address, 8) != nullptr) {
             write.stream->NoteFailure(
                 "aclrtValueWrite: the memory at %p was freed before the write ran",
                 static_cast<void*>(write.address));
+            exception_info::Report(ctx, write.stream, ACL_ERROR_RT_COPY_DATA);
             return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
         }
         std::atomic_ref<uint64_t>(*write.address).store(write.value, std::memory_order_release);
@@ -89,6 +92,7 @@ cpu::Task ValueWaitTask(const void* address, uint64_t value, uint32_t flag, Stre
         if (LiveDeviceRangeProblem(wait.address, 8) != nullptr) {
             wait.stream->NoteFailure("aclrtValueWait: the memory at %p was freed while waited for",
                                      static_cast<const void*>(wait.address));
+            exception_info::Report(ctx, wait.stream, ACL_ERROR_RT_COPY_DATA);
             return cpu::TaskStatus::Failed(ACL_ERROR_RT_COPY_DATA);
         }
         const uint64_t now = std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(wait.address))

@@ -4,6 +4,7 @@
 
 #include "backend/cpu/task.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/stream.h"
 
 namespace openacl::dvpp {
@@ -31,6 +32,7 @@ void Submit(Stream* stream, Work work) {
                 }
                 if (code != ACL_SUCCESS) {
                     pending->stream->NoteFailure("%s", error.c_str());
+                    exception_info::Report(ctx, pending->stream, code);
                     status = cpu::TaskStatus::Failed(code);
                 }
             }

@@ -16,6 +16,7 @@
 #include "core/device.h"
 #include "core/dump.h"
 #include "core/error.h"
+#include "core/exception_info.h"
 #include "core/log.h"
 #include "core/memory.h"
 #include "core/overflow.h"
@@ -904,6 +905,7 @@ aclError SubmitExecution(std::shared_ptr<Model> model, ExecRequest request, Stre
                 if (!ran) {
                     pending->stream->NoteFailure("model %u execution failed: %s",
                                                  pending->model->id(), error.c_str());
+                    exception_info::Report(ctx, pending->stream, code);
                     status = cpu::TaskStatus::Failed(code);
                 }
             }

@@ -19,6 +19,7 @@
 #include "acl/acl.h"
 #include "async_test_support.h"
 #include "model_ri_fixture.h"
+#include "onnx_builder.h"
 #include "test_support.h"
 
 namespace {
@@ -325,6 +326,71 @@ TEST_F(ExceptionInfo, AnExceptionOfATaskThatIsNoKernelHasNoArgumentsOrFunction) 
     EXPECT_EQ(seen[0].args_rc, static_cast<aclError>(0xFFFFFFFFu));
     EXPECT_EQ(seen[0].func_rc, ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_EQ(seen[0].func, nullptr);
+}
+
+TEST_F(ExceptionInfo, AValueWriteIntoFreedMemoryReportsACopyError) {
+    async_test::DeviceBuffer target(64);
+    Gate gate;
+    ASSERT_EQ(gate.Block(stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtExceptionInfoCallbackRegister(RecordA), ACL_SUCCESS);
+    ASSERT_EQ(aclrtValueWrite(target.get(), 7, 0, stream_), ACL_SUCCESS);
+    const uint32_t task = LastTaskId();
+    ASSERT_EQ(target.Free(), ACL_SUCCESS);
+    gate.Open();
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_COPY_DATA);
+    const std::vector<Seen> seen = TakeSeen();
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].code, static_cast<uint32_t>(ACL_ERROR_RT_COPY_DATA));
+    EXPECT_EQ(seen[0].task, task);
+}
+
+TEST_F(ExceptionInfo, ANotifyWaitPastItsTimeoutReportsATaskTimeout) {
+    aclrtNotify notify = nullptr;
+    ASSERT_EQ(aclrtCreateNotify(&notify, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtExceptionInfoCallbackRegister(RecordA), ACL_SUCCESS);
+    ASSERT_EQ(aclrtWaitAndResetNotify(notify, stream_, 1), ACL_SUCCESS);  // 1 s, never recorded
+    const uint32_t task = LastTaskId();
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_TASK_TIMEOUT);
+    const std::vector<Seen> seen = TakeSeen();
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].code, static_cast<uint32_t>(ACL_ERROR_RT_TASK_TIMEOUT));
+    EXPECT_EQ(seen[0].task, task);
+    aclrtDestroyNotify(notify);
+}
+
+TEST_F(ExceptionInfo, AModelExecutionThatFailsIsReported) {
+    // The model's output buffer is freed before the queued execution runs.
+    const std::string bytes = test_onnx::Builder()
+                                  .Input("x", {1, 4})
+                                  .Output("y", {1, 4})
+                                  .Node("Relu", {"x"}, {"y"})
+                                  .Bytes();
+    uint32_t model = 0;
+    ASSERT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &model), ACL_SUCCESS);
+    async_test::DeviceBuffer x(16), y(16);
+    aclmdlDataset* in = aclmdlCreateDataset();
+    aclmdlDataset* out = aclmdlCreateDataset();
+    aclDataBuffer* xb = aclCreateDataBuffer(x.get(), 16);
+    aclDataBuffer* yb = aclCreateDataBuffer(y.get(), 16);
+    aclmdlAddDatasetBuffer(in, xb);
+    aclmdlAddDatasetBuffer(out, yb);
+    Gate gate;
+    ASSERT_EQ(gate.Block(stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtExceptionInfoCallbackRegister(RecordA), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecuteAsync(model, in, out, stream_), ACL_SUCCESS);
+    const uint32_t task = LastTaskId();
+    ASSERT_EQ(y.Free(), ACL_SUCCESS);
+    gate.Open();
+    EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    const std::vector<Seen> seen = TakeSeen();
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].code, static_cast<uint32_t>(ACL_ERROR_RT_COPY_DATA));
+    EXPECT_EQ(seen[0].task, task);
+    aclDestroyDataBuffer(xb);
+    aclDestroyDataBuffer(yb);
+    aclmdlDestroyDataset(in);
+    aclmdlDestroyDataset(out);
+    aclmdlUnload(model);
 }
 
 TEST_F(ExceptionInfo, AnEventWaitPastItsTimeoutReportsAnEventSyncTimeout) {
