@@ -581,6 +581,42 @@ CondHandle* ResolveCondHandle(aclmdlRICondHandle handle, aclError* rc) {
     return nullptr;
 }
 
+namespace {
+
+void CollectQueues(ModelRI* model, std::vector<cpu::Queue*>* out) {
+    std::lock_guard lock(model->mutex);
+    for (cpu::Queue* queue : model->queues) {
+        if (queue != nullptr) out->push_back(queue);
+    }
+    for (ModelRI* child : model->children)
+        CollectQueues(child, out);
+}
+
+}  // namespace
+
+std::vector<cpu::Queue*> PinModelQueues(cpu::Executor* executor, std::vector<ModelRI*>* pinned) {
+    std::vector<cpu::Queue*> queues;
+    std::lock_guard lock(g_models_mutex);
+    for (const auto& [key, model] : Models()) {
+        if (model->parent != nullptr) continue;  // a branch goes with its parent
+        std::lock_guard model_lock(model->mutex);
+        if (model->executor != executor) continue;
+        model->in_flight.fetch_add(1, std::memory_order_acq_rel);
+        pinned->push_back(model);
+        for (cpu::Queue* queue : model->queues) {
+            if (queue != nullptr) queues.push_back(queue);
+        }
+        for (ModelRI* child : model->children)
+            CollectQueues(child, &queues);
+    }
+    return queues;
+}
+
+void UnpinModels(const std::vector<ModelRI*>& pinned) {
+    for (ModelRI* model : pinned)
+        model->in_flight.fetch_sub(1, std::memory_order_acq_rel);
+}
+
 ModelRI* NewestModelWithStream(Stream* stream, uint32_t* index) {
     ModelRI* owner = nullptr;
     std::lock_guard lock(g_models_mutex);

@@ -246,6 +246,12 @@ aclError UnbindStream(ModelRI* model, Stream* stream);
 // built so far, so that it can issue them again; the stream stays bound. A persistent stream
 // bound to no build holds no tasks (a built model keeps its own), so there is nothing to drop.
 aclError CleanPersistentTasks(Stream* stream);
+// aclrtDeviceTaskAbort: the queues the live models of `executor` run their replays' work on
+// beyond the caller's stream (joined and built streams, conditional branches), so the abort
+// can discard what they hold. The models are pinned (counted as running, so not destroyed)
+// until UnpinModels.
+std::vector<cpu::Queue*> PinModelQueues(cpu::Executor* executor, std::vector<ModelRI*>* pinned);
+void UnpinModels(const std::vector<ModelRI*>& pinned);
 // The newest live model that holds tasks of `stream`, and the stream's index in it; null if none.
 ModelRI* NewestModelWithStream(Stream* stream, uint32_t* index);
 // aclrtTaskUpdateAsync: a task on `exec` that, when it runs, reads the new values from device

@@ -130,24 +130,31 @@ aclError RefuseOnOwnWorker(const char* api, const cpu::Executor* executor) {
 // Discards everything the streams have queued and waits until they have settled, then drops
 // the errors of the discarded work. Tasks submitted meanwhile are discarded too (a second
 // pass). False when the deadline passed first.
-bool Settle(const std::vector<Stream*>& streams, Clock::time_point deadline, bool forever) {
-    std::vector<uint64_t> through(streams.size());
+// `model_queues` (a device abort's): the queues of the device's models, on `executor`.
+bool Settle(const std::vector<Stream*>& streams, Clock::time_point deadline, bool forever,
+            const std::vector<cpu::Queue*>& model_queues = {}, cpu::Executor* executor = nullptr) {
+    std::vector<std::pair<cpu::Executor*, cpu::Queue*>> queues;
+    for (Stream* stream : streams)
+        queues.emplace_back(stream->executor(), stream->queue());
+    for (cpu::Queue* queue : model_queues)
+        queues.emplace_back(executor, queue);
+    std::vector<uint64_t> through(queues.size());
     for (int pass = 0; pass < 2; ++pass) {
-        for (size_t i = 0; i < streams.size(); ++i)
-            through[i] = streams[i]->executor()->DiscardSubmitted(streams[i]->queue());
-        for (size_t i = 0; i < streams.size(); ++i) {
+        for (size_t i = 0; i < queues.size(); ++i)
+            through[i] = queues[i].first->DiscardSubmitted(queues[i].second);
+        for (size_t i = 0; i < queues.size(); ++i) {
             auto left = forever ? cpu::kWaitForever
                                 : std::max(Clock::duration::zero(), deadline - Clock::now());
             const auto status = cpu::Executor::WaitPoint(
-                streams[i]->queue(), through[i],
+                queues[i].second, through[i],
                 std::chrono::duration_cast<std::chrono::nanoseconds>(left));
             if (status.timed_out()) return false;
         }
     }
-    for (Stream* stream : streams) {
-        cpu::Executor::TakeFailure(stream->queue());
+    for (const auto& [owner, queue] : queues)
+        cpu::Executor::TakeFailure(queue);
+    for (Stream* stream : streams)
         stream->TakeFailureNote();
-    }
     return true;
 }
 
@@ -290,14 +297,22 @@ aclError AbortDeviceTasks(int32_t device_id, uint32_t timeout_ms) {
     if (!forever && Clock::now() >= deadline) return timed_out("the PRE callbacks took it all");
     for (Stream* stream : streams)
         stream->BeginAbort(ACL_ERROR_RT_DEVICE_TASK_ABORT);
+    // Graph replays also run on the models' own queues (joined and built streams): their work
+    // is the device's too.
+    std::vector<ModelRI*> pinned;
+    const std::vector<cpu::Queue*> model_queues = PinModelQueues(device->executor(), &pinned);
     struct EndAborts {
         const std::vector<Stream*>& streams;
+        const std::vector<ModelRI*>& pinned;
         ~EndAborts() {
             for (Stream* stream : streams)
                 stream->EndAbort();
+            UnpinModels(pinned);
         }
-    } end_aborts{streams};
-    if (!Settle(streams, deadline, forever)) return timed_out("waiting for the streams to settle");
+    } end_aborts{streams, pinned};
+    if (!Settle(streams, deadline, forever, model_queues, device->executor())) {
+        return timed_out("waiting for the streams to settle");
+    }
     if (aclError rc = RunAbortCallbacks(device_id, ACL_RT_DEVICE_TASK_ABORT_POST, left_ms())) {
         return rc;
     }

@@ -515,6 +515,36 @@ TEST_F(StreamControl, DuringADeviceAbortSynchronizeAnswersDeviceTaskAbortAndStop
     EXPECT_EQ(aclrtSynchronizeStream(held()), ACL_SUCCESS);
 }
 
+TEST_F(StreamControl, DeviceAbortDiscardsTheWorkOfAReplayOnTheModelsOwnStreams) {
+    // A built model: its bound stream waits for word_ == 1, then writes 5 into marker.
+    aclrtStream bound = nullptr;
+    ASSERT_EQ(aclrtCreateStreamWithConfig(&bound, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    void* marker = nullptr;
+    ASSERT_EQ(aclrtMalloc(&marker, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemset(marker, 8, 0, 8), ACL_SUCCESS);
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRIBuildBegin(&model, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIBindStream(model, bound, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+    ASSERT_EQ(aclrtValueWait(word_, 1, ACL_VALUE_WAIT_EQ, bound), ACL_SUCCESS);
+    ASSERT_EQ(aclrtValueWrite(marker, 5, 0, bound), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIEndTask(model, bound), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIBuildEnd(model, nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIExecuteAsync(model, held()), ACL_SUCCESS);
+    std::this_thread::sleep_for(20ms);  // the replay waits on the model's own stream
+
+    ASSERT_EQ(aclrtDeviceTaskAbort(0, 5000), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(aclrtSynchronizeStream(held()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtValueWrite(word_, 1, 0, source()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(source()), ACL_SUCCESS);
+    std::this_thread::sleep_for(20ms);
+    uint64_t value = 0;
+    ASSERT_EQ(aclrtMemcpy(&value, 8, marker, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(value, 0u) << "the discarded replay's wait and write never run";
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS) << "no replay of it is left running";
+    aclrtFree(marker);
+    aclrtDestroyStream(bound);
+}
+
 TEST_F(StreamControl, ACallbackFailingAtPreStopsTheDeviceAbortBeforeAnyTaskIsTouched) {
     AbortRecorder recorder;
     recorder.answer = 7;
