@@ -65,6 +65,61 @@ typedef enum acldumpType {
  * NULL when no dump of that type is configured. */
 ACL_FUNC_VISIBILITY const char* acldumpGetPath(acldumpType dumpType);
 
+/* Exception dumps (CANN 9.3): an application's own tensors saved beside the exception dumps.
+ * The two functions are declared weak, as in CANN, so that a program can test whether the
+ * runtime it runs on has them. */
+#if (defined(_WIN32) || defined(_WIN64) || defined(_MSC_VER))
+#define ACL_DUMP_WEAK
+#else
+#define ACL_DUMP_WEAK __attribute__((weak))
+#endif
+
+/* Most dims of acldumpTensorInfo's shapes. */
+#define ACL_DUMP_MAX_SHAPE_NUM 25
+
+typedef enum acldumpTensorType {
+    ACL_DUMP_TENSOR_INPUT = 0,
+    ACL_DUMP_TENSOR_OUTPUT = 1,
+    ACL_DUMP_TENSOR_WORKSPACE = 2
+} acldumpTensorType;
+
+typedef enum acldumpTensorAddressType {
+    ACL_DUMP_ADDR_PTR = 0,     /* the address holds the data's address */
+    ACL_DUMP_ADDR_PTR_PTR = 1, /* two such steps to the data */
+    ACL_DUMP_ADDR_RAW = 2      /* the address is the data's */
+} acldumpTensorAddressType;
+
+typedef enum acldumpTensorPlacement {
+    ACL_DUMP_PLACEMENT_DEVICE = 0,
+    ACL_DUMP_PLACEMENT_HOST = 1,
+    ACL_DUMP_PLACEMENT_END = 2 /* bound of the enumeration, not a placement */
+} acldumpTensorPlacement;
+
+/* One tensor for acldumpSaveExceptionInfo. */
+typedef struct acldumpTensorInfo {
+    acldumpTensorType type;
+    size_t tensorSize; /* bytes */
+    int32_t format;    /* an aclFormat */
+    int32_t dataType;  /* an aclDataType */
+    int64_t* tensorAddr;
+    acldumpTensorAddressType addrType;
+    acldumpTensorPlacement placement;
+    uint32_t argsOffset; /* where the tensor's address sits in the operator's arguments */
+    uint32_t shapeNum;   /* dims used in shape, at most ACL_DUMP_MAX_SHAPE_NUM */
+    uint32_t originShapeNum;
+    uint64_t shape[ACL_DUMP_MAX_SHAPE_NUM];
+    uint64_t originShape[ACL_DUMP_MAX_SHAPE_NUM];
+} acldumpTensorInfo;
+
+/* Saves `tensors` (device memory, raw addresses) as <exception dump path>/<fileName>.custom.
+ * <millisecond timestamp>; exception dumps must be on (dump_scene). */
+ACL_DUMP_WEAK ACL_FUNC_VISIBILITY aclError
+acldumpSaveExceptionInfo(const char* fileName, const char* userTag,
+                         const acldumpTensorInfo* tensors, size_t tensorCount);
+
+/* The exception dump folder of the current device (<dumpPath>/extra-info/data-dump/<id>/). */
+ACL_DUMP_WEAK ACL_FUNC_VISIBILITY aclError acldumpGetExceptionInfoPath(char* path, size_t maxLen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,3 +48,14 @@ aclError aclopStopDumpArgs(uint32_t dumpType) {
     OPENACL_API();
     return dump::StopOpArgs(dumpType);
 }
+
+aclError acldumpSaveExceptionInfo(const char* fileName, const char* userTag,
+                                  const acldumpTensorInfo* tensors, size_t tensorCount) {
+    OPENACL_API();
+    return dump::SaveExceptionInfo(fileName, userTag, tensors, tensorCount);
+}
+
+aclError acldumpGetExceptionInfoPath(char* path, size_t maxLen) {
+    OPENACL_API();
+    return dump::ExceptionInfoPath(path, maxLen);
+}

@@ -18,8 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/context.h"
+#include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "core/memory.h"
 
 namespace openacl::dump {
 namespace {
@@ -37,6 +40,8 @@ struct Settings {
     bool model_dump = false;  // "dump_list" given
     std::vector<ModelRule> rules;
     bool op_switch = false;  // "dump_op_switch": "on"
+    bool exception = false;  // "dump_scene": an exception dump CANN's CPU-side tools read
+    std::string exception_root;
     std::vector<std::pair<uint64_t, uint64_t>> steps;
     std::string session;  // {YYYYMMDDhhmmss}, fixed when the settings take effect
 };
@@ -53,7 +58,8 @@ struct State {
     std::string op_args_path;    // aclopStartDumpArgs
 };
 
-std::atomic<bool> g_operators{false};  // single-operator dumps are on
+std::atomic<bool> g_operators{false};   // single-operator dumps are on
+std::atomic<bool> g_exceptions{false};  // exception dumps are on
 
 State& state() {
     static State* s = new State;  // used by models until exit
@@ -93,6 +99,29 @@ std::string Root(const std::string& configured) {
         if (value != nullptr && *value != '\0') return value;
     }
     return configured.empty() ? "." : configured;
+}
+
+// The exception dump root: NPU_COLLECT_PATH > ASCEND_DUMP_PATH > ASCEND_WORK_PATH > dump_path
+// > the working directory.
+std::string ExceptionRoot(const std::string& configured) {
+    if (const char* value = std::getenv("NPU_COLLECT_PATH"); value != nullptr && *value != '\0')
+        return value;
+    return Root(configured);
+}
+
+// The exception scenes openacl writes; detail dumps need the core's internal memories.
+bool ParseScene(const std::string& scene, const std::string& where, bool* on) {
+    *on =
+        scene == "aic_err_brief_dump" || scene == "aic_err_norm_dump" || scene == "lite_exception";
+    if (scene == "aic_err_detail_dump") {
+        OPENACL_LOG_WARNING(
+            "%s: dump_scene \"aic_err_detail_dump\" saves an AI Core's internal "
+            "memories and registers, which a CPU device does not have; the "
+            "brief exception dump is written instead",
+            where.c_str());
+        *on = true;
+    }
+    return *on || scene.empty() || scene == "watcher";
 }
 
 // "0|5|10-20": single executions and inclusive ranges.
@@ -173,9 +202,14 @@ aclError ParseSection(const json& section, const std::string& where, Settings* o
         return bad("\"dump_debug\" must be \"on\" or \"off\"");
     }
     const std::string scene = Text(section, "dump_scene");
-    if (debug == "on" || !scene.empty() || section.contains("dump_kernel_data")) {
+    if (!ParseScene(scene, where, &out->exception)) {
+        return bad("\"dump_scene\" is \"" + scene +
+                   "\"; it takes aic_err_brief_dump, aic_err_norm_dump, aic_err_detail_dump, "
+                   "lite_exception or watcher");
+    }
+    if (debug == "on" || scene == "watcher" || section.contains("dump_kernel_data")) {
         OPENACL_LOG_WARNING(
-            "%s: overflow, exception, watcher and kernel-debug dumps (dump_debug, dump_scene, "
+            "%s: overflow, watcher and kernel-debug dumps (dump_debug, dump_scene \"watcher\", "
             "dump_kernel_data) are not written by openacl yet; they are ignored",
             where.c_str());
     }
@@ -206,22 +240,30 @@ aclError ParseSection(const json& section, const std::string& where, Settings* o
         std::getenv("ASCEND_WORK_PATH") == nullptr) {
         return bad("\"dump_path\" is required where dump_list or dump_op_switch asks for dumps");
     }
+    if (out->exception && (out->model_dump || out->op_switch)) {
+        return bad(
+            "an exception dump (dump_scene) cannot be on with a model or single-operator "
+            "dump (dump_list, dump_op_switch)");
+    }
     out->root = Root(path);
+    out->exception_root = ExceptionRoot(path) + "/extra-info/data-dump";
     out->session = SessionStamp();
     return ACL_SUCCESS;
 }
 
 // Makes the settings the ones in force (state mutex held).
 void ApplyLocked(State& s, Settings settings) {
-    s.data_path = settings.root;
-    s.exception_path = settings.root + "/extra-info/data-dump";
+    s.data_path = settings.model_dump || settings.op_switch ? settings.root : std::string();
+    s.exception_path = settings.exception ? settings.exception_root : std::string();
     g_operators.store(settings.op_switch, std::memory_order_release);
+    g_exceptions.store(settings.exception, std::memory_order_release);
     s.settings = std::move(settings);
 }
 
 // Back to no dump settings (state mutex held).
 void ClearLocked(State& s) {
     g_operators.store(false, std::memory_order_release);
+    g_exceptions.store(false, std::memory_order_release);
     s.settings.reset();
     s.data_path.clear();
     s.exception_path.clear();
@@ -364,25 +406,32 @@ bool ModelDump::WantsExecution(uint64_t index) const {
     return false;
 }
 
-void ModelDump::WriteLayer(uint64_t execution, uint32_t stream_id, uint32_t task_id,
-                           const std::string& op_type, const std::string& op_name,
-                           const std::vector<model::TensorView>& inputs,
-                           const std::vector<model::TensorView>& outputs) const {
-    const uint64_t now = MicrosSinceEpoch();
-    const bool with_inputs = mode_ != Mode::kOutput;
-    const bool with_outputs = mode_ != Mode::kInput;
+namespace {
+
+constexpr uint32_t kUserTagField = 100;
+
+// The device exception dumps of the calling thread go under: its context's, or 0.
+int32_t CurrentDeviceId() {
+    const Context* context = CurrentContext();
+    return context != nullptr ? context->device()->id() : 0;
+}
+
+// Writes one dump file (or hands it to the registered callback): the header, then the inputs'
+// and the outputs' bytes. False with *why when it could not be written.
+bool WriteDumpFile(const std::string& directory, const std::string& file, uint64_t now,
+                   const std::string& op_name, const std::string& user_tag,
+                   const std::vector<model::TensorView>& inputs,
+                   const std::vector<model::TensorView>& outputs, std::string* why) {
     std::string header;
     BytesField(&header, 1, "2.0");
     VarintField(&header, 2, now);
-    if (with_outputs) {
-        for (const auto& view : outputs)
-            BytesField(&header, 3, Tensor(view, true));
-    }
-    if (with_inputs) {
-        for (const auto& view : inputs)
-            BytesField(&header, 4, Tensor(view, false));
-    }
+    for (const auto& view : outputs)
+        BytesField(&header, 3, Tensor(view, true));
+    for (const auto& view : inputs)
+        BytesField(&header, 4, Tensor(view, false));
     BytesField(&header, 6, op_name);
+    // openacl's own field (readers skip unknown ones): acldumpSaveExceptionInfo's user tag.
+    if (!user_tag.empty()) BytesField(&header, kUserTagField, user_tag);
     const uint64_t length = header.size();
     uint8_t length_bytes[8];
     for (int i = 0; i < 8; ++i)
@@ -390,41 +439,57 @@ void ModelDump::WriteLayer(uint64_t execution, uint32_t stream_id, uint32_t task
     std::vector<std::pair<const void*, size_t>> pieces{{length_bytes, 8},
                                                        {header.data(), header.size()}};
     // The data: the inputs', then the outputs' (the order the readers take them in).
-    if (with_inputs) {
-        for (const auto& view : inputs)
-            pieces.emplace_back(view.data, view.data ? view.bytes : 0);
-    }
-    if (with_outputs) {
-        for (const auto& view : outputs)
-            pieces.emplace_back(view.data, view.data ? view.bytes : 0);
-    }
-    char timestamp[24];
-    std::snprintf(timestamp, sizeof timestamp, "%016" PRIu64, now);
-    const std::string directory =
-        per_execution_ ? directory_ + "/" + std::to_string(execution) : directory_;
-    const std::string file = directory + "/" + Sanitized(op_type) + "." + Sanitized(op_name) + "." +
-                             std::to_string(task_id) + "." + std::to_string(stream_id) + "." +
-                             timestamp;
+    for (const auto& view : inputs)
+        pieces.emplace_back(view.data, view.data ? view.bytes : 0);
+    for (const auto& view : outputs)
+        pieces.emplace_back(view.data, view.data ? view.bytes : 0);
+    const std::string path = directory + "/" + file;
     int32_t (*callback)(const acldumpChunk*, int32_t) = nullptr;
     {
         std::lock_guard lock(state().mutex);
         callback = state().callback;
     }
     if (callback != nullptr) {
-        Deliver(callback, file, pieces);
-        return;
+        Deliver(callback, path, pieces);
+        return true;
     }
-    std::string why;
-    if (!MakeDirectories(directory, &why)) {
-        OPENACL_LOG_ERROR("dump of layer %s not written: %s", op_name.c_str(), why.c_str());
-        return;
-    }
-    std::ofstream out(file, std::ios::binary);
+    if (!MakeDirectories(directory, why)) return false;
+    std::ofstream out(path, std::ios::binary);
     for (const auto& [data, bytes] : pieces) {
         if (bytes != 0)
             out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
     }
-    if (!out) OPENACL_LOG_ERROR("dump file %s not written completely", file.c_str());
+    if (!out) {
+        *why = path + " was not written completely";
+        return false;
+    }
+    return true;
+}
+
+std::string Timestamp16(uint64_t micros) {
+    char text[24];
+    std::snprintf(text, sizeof text, "%016" PRIu64, micros);
+    return text;
+}
+
+}  // namespace
+
+void ModelDump::WriteLayer(uint64_t execution, uint32_t stream_id, uint32_t task_id,
+                           const std::string& op_type, const std::string& op_name,
+                           const std::vector<model::TensorView>& inputs,
+                           const std::vector<model::TensorView>& outputs) const {
+    const uint64_t now = MicrosSinceEpoch();
+    static const std::vector<model::TensorView> kNone;
+    const std::string directory =
+        per_execution_ ? directory_ + "/" + std::to_string(execution) : directory_;
+    const std::string file = Sanitized(op_type) + "." + Sanitized(op_name) + "." +
+                             std::to_string(task_id) + "." + std::to_string(stream_id) + "." +
+                             Timestamp16(now);
+    std::string why;
+    if (!WriteDumpFile(directory, file, now, op_name, "", mode_ != Mode::kOutput ? inputs : kNone,
+                       mode_ != Mode::kInput ? outputs : kNone, &why)) {
+        OPENACL_LOG_ERROR("dump of layer %s not written: %s", op_name.c_str(), why.c_str());
+    }
 }
 
 std::shared_ptr<const ModelDump> ForModel(const std::string& file_stem,
@@ -483,7 +548,22 @@ aclError ConfigureFromInit(const std::string& json_text) {
             if (aclError rc = ParseSection(root["dump"], "aclInit's \"dump\" section", &settings)) {
                 return rc;
             }
-            has = settings.model_dump || settings.op_switch;
+            has = settings.model_dump || settings.op_switch || settings.exception;
+        }
+    }
+    // ASCEND_DUMP_SCENE turns exception dumps on without a configuration file.
+    if (!has) {
+        const char* scene = std::getenv("ASCEND_DUMP_SCENE");
+        if (scene != nullptr && *scene != '\0') {
+            bool on = false;
+            if (ParseScene(scene, "ASCEND_DUMP_SCENE", &on) && on) {
+                settings = Settings{};
+                settings.exception = true;
+                settings.root = Root("");
+                settings.exception_root = ExceptionRoot("") + "/extra-info/data-dump";
+                settings.session = SessionStamp();
+                has = true;
+            }
         }
     }
     std::lock_guard lock(s.mutex);
@@ -632,6 +712,142 @@ aclError StopOpArgs(uint32_t dump_type) {
     }
     std::lock_guard lock(state().mutex);
     state().op_args_path.clear();
+    return ACL_SUCCESS;
+}
+
+bool ExceptionDumpsOn() {
+    return g_exceptions.load(std::memory_order_acquire);
+}
+
+void DumpFailedKernel(int32_t device_id, uint32_t stream_id, uint32_t task_id,
+                      const std::string& kernel, const std::vector<model::TensorView>& memory) {
+    std::string root;
+    {
+        std::lock_guard lock(state().mutex);
+        if (!state().settings || !state().settings->exception) return;
+        root = state().exception_path;
+    }
+    const uint64_t now = MicrosSinceEpoch();
+    const std::string name = Sanitized(kernel);
+    const std::string file = name + "." + name + "." + std::to_string(task_id) + "." +
+                             std::to_string(stream_id) + "." + Timestamp16(now);
+    std::string why;
+    if (!WriteDumpFile(root + "/" + std::to_string(device_id), file, now, kernel, "", memory, {},
+                       &why)) {
+        OPENACL_LOG_ERROR("the exception dump of kernel %s was not written: %s", kernel.c_str(),
+                          why.c_str());
+    }
+}
+
+aclError ExceptionInfoPath(char* path, size_t max_len) {
+    if (path == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "path is null");
+    if (max_len <= 1) return Fail(ACL_ERROR_INVALID_PARAM, "maxLen %zu is too small", max_len);
+    std::string root;
+    {
+        std::lock_guard lock(state().mutex);
+        if (!state().settings || !state().settings->exception) {
+            return Fail(ACL_ERROR_FAILURE,
+                        "exception dumps are off: turn them on with dump_scene (aclInit or "
+                        "aclmdlSetDump) or ASCEND_DUMP_SCENE");
+        }
+        root = state().exception_path;
+    }
+    const std::string full = root + "/" + std::to_string(CurrentDeviceId()) + "/";
+    if (full.size() + 1 > max_len) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "maxLen %zu cannot hold the path %s (%zu bytes)",
+                    max_len, full.c_str(), full.size() + 1);
+    }
+    std::memcpy(path, full.c_str(), full.size() + 1);
+    return ACL_SUCCESS;
+}
+
+aclError SaveExceptionInfo(const char* file_name, const char* user_tag,
+                           const acldumpTensorInfo* tensors, size_t count) {
+    if (file_name == nullptr || *file_name == '\0') {
+        return Fail(ACL_ERROR_INVALID_PARAM, "fileName is null or empty");
+    }
+    if (std::string("/" + std::string(file_name) + "/").find("/../") != std::string::npos) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "fileName \"%s\" has a \"..\" segment", file_name);
+    }
+    if (tensors == nullptr || count == 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "tensors is null or tensorCount is 0");
+    }
+    std::vector<model::TensorView> inputs;
+    std::vector<model::TensorView> outputs;  // outputs, then workspaces
+    std::vector<model::TensorView> workspaces;
+    for (size_t i = 0; i < count; ++i) {
+        const acldumpTensorInfo& t = tensors[i];
+        if (t.tensorAddr == nullptr || t.tensorSize == 0) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "tensors[%zu] has a null address or a size of 0",
+                        i);
+        }
+        if (t.shapeNum > ACL_DUMP_MAX_SHAPE_NUM || t.originShapeNum > ACL_DUMP_MAX_SHAPE_NUM) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "tensors[%zu] has %u shape dims and %u origin dims; at most %d each", i,
+                        t.shapeNum, t.originShapeNum, ACL_DUMP_MAX_SHAPE_NUM);
+        }
+        if (t.addrType != ACL_DUMP_ADDR_RAW || t.placement != ACL_DUMP_PLACEMENT_DEVICE) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "tensors[%zu] must be a raw device address (ACL_DUMP_ADDR_RAW, "
+                        "ACL_DUMP_PLACEMENT_DEVICE)",
+                        i);
+        }
+        if (t.type < ACL_DUMP_TENSOR_INPUT || t.type > ACL_DUMP_TENSOR_WORKSPACE) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "tensors[%zu].type %d is not an acldumpTensorType",
+                        i, static_cast<int>(t.type));
+        }
+        const MemRegion region = ClassifyPointer(t.tensorAddr);
+        const auto at = reinterpret_cast<uintptr_t>(t.tensorAddr);
+        if (region.domain != MemDomain::kDevice || at < region.base ||
+            at - region.base > region.usable || region.usable - (at - region.base) < t.tensorSize) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "tensors[%zu]: %zu bytes at %p are not live device memory", i, t.tensorSize,
+                        static_cast<void*>(t.tensorAddr));
+        }
+        model::TensorView view;
+        view.type = static_cast<aclDataType>(t.dataType);
+        for (uint32_t d = 0; d < t.shapeNum; ++d)
+            view.dims.push_back(static_cast<int64_t>(t.shape[d]));
+        view.data = t.tensorAddr;
+        view.bytes = t.tensorSize;
+        (t.type == ACL_DUMP_TENSOR_INPUT    ? inputs
+         : t.type == ACL_DUMP_TENSOR_OUTPUT ? outputs
+                                            : workspaces)
+            .push_back(view);
+    }
+    outputs.insert(outputs.end(), workspaces.begin(), workspaces.end());
+    std::string root;
+    {
+        std::lock_guard lock(state().mutex);
+        if (!state().settings || !state().settings->exception) {
+            return Fail(ACL_ERROR_FAILURE,
+                        "exception dumps are off: turn them on with dump_scene (aclInit or "
+                        "aclmdlSetDump) or ASCEND_DUMP_SCENE");
+        }
+        root = state().exception_path;
+    }
+    // fileName.custom.<yyyyMMddHHmmssSSS>, so that repeated calls keep every file.
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    std::tm local{};
+    localtime_r(&seconds, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() %
+        1000;
+    const std::string relative = std::string(file_name) + ".custom." + stamp +
+                                 (ms < 10    ? "00"
+                                  : ms < 100 ? "0"
+                                             : "") +
+                                 std::to_string(ms);
+    const std::string full = root + "/" + std::to_string(CurrentDeviceId()) + "/" + relative;
+    const std::string directory = full.substr(0, full.rfind('/'));
+    std::string why;
+    if (!WriteDumpFile(directory, full.substr(full.rfind('/') + 1), MicrosSinceEpoch(), file_name,
+                       user_tag != nullptr ? user_tag : "", inputs, outputs, &why)) {
+        return Fail(ACL_ERROR_FAILURE, "the exception information was not saved: %s", why.c_str());
+    }
     return ACL_SUCCESS;
 }
 

@@ -78,6 +78,18 @@ void UnregisterCallback();
 // null when none is configured.
 const char* PathOf(acldumpType type);
 
+// Exception dumps ("dump_scene": "aic_err_brief_dump" / "aic_err_norm_dump" / "lite_exception",
+// or ASCEND_DUMP_SCENE): a kernel that fails leaves the device memory its arguments point at in
+// <exception root>/extra-info/data-dump/<device>/<kernel>.<kernel>.<task>.<stream>.<µs>, in the
+// format above; the root is NPU_COLLECT_PATH, ASCEND_DUMP_PATH, ASCEND_WORK_PATH, dump_path or
+// the working directory, in that order. One atomic load when off.
+bool ExceptionDumpsOn();
+void DumpFailedKernel(int32_t device_id, uint32_t stream_id, uint32_t task_id,
+                      const std::string& kernel, const std::vector<model::TensorView>& memory);
+aclError SaveExceptionInfo(const char* file_name, const char* user_tag,
+                           const acldumpTensorInfo* tensors, size_t count);
+aclError ExceptionInfoPath(char* path, size_t max_len);
+
 aclError StartOpArgs(uint32_t dump_type, const char* path);  // aclopStartDumpArgs
 aclError StopOpArgs(uint32_t dump_type);                     // aclopStopDumpArgs
 

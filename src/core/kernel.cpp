@@ -485,6 +485,14 @@ aclError Submit(const Launch& launch, KernelFunction* function, const LaunchOpti
             cpu::TaskStatus status = ctx.cancelled() ? cpu::TaskStatus::Done() : RunLaunch(launch);
             if (status.failed() && exception_info::g_callbacks.load() != 0) [[unlikely]]
                 ReportLaunchFailure(ctx, launch, status.code);
+            if (status.failed() && dump::ExceptionDumpsOn()) [[unlikely]] {
+                DumpedArguments memory;
+                CopyArgumentMemory(launch, &memory);
+                dump::DumpFailedKernel(launch.stream->context()->device()->id(),
+                                       static_cast<uint32_t>(launch.stream->id()),
+                                       static_cast<uint32_t>(ctx.seq()), launch.entry->name,
+                                       memory.views);
+            }
             if (ctx.borrowed()) return status;
             if (launch.owns_args) std::free(const_cast<void*>(launch.args));
             launch.binary->Release();

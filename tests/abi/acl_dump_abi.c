@@ -15,3 +15,16 @@ _Static_assert(offsetof(acldumpChunk, dataBuf) == 4116, "offsetof(acldumpChunk, 
 int acl_dump_abi_checks(void) {
     return 9;
 }
+_Static_assert(ACL_DUMP_MAX_SHAPE_NUM == 25, "ACL_DUMP_MAX_SHAPE_NUM");
+_Static_assert(ACL_DUMP_TENSOR_WORKSPACE == 2, "ACL_DUMP_TENSOR_WORKSPACE");
+_Static_assert(ACL_DUMP_ADDR_RAW == 2, "ACL_DUMP_ADDR_RAW");
+_Static_assert(ACL_DUMP_PLACEMENT_END == 2, "ACL_DUMP_PLACEMENT_END");
+_Static_assert(DATA_DUMP == 4 && OVERFLOW_DUMP == 5, "acldumpType");
+_Static_assert(sizeof(acldumpTensorInfo) == 456, "sizeof(acldumpTensorInfo)");
+_Static_assert(offsetof(acldumpTensorInfo, tensorSize) == 8, "acldumpTensorInfo.tensorSize");
+_Static_assert(offsetof(acldumpTensorInfo, tensorAddr) == 24, "acldumpTensorInfo.tensorAddr");
+_Static_assert(offsetof(acldumpTensorInfo, argsOffset) == 40, "acldumpTensorInfo.argsOffset");
+_Static_assert(offsetof(acldumpTensorInfo, originShapeNum) == 48,
+               "acldumpTensorInfo.originShapeNum");
+_Static_assert(offsetof(acldumpTensorInfo, shape) == 56, "acldumpTensorInfo.shape");
+_Static_assert(offsetof(acldumpTensorInfo, originShape) == 256, "acldumpTensorInfo.originShape");

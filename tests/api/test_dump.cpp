@@ -291,9 +291,110 @@ TEST_F(Dump, GetPathAnswersTheConfiguredFolders) {
     Configure(Section());
     ASSERT_NE(acldumpGetPath(DATA_DUMP), nullptr);
     EXPECT_EQ(std::string(acldumpGetPath(DATA_DUMP)), out_);
-    EXPECT_EQ(std::string(acldumpGetPath(AIC_ERR_BRIEF_DUMP)), out_ + "/extra-info/data-dump");
+    EXPECT_EQ(acldumpGetPath(AIC_ERR_BRIEF_DUMP), nullptr) << "no exception dump is on";
     ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS);
     EXPECT_EQ(acldumpGetPath(DATA_DUMP), nullptr);
+}
+
+// ---- exception dumps ----
+
+TEST_F(Dump, AFailingKernelLeavesTheMemoryItsArgumentsPointAtInTheExceptionFolder) {
+    Configure("{\"dump_path\": \"" + out_ + "\", \"dump_scene\": \"aic_err_brief_dump\"}");
+    EXPECT_EQ(std::string(acldumpGetPath(AIC_ERR_BRIEF_DUMP)), out_ + "/extra-info/data-dump");
+    aclrtBinHandle binary = nullptr;
+    ASSERT_EQ(aclrtBinaryLoadFromFile(OPENACL_EXAMPLE_KERNELS, nullptr, &binary), ACL_SUCCESS);
+    aclrtFuncHandle checked = nullptr;
+    ASSERT_EQ(aclrtBinaryGetFunction(binary, "checked_copy", &checked), ACL_SUCCESS);
+    void* src = nullptr;
+    void* dst = nullptr;
+    ASSERT_EQ(aclrtMalloc(&src, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&dst, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    const std::vector<float> values = {1, 2, 3, 4};
+    ASSERT_EQ(aclrtMemcpy(src, 16, values.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    uint64_t args[4] = {reinterpret_cast<uint64_t>(src), reinterpret_cast<uint64_t>(dst), 16, 1};
+    ASSERT_EQ(
+        aclrtLaunchKernelWithHostArgs(checked, 2, nullptr, nullptr, args, sizeof args, nullptr, 0),
+        ACL_SUCCESS);
+    EXPECT_NE(aclrtSynchronizeDevice(), ACL_SUCCESS);  // block 1 fails its assertion
+    aclGetRecentErrMsg();
+    const auto files = DumpFiles();
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_TRUE(std::regex_match(
+        files[0],
+        std::regex(out_ +
+                   R"(/extra-info/data-dump/0/checked_copy\.checked_copy\.\d+\.\d+\.\d{16})")))
+        << files[0];
+    const std::string bytes = ReadFile(files[0]);
+    // src then dst, each from its pointer to the end of its allocation.
+    EXPECT_EQ(TrailingFloats(bytes.substr(0, bytes.size() - 16), 4), values);
+    aclrtFree(src);
+    aclrtFree(dst);
+    aclrtBinaryUnLoad(binary);
+}
+
+TEST_F(Dump, SaveExceptionInfoWritesTheTensorsAndTagUnderTheDevicesFolder) {
+    Configure("{\"dump_path\": \"" + out_ + "\", \"dump_scene\": \"aic_err_brief_dump\"}");
+    char path[ACL_DUMP_MAX_FILE_PATH_LENGTH];
+    ASSERT_EQ(acldumpGetExceptionInfoPath(path, sizeof path), ACL_SUCCESS);
+    EXPECT_EQ(std::string(path), out_ + "/extra-info/data-dump/0/");
+    void* data = nullptr;
+    ASSERT_EQ(aclrtMalloc(&data, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    const std::vector<float> values = {5, 6, 7, 8};
+    ASSERT_EQ(aclrtMemcpy(data, 16, values.data(), 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    acldumpTensorInfo tensor{};
+    tensor.type = ACL_DUMP_TENSOR_OUTPUT;
+    tensor.tensorSize = 16;
+    tensor.format = ACL_FORMAT_ND;
+    tensor.dataType = ACL_FLOAT;
+    tensor.tensorAddr = static_cast<int64_t*>(data);
+    tensor.addrType = ACL_DUMP_ADDR_RAW;
+    tensor.placement = ACL_DUMP_PLACEMENT_DEVICE;
+    tensor.shapeNum = 1;
+    tensor.shape[0] = 4;
+    ASSERT_EQ(acldumpSaveExceptionInfo("mine/info", "stage=test", &tensor, 1), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    const auto files = DumpFiles();
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_TRUE(std::regex_match(
+        files[0], std::regex(out_ + R"(/extra-info/data-dump/0/mine/info\.custom\.\d{17})")))
+        << files[0];
+    const std::string bytes = ReadFile(files[0]);
+    EXPECT_EQ(TrailingFloats(bytes, 4), values);
+    EXPECT_NE(bytes.find("stage=test"), std::string::npos);
+    std::vector<int64_t> host(2);
+    tensor.tensorAddr = host.data();
+    EXPECT_EQ(acldumpSaveExceptionInfo("info", nullptr, &tensor, 1), ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("device memory");
+    tensor.tensorAddr = static_cast<int64_t*>(data);
+    tensor.addrType = ACL_DUMP_ADDR_PTR;
+    EXPECT_EQ(acldumpSaveExceptionInfo("info", nullptr, &tensor, 1), ACL_ERROR_INVALID_PARAM);
+    tensor.addrType = ACL_DUMP_ADDR_RAW;
+    EXPECT_EQ(acldumpSaveExceptionInfo("../up", nullptr, &tensor, 1), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(acldumpSaveExceptionInfo("info", nullptr, &tensor, 0), ACL_ERROR_INVALID_PARAM);
+    char tiny[4];
+    EXPECT_EQ(acldumpGetExceptionInfoPath(tiny, sizeof tiny), ACL_ERROR_INVALID_PARAM);
+    aclrtFree(data);
+}
+
+TEST_F(Dump, WithoutExceptionDumpsSaveExceptionInfoAndItsPathFail) {
+    acldumpTensorInfo tensor{};
+    void* data = nullptr;
+    ASSERT_EQ(aclrtMalloc(&data, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    tensor.tensorSize = 16;
+    tensor.tensorAddr = static_cast<int64_t*>(data);
+    tensor.addrType = ACL_DUMP_ADDR_RAW;
+    EXPECT_EQ(acldumpSaveExceptionInfo("info", nullptr, &tensor, 1), ACL_ERROR_FAILURE);
+    EXPECT_THAT_MESSAGE_CONTAINS("exception dumps are off");
+    char path[256];
+    EXPECT_EQ(acldumpGetExceptionInfoPath(path, sizeof path), ACL_ERROR_FAILURE);
+    aclrtFree(data);
+}
+
+TEST_F(Dump, AnExceptionDumpCannotBeOnWithAModelDump) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlSetDump(Config(Section(", \"dump_scene\": \"aic_err_brief_dump\"")).c_str()),
+              ACL_ERROR_INVALID_DUMP_CONFIG);
+    EXPECT_THAT_MESSAGE_CONTAINS("dump_scene");
 }
 
 TEST_F(Dump, TheReaderToolDecodesADumpFile) {

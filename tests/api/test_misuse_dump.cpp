@@ -59,6 +59,19 @@ TEST(MisuseTable, Dumps) {
          [] { return aclopStartDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS, nullptr); },
          ACL_ERROR_INVALID_PARAM},
         {"aclopStopDumpArgs(0)", [] { return aclopStopDumpArgs(0); }, ACL_ERROR_INVALID_PARAM},
+        {"acldumpSaveExceptionInfo(NULL, ...)",
+         [] { return acldumpSaveExceptionInfo(nullptr, nullptr, nullptr, 0); },
+         ACL_ERROR_INVALID_PARAM},
+        {"acldumpSaveExceptionInfo(\"f\", tag, NULL, 1)",
+         [] { return acldumpSaveExceptionInfo("f", "tag", nullptr, 1); }, ACL_ERROR_INVALID_PARAM},
+        {"acldumpGetExceptionInfoPath(NULL, 64)",
+         [] { return acldumpGetExceptionInfoPath(nullptr, 64); }, ACL_ERROR_INVALID_PARAM},
+        {"acldumpGetExceptionInfoPath(buf, 64) with exception dumps off",
+         [] {
+             char path[64];
+             return acldumpGetExceptionInfoPath(path, sizeof path);
+         },
+         ACL_ERROR_FAILURE},
     };
     ExpectEveryRowFails(rows);
     aclmdlFinalizeDump();
