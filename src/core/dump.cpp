@@ -410,6 +410,18 @@ namespace {
 
 constexpr uint32_t kUserTagField = 100;
 
+// The exception dump folder in force; ACL_ERROR_FAILURE (recorded) when exception dumps are off.
+aclError ExceptionFolder(std::string* root) {
+    std::lock_guard lock(state().mutex);
+    if (!state().settings || !state().settings->exception) {
+        return Fail(ACL_ERROR_FAILURE,
+                    "exception dumps are off: turn them on with dump_scene (aclInit or "
+                    "aclmdlSetDump) or ASCEND_DUMP_SCENE");
+    }
+    *root = state().exception_path;
+    return ACL_SUCCESS;
+}
+
 // The device exception dumps of the calling thread go under: its context's, or 0.
 int32_t CurrentDeviceId() {
     const Context* context = CurrentContext();
@@ -743,15 +755,7 @@ aclError ExceptionInfoPath(char* path, size_t max_len) {
     if (path == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "path is null");
     if (max_len <= 1) return Fail(ACL_ERROR_INVALID_PARAM, "maxLen %zu is too small", max_len);
     std::string root;
-    {
-        std::lock_guard lock(state().mutex);
-        if (!state().settings || !state().settings->exception) {
-            return Fail(ACL_ERROR_FAILURE,
-                        "exception dumps are off: turn them on with dump_scene (aclInit or "
-                        "aclmdlSetDump) or ASCEND_DUMP_SCENE");
-        }
-        root = state().exception_path;
-    }
+    if (aclError rc = ExceptionFolder(&root)) return rc;
     const std::string full = root + "/" + std::to_string(CurrentDeviceId()) + "/";
     if (full.size() + 1 > max_len) {
         return Fail(ACL_ERROR_INVALID_PARAM, "maxLen %zu cannot hold the path %s (%zu bytes)",
@@ -817,15 +821,7 @@ aclError SaveExceptionInfo(const char* file_name, const char* user_tag,
     }
     outputs.insert(outputs.end(), workspaces.begin(), workspaces.end());
     std::string root;
-    {
-        std::lock_guard lock(state().mutex);
-        if (!state().settings || !state().settings->exception) {
-            return Fail(ACL_ERROR_FAILURE,
-                        "exception dumps are off: turn them on with dump_scene (aclInit or "
-                        "aclmdlSetDump) or ASCEND_DUMP_SCENE");
-        }
-        root = state().exception_path;
-    }
+    if (aclError rc = ExceptionFolder(&root)) return rc;
     // fileName.custom.<yyyyMMddHHmmssSSS>, so that repeated calls keep every file.
     const auto now = std::chrono::system_clock::now();
     const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
