@@ -74,7 +74,8 @@ struct TaskUpdate {
 
 // Builds the replacement from the values in device memory now; the error code (and message
 // recorded) when they do not make a task.
-aclError BuildReplacement(const TaskUpdate& update, cpu::Task* fresh, CaptureInfo* info) {
+aclError BuildReplacement(const TaskUpdate& update, const CaptureInfo& old, cpu::Task* fresh,
+                          CaptureInfo* info) {
     if (update.info.id == ACL_RT_UPDATE_AIC_AIV_TASK) {
         const aclrtAicAivTaskUpdateAttr& attr = update.info.val.aicAivTaskAttr;
         if (!DeviceBytes(attr.funcEntryAddr, 8) || !DeviceBytes(attr.blockDimAddr, 4)) {
@@ -92,9 +93,8 @@ aclError BuildReplacement(const TaskUpdate& update, cpu::Task* fresh, CaptureInf
         if (aclError bad = GetKernelFunctionByEntry(binary, entry, &handle)) return bad;
         KernelFunction* function = ResolveKernelFunction(handle, &rc);
         if (function == nullptr) return rc;
-        LaunchOptions options = update.target->info.launch;  // the attributes stay
+        LaunchOptions options = old.launch;  // the attributes stay
         options.num_blocks = num_blocks;
-        const CaptureInfo& old = update.target->info;
         return BuildLaunchTask(function, options, old.args, old.args_size, old.host_args,
                                update.target_stream, fresh, info);
     }
@@ -105,14 +105,14 @@ aclError BuildReplacement(const TaskUpdate& update, cpu::Task* fresh, CaptureInf
     aclrtRandomNumTaskInfo source;
     std::memcpy(&source, attr.srcAddr, sizeof source);
     // CANN updates these five; the function, its parameters and the data type stay.
-    aclrtRandomNumTaskInfo next = *update.target->info.random;
+    aclrtRandomNumTaskInfo next = *old.random;
     next.randomParaAddr = source.randomParaAddr;
     next.randomResultAddr = source.randomResultAddr;
     next.randomCounterAddr = source.randomCounterAddr;
     next.randomSeed = source.randomSeed;
     next.randomNum = source.randomNum;
     if (aclError rc = BuildRandomNumTask(next, update.target_stream, fresh)) return rc;
-    *info = update.target->info;
+    *info = old;
     info->random = std::make_shared<const aclrtRandomNumTaskInfo>(next);
     return ACL_SUCCESS;
 }
@@ -211,9 +211,14 @@ aclError UpdateTaskAsync(Stream* task_stream, uint32_t task_id, const aclrtTaskU
             ModelRI* model = update->model;
             cpu::TaskStatus status = cpu::TaskStatus::Done();
             if (!ctx.cancelled()) {
+                CaptureInfo old;
+                {
+                    std::lock_guard model_lock(model->mutex);
+                    old = update->target->info;
+                }
                 cpu::Task fresh;
                 CaptureInfo info;
-                if (aclError rc = BuildReplacement(*update, &fresh, &info)) {
+                if (aclError rc = BuildReplacement(*update, old, &fresh, &info)) {
                     const char* why = TakeRecentErrMsg();
                     update->exec->NoteFailure("aclrtTaskUpdateAsync of task %u failed: %s",
                                               update->target->seq_id, why ? why : "");
