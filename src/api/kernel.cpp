@@ -130,6 +130,17 @@ aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEn
     return openacl::GetKernelFunctionByEntry(binary, funcEntry, funcHandle);
 }
 
+aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize) {
+    OPENACL_API();
+    if (binAddr == nullptr || binSize == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "binAddr and binSize must not be null");
+    }
+    aclError rc = ACL_SUCCESS;
+    openacl::KernelBinary* binary = openacl::ResolveKernelBinary(binHandle, &rc);
+    if (binary == nullptr) return rc;
+    return openacl::GetBinaryImage(binary, binAddr, binSize);
+}
+
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
     OPENACL_API();
     if (name == nullptr || maxLen == 0) {
