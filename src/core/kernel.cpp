@@ -26,6 +26,7 @@
 #include "backend/cpu/sync.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/device_variable.h"
 #include "core/dump.h"
 #include "core/elf_image.h"
 #include "core/elf_symbols.h"
@@ -807,7 +808,8 @@ aclError UnloadKernelBinary(aclrtBinHandle handle) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "binHandle %p is not a loaded kernel binary (already unloaded?)", handle);
     }
-    exception_info::ForgetBinary(binary.get());  // its exception callback goes with it
+    exception_info::ForgetBinary(binary.get());   // its exception callback goes with it
+    device_variable::ForgetBinary(binary.get());  // its globals stop being device memory
     std::vector<uint64_t> serials;
     for (const std::unique_ptr<KernelFunction>& function : binary->TakeFunctions()) {
         if (function == nullptr) continue;
