@@ -623,6 +623,16 @@ STUB_PRELUDE = r"""
 #include "openacl/kernel.h"
 #include "openacl/kernel_binary.h"
 
+// Keeps a variable nothing refers to in the object and through --gc-sections.
+#if defined(__has_attribute)
+#if __has_attribute(retain)
+#define OPENACL_KEEP __attribute__((used, retain))
+#endif
+#endif
+#ifndef OPENACL_KEEP
+#define OPENACL_KEEP __attribute__((used))
+#endif
+
 namespace {
 // Runs one block: the packed arguments are copied out (the block may be unaligned), the block
 // index is set for GetBlockIdx() (and the kernel API's core state reset, when the source uses
@@ -680,6 +690,12 @@ def stub(kernels, key, source, fatbin=False):
                   f'OPENACL_KERNEL_BINARY_VERSION, "cpu", {len(plain)}, kOpenaclKernels}};']
     lines.append("}  // namespace")
     lines.append("")
+    if plain and not fatbin:
+        # aclrtGetFuncBySymbol finds the table through the program's symbol table before the
+        # first launch registers it (a fatbin's kernels are found in its loaded binary).
+        lines += [f"OPENACL_KEEP static const openaclKernelTableRef "
+                  f"openacl_kernel_table_ref_{re.sub(r'[^A-Za-z0-9_]', '_', key)} = "
+                  f'{{&kOpenaclKernelTable, "{origin}"}};', ""]
     if fatbin and plain:
         lines += [f'extern "C" __attribute__((visibility("hidden"))) const openaclKernelEntry* '
                   f"{fatbin_accessor(key)}() {{",

@@ -47,6 +47,17 @@ typedef struct openaclKernelTable {
     const openaclKernelEntry* kernels;
 } openaclKernelTable;
 
+/* What the launch stubs of an Ascend C library leave in the program for each kernel source, so
+ * that aclrtGetFuncBySymbol finds the source's kernels by their functions' addresses before
+ * any of them was launched: the source's table and the origin its launches register it with.
+ * It is a variable local to the source whose symbol name starts with
+ * OPENACL_KERNEL_TABLE_REF_PREFIX, found through the symbol table of the image holding it. */
+typedef struct openaclKernelTableRef {
+    const openaclKernelTable* table;
+    const char* origin;
+} openaclKernelTableRef;
+#define OPENACL_KERNEL_TABLE_REF_PREFIX "openacl_kernel_table_ref_"
+
 /* Registers a kernel table that lives in the calling program's own image (the launch stubs an
  * Ascend C library links in) as a loaded kernel binary, and gives its handle: the table's
  * kernels are then found with aclrtBinaryGetFunction / aclrtBinaryGetFunctionByEntry (entry =

@@ -3,6 +3,7 @@
 
 #include "acl/acl.h"
 #include "core/context.h"
+#include "core/device_variable.h"
 #include "core/error.h"
 #include "core/kernel.h"
 #include "core/kernel_args.h"
@@ -128,6 +129,37 @@ aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEn
     openacl::KernelBinary* binary = openacl::ResolveKernelBinary(binHandle, &rc);
     if (binary == nullptr) return rc;
     return openacl::GetKernelFunctionByEntry(binary, funcEntry, funcHandle);
+}
+
+aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr,
+                              size_t* size) {
+    OPENACL_API();
+    if (name == nullptr || name[0] == '\0') {
+        return Fail(ACL_ERROR_INVALID_PARAM, "name must be a global variable's name, not %s",
+                    name == nullptr ? "null" : "empty");
+    }
+    if (dptr == nullptr && size == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "dptr and size must not both be null");
+    }
+    aclError rc = ACL_SUCCESS;
+    openacl::KernelBinary* binary = openacl::ResolveKernelBinary(binHandle, &rc);
+    if (binary == nullptr) return rc;
+    openacl::device_variable::Variable variable;
+    if (aclError failed = openacl::device_variable::Find(binary, name, &variable)) return failed;
+    if (dptr != nullptr) *dptr = variable.address;
+    if (size != nullptr) *size = variable.size;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize) {
+    OPENACL_API();
+    if (binAddr == nullptr || binSize == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "binAddr and binSize must not be null");
+    }
+    aclError rc = ACL_SUCCESS;
+    openacl::KernelBinary* binary = openacl::ResolveKernelBinary(binHandle, &rc);
+    if (binary == nullptr) return rc;
+    return openacl::GetBinaryImage(binary, binAddr, binSize);
 }
 
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {

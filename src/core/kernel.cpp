@@ -1,6 +1,7 @@
 #include "core/kernel.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,8 +26,10 @@
 #include "backend/cpu/sync.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/device_variable.h"
 #include "core/dump.h"
 #include "core/elf_image.h"
+#include "core/elf_symbols.h"
 #include "core/error.h"
 #include "core/exception_info.h"
 #include "core/handle_table.h"
@@ -194,9 +197,10 @@ struct KernelEntryV1 {
 };
 
 // dlopen()s a file and checks it is an openacl kernel binary for this backend. Takes `memfd`
-// (the file of a binary loaded from data, -1 for none).
+// (the file of a binary loaded from data, -1 for none). `bytes` are the file's contents, whose
+// symbol table the binary keeps (the file may change once loaded).
 aclError OpenModule(const std::string& path, const std::string& origin, int memfd,
-                    aclrtBinHandle* out) {
+                    const void* bytes, size_t length, aclrtBinHandle* out) {
     void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (module == nullptr) {
         const char* why = dlerror();
@@ -215,7 +219,12 @@ aclError OpenModule(const std::string& path, const std::string& origin, int memf
         return Fail(ACL_ERROR_INVALID_PARAM, "%s is not an openacl CPU kernel binary: %s; %s",
                     origin.c_str(), problem, kBuildHint);
     }
-    *out = Binaries().Insert(std::make_unique<KernelBinary>(module, table, origin, memfd));
+    auto binary = std::make_unique<KernelBinary>(module, table, origin, memfd);
+    link_map* map = nullptr;
+    if (dlinfo(module, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr) {
+        binary->SetModuleSymbols(ElfSymbols::Parse(bytes, length), map->l_addr);
+    }
+    *out = Binaries().Insert(std::move(binary));
     return ACL_SUCCESS;
 }
 
@@ -644,6 +653,34 @@ std::vector<std::unique_ptr<KernelFunction>> KernelBinary::TakeFunctions() {
     return taken;
 }
 
+std::shared_ptr<const ElfSymbols> KernelBinary::Symbols(uintptr_t* bias, std::string* why) {
+    if (accelerator_ != nullptr) {
+        *why = origin_ + " is a CUDA binary, whose code lies in GPU memory";
+        return nullptr;
+    }
+    std::lock_guard lock(symbols_mutex_);
+    if (symbols_ == nullptr && module_ == nullptr) {
+        // In-process: the kernels were compiled into the image that holds their table.
+        LoadedObject object;
+        if (!FindLoadedObject(source_table_, &object)) {
+            *why = "the kernel table of " + origin_ + " lies in no loaded program or library";
+            return nullptr;
+        }
+        symbols_ = LoadedObjectSymbols(object, why);
+        bias_ = object.bias;
+    }
+    if (symbols_ == nullptr && why->empty())
+        *why = "the symbol table of " + origin_ + " is unknown";
+    *bias = bias_;
+    return symbols_;
+}
+
+void KernelBinary::SetModuleSymbols(std::shared_ptr<const ElfSymbols> symbols, uintptr_t bias) {
+    std::lock_guard lock(symbols_mutex_);
+    symbols_ = std::move(symbols);
+    bias_ = bias;
+}
+
 std::string KernelBinary::KernelNames() const {
     std::string names;
     for (uint32_t i = 0; i < table_->kernelCount; ++i) {
@@ -693,7 +730,7 @@ aclError LoadKernelBinaryFromFile(const char* path, aclrtBinHandle* out) {
         return Fail(ACL_ERROR_INVALID_PARAM, "kernel binary %s is damaged or foreign: %s", path,
                     problem.c_str());
     }
-    return OpenModule(path, path, -1, out);
+    return OpenModule(path, path, -1, bytes.data(), bytes.size(), out);
 }
 
 aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandle* out) {
@@ -730,7 +767,7 @@ aclError LoadKernelBinaryFromData(const void* data, size_t length, aclrtBinHandl
         }
         done += static_cast<size_t>(n);
     }
-    return OpenModule(MemfdPath(fd), origin, fd, out);
+    return OpenModule(MemfdPath(fd), origin, fd, data, length, out);
 }
 
 aclError RegisterKernelTable(const openaclKernelTable* table, const char* origin,
@@ -779,7 +816,8 @@ aclError UnloadKernelBinary(aclrtBinHandle handle) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "binHandle %p is not a loaded kernel binary (already unloaded?)", handle);
     }
-    exception_info::ForgetBinary(binary.get());  // its exception callback goes with it
+    exception_info::ForgetBinary(binary.get());   // its exception callback goes with it
+    device_variable::ForgetBinary(binary.get());  // its globals stop being device memory
     std::vector<uint64_t> serials;
     for (const std::unique_ptr<KernelFunction>& function : binary->TakeFunctions()) {
         if (function == nullptr) continue;
@@ -799,6 +837,37 @@ KernelBinary* ResolveKernelBinary(aclrtBinHandle handle, aclError* rc) {
         *rc = Fail(ACL_ERROR_INVALID_PARAM, "binHandle %p is not a loaded kernel binary", handle);
     }
     return binary;
+}
+
+std::vector<KernelBinary*> RetainLoadedBinaries() {
+    std::vector<KernelBinary*> binaries;
+    Binaries().ForEach([&](KernelBinary* binary) {
+        if (binary->accelerator() != nullptr) return;
+        binary->Retain();
+        binaries.push_back(binary);
+    });
+    return binaries;
+}
+
+// On the CPU backend a kernel binary is loaded as a shared object (or its kernels were compiled
+// into the program): its image is what the loader mapped, from the first byte of its first
+// segment to the end of its last.
+aclError GetBinaryImage(KernelBinary* binary, void** address, size_t* size) {
+    if (binary->accelerator() != nullptr) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "%s is a CUDA binary: the CUDA driver does not disclose where a module lies "
+                    "in GPU memory (aclrtBinaryGetDevAddress runs on the CPU backend only)",
+                    binary->origin().c_str());
+    }
+    LoadedObject object;
+    if (!FindLoadedObject(binary->source_table(), &object)) {
+        return Fail(ACL_ERROR_RT_INTERNAL_ERROR,
+                    "the kernel table of %s lies in no loaded program or library",
+                    binary->origin().c_str());
+    }
+    *address = reinterpret_cast<void*>(object.begin);
+    *size = object.end - object.begin;
+    return ACL_SUCCESS;
 }
 
 KernelFunction* ResolveKernelFunction(aclrtFuncHandle handle, aclError* rc) {

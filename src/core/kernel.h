@@ -21,6 +21,7 @@ namespace openacl {
 
 class Stream;
 class KernelFunction;
+class ElfSymbols;
 struct CaptureInfo;
 
 // aclrtCreateBinary: a kernel image held in host memory until it is loaded.
@@ -69,6 +70,14 @@ class KernelBinary {
     // Hands the functions over for unregistering (aclrtBinaryUnLoad); later lookups find none.
     std::vector<std::unique_ptr<KernelFunction>> TakeFunctions();
 
+    // The symbol table of the image the kernels' code lies in, and the bias its values are
+    // offset by in memory: the loaded shared object's (read from the bytes it was loaded from),
+    // or, for a table registered in-process, the program's or library's that holds the table.
+    // nullptr, with the reason in *why, for a CUDA binary or an image without a readable file.
+    std::shared_ptr<const ElfSymbols> Symbols(uintptr_t* bias, std::string* why);
+    // A loaded shared object's symbols, from the bytes it was loaded from.
+    void SetModuleSymbols(std::shared_ptr<const ElfSymbols> symbols, uintptr_t bias);
+
  private:
     void* module_;
     int memfd_;
@@ -79,6 +88,9 @@ class KernelBinary {
     std::mutex functions_mutex_;
     std::vector<std::unique_ptr<KernelFunction>> functions_;  // by table index, made on first use
     bool unloading_ = false;
+    std::mutex symbols_mutex_;
+    std::shared_ptr<const ElfSymbols> symbols_;  // read on first use for an in-process table
+    uintptr_t bias_ = 0;
     // Accelerator binaries: the device module, and the table built for its kernels.
     backend::Accelerator* accelerator_ = nullptr;
     void* device_module_ = nullptr;
@@ -131,6 +143,10 @@ aclError RegisterKernelTable(const openaclKernelTable* table, const char* origin
                              aclrtBinHandle* out);
 aclError UnloadKernelBinary(aclrtBinHandle handle);
 KernelBinary* ResolveKernelBinary(aclrtBinHandle handle, aclError* rc);
+// Every loaded CPU kernel binary, each retained (the caller releases them).
+std::vector<KernelBinary*> RetainLoadedBinaries();
+// aclrtBinaryGetDevAddress: where the binary's image lies in memory, and its size.
+aclError GetBinaryImage(KernelBinary* binary, void** address, size_t* size);
 KernelFunction* ResolveKernelFunction(aclrtFuncHandle handle, aclError* rc);
 aclError GetKernelFunction(KernelBinary* binary, const char* name, aclrtFuncHandle* out);
 // aclrtBinaryGetFunctionByEntry: the entry value of a kernel is its index in the binary's kernel

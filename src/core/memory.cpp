@@ -13,6 +13,7 @@
 #include "core/check.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/device_variable.h"
 #include "core/error.h"
 #include "core/exception_info.h"
 #include "core/host_mapping.h"
@@ -142,6 +143,10 @@ aclError CheckSide(const char* which, const void* p, const MemRegion& r, bool ex
                     "%s %p points into %s: map physical memory there with aclrtMapMem first", which,
                     p, vmm::Describe(p).c_str());
     }
+    if (r.variable && std::strcmp(which, "src") != 0 && !r.writable) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "%s %p lies in %s, which is read-only (const)", which,
+                    p, device_variable::Describe(p).c_str());
+    }
     if (r.vmm && (std::strcmp(which, "src") == 0 ? !r.readable : !r.writable)) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%s %p lies in %s, which the device may %s: grant access with "
@@ -251,6 +256,7 @@ std::string DescribeAllocation(const void* p) {
     MemRegion region = ClassifyPointer(p);
     if (region.vmm) return region.domain == MemDomain::kDeviceFreed ? "" : vmm::Describe(p);
     if (region.managed) return managed::Describe(p);
+    if (region.variable) return device_variable::Describe(p);
     char text[200];
     const void* caller = nullptr;
     check::Resource resource = check::Resource::kDeviceMemory;
@@ -323,6 +329,7 @@ MemRegion ClassifyPointer(const void* p) {
     if (vmm::Classify(p, &region)) return region;
     if (host_register::Classify(p, &region)) return region;
     if (managed::Classify(p, &region)) return region;
+    if (device_variable::Classify(p, &region)) return region;
     auto address = reinterpret_cast<uintptr_t>(p);
     std::shared_lock lock(g_host_mutex);
     auto& blocks = HostBlocks();
@@ -421,6 +428,12 @@ aclError DeviceFree(void* ptr, bool dvpp) {
             break;
     }
     if (region.managed) return managed::Free(ptr);
+    if (region.variable) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%p is in %s: a device variable lives as long as its kernel binary (or the "
+                    "program) and is never freed",
+                    ptr, device_variable::Describe(ptr).c_str());
+    }
     if (region.vmm) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "%p is in %s: it is not aclrtMalloc memory; undo the mapping with "

@@ -34,6 +34,9 @@ struct MemRegion {
     bool vmm = false;
     // Managed memory (core/managed_memory.h): host and device memory at once, any copy kind.
     bool managed = false;
+    // A device variable (core/device_variable.h): a kernel's global the program asked for,
+    // device memory of the current device.
+    bool variable = false;
     bool readable = true;
     bool writable = true;
     bool device_accessible() const {

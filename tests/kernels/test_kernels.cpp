@@ -117,3 +117,17 @@ extern "C" __global__ __aicore__ void args_probe(GM_ADDR out, GM_ADDR placeholde
     }
     std::memcpy(out, &probe, sizeof probe);
 }
+
+// Device variables, reached from the host with aclrtBinaryGetGlobal: values, which
+// add_to_values changes; one in a namespace, found by its C++ name; and a const one.
+__gm__ int64_t device_values[8];
+namespace test_globals {
+__gm__ int64_t scale = 3;
+}  // namespace test_globals
+extern "C" __gm__ const int64_t device_limits[4] = {10, 20, 30, 40};
+
+// Each of the first 8 blocks adds increment * test_globals::scale to device_values[block].
+extern "C" __global__ __aicore__ void add_to_values(int64_t increment) {
+    const int64_t block = GetBlockIdx();
+    if (block < 8) device_values[block] += increment * test_globals::scale;
+}

@@ -24,6 +24,9 @@ uint32_t add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, 
 uint32_t scale_copy_do(uint32_t blockDim, void* stream, float* out, const float* in, uint32_t n);
 uint32_t fill_on_default_stream(uint32_t blocks, uint8_t* out, int32_t value, uint32_t n);
 uint32_t fill_simt(uint32_t blocks, void* stream, uint8_t* out, float value, uint32_t n);
+// The device variable and its kernel (device_values.cpp), as the host declares them.
+extern int32_t g_device_values[8];
+extern "C" void update_device_values(int32_t increment);
 
 namespace {
 
@@ -281,4 +284,48 @@ TEST_F(AscendcBuild, ABlockReturningBeforeSyncAllFailsTheLaunch) {
     EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     const std::string message = RecentMessage();
     EXPECT_NE(message.find("returned without reaching this SyncAll"), std::string::npos) << message;
+}
+
+TEST_F(AscendcBuild, GetFuncBySymbolFindsAKernelBeforeItsFirstLaunch) {
+    aclrtFuncHandle function = nullptr;
+    ASSERT_EQ(aclrtGetFuncBySymbol(reinterpret_cast<const void*>(&update_device_values), &function),
+              ACL_SUCCESS)
+        << RecentMessage();
+    char name[64] = {};
+    ASSERT_EQ(aclrtGetFunctionName(function, sizeof name, name), ACL_SUCCESS);
+    EXPECT_STREQ(name, "update_device_values");
+    void* aic = nullptr;
+    void* aiv = nullptr;
+    ASSERT_EQ(aclrtGetFunctionAddr(function, &aic, &aiv), ACL_SUCCESS) << RecentMessage();
+    EXPECT_EQ(aiv, reinterpret_cast<void*>(&update_device_values));
+}
+
+TEST_F(AscendcBuild, AKernelFoundBySymbolUpdatesTheDeviceVariableTheHostFilled) {
+    int32_t* host = nullptr;
+    ASSERT_EQ(aclrtMallocHost(reinterpret_cast<void**>(&host), sizeof g_device_values),
+              ACL_SUCCESS);
+    for (int32_t i = 0; i < 8; ++i)
+        host[i] = 10 * (i + 1);
+    ASSERT_EQ(aclrtMemcpyToSymbolAsync(g_device_values, host, sizeof g_device_values, 0,
+                                       ACL_MEMCPY_HOST_TO_DEVICE, stream_),
+              ACL_SUCCESS)
+        << RecentMessage();
+    aclrtFuncHandle function = nullptr;
+    ASSERT_EQ(aclrtGetFuncBySymbol(reinterpret_cast<const void*>(&update_device_values), &function),
+              ACL_SUCCESS)
+        << RecentMessage();
+    int32_t increment = 7;  // the kernel's packed arguments: one int32_t
+    ASSERT_EQ(aclrtLaunchKernelWithHostArgs(function, 1, stream_, nullptr, &increment,
+                                            sizeof increment, nullptr, 0),
+              ACL_SUCCESS)
+        << RecentMessage();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    int32_t values[8] = {};
+    ASSERT_EQ(aclrtMemcpyFromSymbol(values, sizeof values, g_device_values, sizeof values, 0,
+                                    ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_SUCCESS)
+        << RecentMessage();
+    for (int32_t i = 0; i < 8; ++i)
+        EXPECT_EQ(values[i], 10 * (i + 1) + 7) << "element " << i;
+    aclrtFreeHost(host);
 }
