@@ -219,7 +219,13 @@ std::string SourceName(const char* symbol_name) {
     return text;
 }
 
+std::mutex& LoaderMutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
 bool FindLoadedObject(const void* address, LoadedObject* out) {
+    std::lock_guard loader_lock(LoaderMutex());
     struct Search {
         uintptr_t address;
         LoadedObject* out;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,10 @@ struct LoadedObject {
 
 // The loaded object whose segments hold `address`; false when none does (heap, stack).
 bool FindLoadedObject(const void* address, LoadedObject* out);
+// Held around dlopen and around reading the loader's records (link maps, object names): the
+// loader's own lock is invisible to ThreadSanitizer, so this one orders a load that writes them
+// before a reader on another thread.
+std::mutex& LoaderMutex();
 
 // The symbols of a loaded object, read from its file once and kept. nullptr, with the reason in
 // *why, when the file cannot be read (the vdso has none).

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "backend/cpu/block_threads.h"
@@ -201,6 +202,10 @@ struct KernelEntryV1 {
 // symbol table the binary keeps (the file may change once loaded).
 aclError OpenModule(const std::string& path, const std::string& origin, int memfd,
                     const void* bytes, size_t length, aclrtBinHandle* out) {
+    // Two loads of one file get one link map, which the first dlopen wrote inside the loader;
+    // reading its l_addr below is ordered after that write only through a lock of our own (the
+    // loader's is invisible to ThreadSanitizer, which saw the race in the soak test).
+    std::unique_lock load_lock(LoaderMutex());
     void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (module == nullptr) {
         const char* why = dlerror();
@@ -221,9 +226,11 @@ aclError OpenModule(const std::string& path, const std::string& origin, int memf
     }
     auto binary = std::make_unique<KernelBinary>(module, table, origin, memfd);
     link_map* map = nullptr;
-    if (dlinfo(module, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr) {
-        binary->SetModuleSymbols(ElfSymbols::Parse(bytes, length), map->l_addr);
-    }
+    uintptr_t base = 0;
+    const bool mapped = dlinfo(module, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr;
+    if (mapped) base = map->l_addr;
+    load_lock.unlock();
+    if (mapped) binary->SetModuleSymbols(ElfSymbols::Parse(bytes, length), base);
     *out = Binaries().Insert(std::move(binary));
     return ACL_SUCCESS;
 }
