@@ -182,11 +182,9 @@ namespace {
 // An engine that reports no layers is reported as one operator, the whole graph.
 class RunWatch : public RunObserver {
  public:
-    RunWatch(const ModelEngine& engine, uint32_t model_id, int32_t stream_id,
-             const dump::ModelDump* dump, uint64_t execution,
-             std::shared_ptr<const prof::Subscription> subscription)
+    RunWatch(const ModelEngine& engine, int32_t stream_id, const dump::ModelDump* dump,
+             uint64_t execution, std::shared_ptr<const prof::Subscription> subscription)
         : engine_(engine),
-          model_id_(model_id),
           stream_id_(stream_id),
           dump_(dump),
           execution_(execution),
@@ -240,7 +238,6 @@ class RunWatch : public RunObserver {
 
  private:
     const ModelEngine& engine_;
-    uint32_t model_id_;
     int32_t stream_id_;
     const dump::ModelDump* dump_;
     uint64_t execution_;
@@ -695,7 +692,7 @@ bool Model::Run(const ExecRequest& request, bool recheck_memory, std::string* er
         }
     }
     const uint64_t execution = executions_.fetch_add(1, std::memory_order_relaxed);
-    RunWatch watch(*engine_, id_, request.stream_id,
+    RunWatch watch(*engine_, request.stream_id,
                    dump_ && dump_->WantsExecution(execution) ? dump_.get() : nullptr, execution,
                    prof::SubscriptionOf(id_));
     session->engine->Observe(watch.active() ? &watch : nullptr);
