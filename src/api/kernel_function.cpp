@@ -18,18 +18,29 @@ aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
     return openacl::GetKernelBySymbol(symbol, funcHandle);
 }
 
+namespace {
+
+// The code of a function for aclrtGetFunctionAddr/Size, and whether it is in the vector-core
+// slot: it sits in the slot of the one kind of core that runs it; the other stays empty.
+aclError CodeOf(aclrtFuncHandle handle, openacl::KernelCode* code, bool* vector) {
+    aclError rc = ACL_SUCCESS;
+    KernelFunction* function = openacl::ResolveKernelFunction(handle, &rc);
+    if (function == nullptr) return rc;
+    if (aclError failed = openacl::GetKernelCode(function, code)) return failed;
+    *vector = openacl::KernelType() == ACL_KERNEL_TYPE_VECTOR;
+    return ACL_SUCCESS;
+}
+
+}  // namespace
+
 aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
     OPENACL_API();
     if (aicAddr == nullptr || aivAddr == nullptr) {
         return Fail(ACL_ERROR_INVALID_PARAM, "aicAddr and aivAddr must not be null");
     }
-    aclError rc = ACL_SUCCESS;
-    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
-    if (function == nullptr) return rc;
     openacl::KernelCode code;
-    if (aclError failed = openacl::GetKernelCode(function, &code)) return failed;
-    // The code sits in the slot of the one kind of core that runs it; the other is null.
-    const bool vector = openacl::KernelType() == ACL_KERNEL_TYPE_VECTOR;
+    bool vector = false;
+    if (aclError rc = CodeOf(funcHandle, &code, &vector)) return rc;
     *aicAddr = vector ? nullptr : code.address;
     *aivAddr = vector ? code.address : nullptr;
     return ACL_SUCCESS;
@@ -40,12 +51,9 @@ aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_
     if (aicSize == nullptr || aivSize == nullptr) {
         return Fail(ACL_ERROR_INVALID_PARAM, "aicSize and aivSize must not be null");
     }
-    aclError rc = ACL_SUCCESS;
-    KernelFunction* function = openacl::ResolveKernelFunction(funcHandle, &rc);
-    if (function == nullptr) return rc;
     openacl::KernelCode code;
-    if (aclError failed = openacl::GetKernelCode(function, &code)) return failed;
-    const bool vector = openacl::KernelType() == ACL_KERNEL_TYPE_VECTOR;
+    bool vector = false;
+    if (aclError rc = CodeOf(funcHandle, &code, &vector)) return rc;
     *aicSize = vector ? 0 : code.size;
     *aivSize = vector ? code.size : 0;
     return ACL_SUCCESS;
