@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates stubs for the AscendCL functions openacl does not implement yet.
 
-Reads every function declared in include/acl and include/mstx (declarations start with
+Reads every function declared in include/acl, include/mstx and include/aclnn (nnopbase's
+base functions; aclnn operators in include/aclnnop are absent until implemented, never stubbed) (declarations start with
 ACL_FUNC_VISIBILITY, MSVP_PROF_API or MSTX_DECLSPEC), asks `nm` which of them the compiled api/
 and core/ objects define, and writes:
   --stubs     a C++ file defining each missing function: it records "<name> is not supported by
@@ -19,7 +20,7 @@ import sys
 
 EXPORT_MACROS = ("ACL_FUNC_VISIBILITY", "MSVP_PROF_API", "MSTX_DECLSPEC")
 # The folders of include/ whose headers declare the library's functions.
-API_FOLDERS = ("acl", "mstx")
+API_FOLDERS = ("acl", "mstx", "aclnn")
 DECL_RE = re.compile(r"\b(?:%s)\b\s+([^;{}]*?\))\s*;" % "|".join(EXPORT_MACROS), re.S)
 NAME_RE = re.compile(r"^(.*?)\b([A-Za-z_]\w*)\s*\((.*)\)$", re.S)
 
@@ -96,7 +97,7 @@ def stub_body(ret, name, why=None):
     call = f'::openacl::ApiNotSupported("{name}")'
     if why is not None:
         call = f'::openacl::ApiOffChip("{name}", {c_string(why)})'
-    if ret == "aclError":
+    if ret in ("aclError", "aclnnStatus"):
         return f"return {call};"
     if ret == "void":
         return f"(void){call};"

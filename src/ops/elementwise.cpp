@@ -1,0 +1,464 @@
+// The element-wise engine of ops/elementwise.h: a loop plan that merges dimensions the
+// operands walk alike, rows handed to typed kernels (directly when every operand is
+// contiguous in the compute type, else converted through small buffers), and large loops
+// split over the executor's idle workers.
+#include "ops/elementwise.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "backend/cpu/executor.h"
+#include "ops/dtype.h"
+#include "ops/element.h"
+
+namespace openacl::ops {
+namespace {
+
+constexpr int64_t kChunk = 256;              // elements per conversion step
+constexpr int64_t kBlock = int64_t{1} << 15;  // elements per parallel block
+constexpr int64_t kParallelMin = 2 * kBlock;
+
+// Dimensions and byte strides of N operands, with size-1 dimensions dropped and neighbours
+// merged where every operand steps through them as through one.
+template <int N>
+struct Plan {
+    int rank = 1;
+    int64_t dims[kMaxDims] = {1};
+    int64_t strides[N][kMaxDims] = {};
+    char* base[N] = {};
+};
+
+template <int N>
+Plan<N> MakePlan(const LoopShape& shape, const Operand* const (&operands)[N]) {
+    Plan<N> plan;
+    int rank = 0;
+    for (int d = 0; d < shape.rank; ++d) {
+        if (shape.dims[d] == 1) continue;
+        plan.dims[rank] = shape.dims[d];
+        for (int k = 0; k < N; ++k) {
+            plan.strides[k][rank] =
+                operands[k]->strides[d] * static_cast<int64_t>(DtypeSize(operands[k]->dtype));
+        }
+        ++rank;
+    }
+    if (rank == 0) {  // a single element
+        plan.dims[0] = 1;
+        rank = 1;
+    }
+    // Merge d into d + 1 (the inner one) while every operand's outer stride spans the inner.
+    int merged = 0;
+    for (int d = 1; d < rank; ++d) {
+        bool mergeable = true;
+        for (int k = 0; k < N; ++k) {
+            mergeable = mergeable &&
+                        plan.strides[k][merged] == plan.strides[k][d] * plan.dims[d];
+        }
+        if (mergeable) {
+            plan.dims[merged] *= plan.dims[d];
+            for (int k = 0; k < N; ++k) plan.strides[k][merged] = plan.strides[k][d];
+        } else {
+            ++merged;
+            plan.dims[merged] = plan.dims[d];
+            for (int k = 0; k < N; ++k) plan.strides[k][merged] = plan.strides[k][d];
+        }
+    }
+    plan.rank = merged + 1;
+    for (int k = 0; k < N; ++k) plan.base[k] = operands[k]->data;
+    return plan;
+}
+
+// Calls row(pointers, inner strides, n) for the rows covering elements [begin, end) in
+// row-major order of the plan.
+template <int N, typename Row>
+void Walk(const Plan<N>& plan, int64_t begin, int64_t end, Row&& row) {
+    const int inner = plan.rank - 1;
+    const int64_t width = plan.dims[inner];
+    int64_t index[kMaxDims] = {};
+    int64_t outer = begin / width;
+    int64_t column = begin % width;
+    for (int d = inner - 1; d >= 0; --d) {
+        index[d] = outer % plan.dims[d];
+        outer /= plan.dims[d];
+    }
+    char* p[N];
+    int64_t step[N];
+    for (int k = 0; k < N; ++k) {
+        p[k] = plan.base[k] + column * plan.strides[k][inner];
+        for (int d = 0; d < inner; ++d) p[k] += index[d] * plan.strides[k][d];
+        step[k] = plan.strides[k][inner];
+    }
+    int64_t left = end - begin;
+    while (left > 0) {
+        const int64_t n = std::min(width - column, left);
+        row(p, step, n);
+        left -= n;
+        if (left == 0) break;
+        // Next row: back to column 0, then advance the odometer of the outer dimensions.
+        for (int k = 0; k < N; ++k) p[k] -= column * step[k];
+        column = 0;
+        for (int d = inner - 1; d >= 0; --d) {
+            if (++index[d] < plan.dims[d]) {
+                for (int k = 0; k < N; ++k) p[k] += plan.strides[k][d];
+                break;
+            }
+            index[d] = 0;
+            for (int k = 0; k < N; ++k) p[k] -= (plan.dims[d] - 1) * plan.strides[k][d];
+        }
+    }
+}
+
+// Runs body(begin, end) over [0, total), split over the executor's idle workers when large.
+template <typename Body>
+void Split(int64_t total, Body&& body) {
+    if (total <= 0) return;  // an empty tensor: nothing to do (and no row to divide by)
+    cpu::Executor* executor = cpu::Executor::Current();
+    if (total >= kParallelMin && executor != nullptr) {
+        const auto blocks = static_cast<uint32_t>((total + kBlock - 1) / kBlock);
+        const cpu::ParallelStatus status = executor->ParallelFor(blocks, [&](uint32_t i) {
+            const int64_t begin = int64_t{i} * kBlock;
+            body(begin, std::min(total, begin + kBlock));
+        });
+        if (!status.rejected()) return;
+    }
+    body(int64_t{0}, total);
+}
+
+// Integer arithmetic wraps around (two's complement), as the device's does; floats are
+// plain. Signed overflow would be undefined behaviour in C++.
+template <typename C>
+using Wide = typename std::conditional_t<std::is_floating_point_v<C>, std::type_identity<C>,
+                                         std::make_unsigned<C>>::type;
+
+template <typename C>
+C Add(C a, C b) {
+    return static_cast<C>(static_cast<Wide<C>>(a) + static_cast<Wide<C>>(b));
+}
+template <typename C>
+C Sub(C a, C b) {
+    return static_cast<C>(static_cast<Wide<C>>(a) - static_cast<Wide<C>>(b));
+}
+template <typename C>
+C Mul(C a, C b) {
+    return static_cast<C>(static_cast<Wide<C>>(a) * static_cast<Wide<C>>(b));
+}
+template <typename C>
+C Neg(C a) {
+    if constexpr (std::is_floating_point_v<C>) return -a;  // keeps the sign of zero
+    return static_cast<C>(Wide<C>{0} - static_cast<Wide<C>>(a));
+}
+
+// ---- binary ----
+
+template <typename C>
+C IntPow(C base, C exponent) {
+    if (exponent < 0) return base == 1 ? 1 : (base == -1 ? ((exponent & 1) ? -1 : 1) : 0);
+    C result = 1;
+    while (exponent > 0) {
+        if (exponent & 1) result = Mul(result, base);
+        base = Mul(base, base);
+        exponent >>= 1;
+    }
+    return result;
+}
+
+template <typename C>
+void ApplyBinary(const BinaryArgs& args, const C* x, const C* y, C* z, int64_t n) {
+    constexpr bool kFloat = std::is_floating_point_v<C>;
+    const C alpha = kFloat ? static_cast<C>(args.alpha) : static_cast<C>(args.alpha_int);
+    switch (args.op) {
+        case BinaryOp::kAdd:
+            if (alpha == C{1}) {
+                for (int64_t i = 0; i < n; ++i) z[i] = Add(x[i], y[i]);
+            } else {
+                for (int64_t i = 0; i < n; ++i) z[i] = Add(x[i], Mul(alpha, y[i]));
+            }
+            return;
+        case BinaryOp::kSub:
+            if (alpha == C{1}) {
+                for (int64_t i = 0; i < n; ++i) z[i] = Sub(x[i], y[i]);
+            } else {
+                for (int64_t i = 0; i < n; ++i) z[i] = Sub(x[i], Mul(alpha, y[i]));
+            }
+            return;
+        case BinaryOp::kMul:
+            for (int64_t i = 0; i < n; ++i) z[i] = Mul(x[i], y[i]);
+            return;
+        case BinaryOp::kDiv:
+            if constexpr (kFloat) {
+                for (int64_t i = 0; i < n; ++i) z[i] = x[i] / y[i];
+            } else {
+                for (int64_t i = 0; i < n; ++i) {  // x / 0 gives 0; the minimum / -1 wraps
+                    z[i] = y[i] == 0 ? C{0} : (y[i] == C(-1) ? Neg(x[i]) : x[i] / y[i]);
+                }
+            }
+            return;
+        case BinaryOp::kMaximum:  // NaN wins, as in PyTorch's maximum
+            for (int64_t i = 0; i < n; ++i) z[i] = (x[i] != x[i] || x[i] > y[i]) ? x[i] : y[i];
+            return;
+        case BinaryOp::kMinimum:
+            for (int64_t i = 0; i < n; ++i) z[i] = (x[i] != x[i] || x[i] < y[i]) ? x[i] : y[i];
+            return;
+        case BinaryOp::kPow:
+            if constexpr (kFloat) {
+                for (int64_t i = 0; i < n; ++i) z[i] = std::pow(x[i], y[i]);
+            } else {
+                for (int64_t i = 0; i < n; ++i) z[i] = IntPow(x[i], y[i]);
+            }
+            return;
+        case BinaryOp::kEq:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] == y[i] ? 1 : 0;
+            return;
+        case BinaryOp::kNe:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] != y[i] ? 1 : 0;
+            return;
+        case BinaryOp::kLt:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] < y[i] ? 1 : 0;
+            return;
+        case BinaryOp::kLe:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] <= y[i] ? 1 : 0;
+            return;
+        case BinaryOp::kGt:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] > y[i] ? 1 : 0;
+            return;
+        case BinaryOp::kGe:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] >= y[i] ? 1 : 0;
+            return;
+        case BinaryOp::kLogicalAnd:
+            for (int64_t i = 0; i < n; ++i) z[i] = (x[i] != 0 && y[i] != 0) ? 1 : 0;
+            return;
+        case BinaryOp::kLogicalOr:
+            for (int64_t i = 0; i < n; ++i) z[i] = (x[i] != 0 || y[i] != 0) ? 1 : 0;
+            return;
+    }
+}
+
+template <typename C>
+void BinaryRows(const BinaryArgs& args, int64_t begin, int64_t end) {
+    const Operand* const operands[3] = {&args.a, &args.b, &args.out};
+    const Plan<3> plan = MakePlan<3>(args.shape, operands);
+    constexpr aclDataType native = NativeDtype<C>();
+    constexpr auto size = static_cast<int64_t>(sizeof(C));
+    const bool native_types =
+        args.a.dtype == native && args.b.dtype == native && args.out.dtype == native;
+    Walk<3>(plan, begin, end, [&](char* const* p, const int64_t* s, int64_t n) {
+        if (native_types && s[0] == size && s[1] == size && s[2] == size) {
+            ApplyBinary<C>(args, reinterpret_cast<const C*>(p[0]),
+                           reinterpret_cast<const C*>(p[1]), reinterpret_cast<C*>(p[2]), n);
+            return;
+        }
+        C x[kChunk], y[kChunk], z[kChunk];
+        for (int64_t i = 0; i < n; i += kChunk) {
+            const int64_t m = std::min(kChunk, n - i);
+            Load<C>(p[0] + i * s[0], s[0], args.a.dtype, m, x);
+            Load<C>(p[1] + i * s[1], s[1], args.b.dtype, m, y);
+            ApplyBinary<C>(args, x, y, z, m);
+            Store<C>(z, m, p[2] + i * s[2], s[2], args.out.dtype);
+        }
+    });
+}
+
+// ---- unary ----
+
+template <typename C>
+C Sign(C v) {
+    return static_cast<C>((C{0} < v) - (v < C{0}));
+}
+
+template <typename C>
+void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
+    constexpr bool kFloat = std::is_floating_point_v<C>;
+    const C p0 = static_cast<C>(args.p0), p1 = static_cast<C>(args.p1);
+    switch (args.op) {
+        case UnaryOp::kIdentity:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i];
+            return;
+        case UnaryOp::kNeg:
+            for (int64_t i = 0; i < n; ++i) z[i] = Neg(x[i]);
+            return;
+        case UnaryOp::kAbs:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] < 0 ? Neg(x[i]) : x[i];
+            return;
+        case UnaryOp::kRelu:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] > 0 ? x[i] : (x[i] != x[i] ? x[i] : C{0});
+            return;
+        case UnaryOp::kSign:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] != x[i] ? x[i] : Sign(x[i]);
+            return;
+        case UnaryOp::kSquare:
+            for (int64_t i = 0; i < n; ++i) z[i] = Mul(x[i], x[i]);
+            return;
+        case UnaryOp::kLogicalNot:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] == 0 ? C{1} : C{0};
+            return;
+        case UnaryOp::kClamp:
+            for (int64_t i = 0; i < n; ++i) {
+                C v = x[i];
+                if (!std::isnan(args.p0) && v < p0) v = p0;
+                if (!std::isnan(args.p1) && v > p1) v = p1;
+                z[i] = v;
+            }
+            return;
+        case UnaryOp::kAffine:
+            for (int64_t i = 0; i < n; ++i) z[i] = Add(Mul(p0, x[i]), p1);
+            return;
+        default:
+            break;
+    }
+    if constexpr (kFloat) {
+        switch (args.op) {
+            case UnaryOp::kExp:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::exp(x[i]);
+                return;
+            case UnaryOp::kLog:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::log(x[i]);
+                return;
+            case UnaryOp::kSqrt:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::sqrt(x[i]);
+                return;
+            case UnaryOp::kRsqrt:
+                for (int64_t i = 0; i < n; ++i) z[i] = C{1} / std::sqrt(x[i]);
+                return;
+            case UnaryOp::kSin:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::sin(x[i]);
+                return;
+            case UnaryOp::kCos:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::cos(x[i]);
+                return;
+            case UnaryOp::kTanh:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::tanh(x[i]);
+                return;
+            case UnaryOp::kSigmoid:
+                for (int64_t i = 0; i < n; ++i) z[i] = C{1} / (C{1} + std::exp(-x[i]));
+                return;
+            case UnaryOp::kReciprocal:
+                for (int64_t i = 0; i < n; ++i) z[i] = C{1} / x[i];
+                return;
+            case UnaryOp::kSilu:
+                for (int64_t i = 0; i < n; ++i) z[i] = x[i] / (C{1} + std::exp(-x[i]));
+                return;
+            case UnaryOp::kFloor:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::floor(x[i]);
+                return;
+            case UnaryOp::kCeil:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::ceil(x[i]);
+                return;
+            case UnaryOp::kRound:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::nearbyint(x[i]);
+                return;
+            case UnaryOp::kErf:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::erf(x[i]);
+                return;
+            case UnaryOp::kLog1p:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::log1p(x[i]);
+                return;
+            case UnaryOp::kExpm1:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::expm1(x[i]);
+                return;
+            case UnaryOp::kGeluErf: {
+                const C root_half = static_cast<C>(0.70710678118654752440);
+                for (int64_t i = 0; i < n; ++i) {
+                    z[i] = C{0.5} * x[i] * (C{1} + std::erf(x[i] * root_half));
+                }
+                return;
+            }
+            case UnaryOp::kGeluTanh: {
+                const C k = static_cast<C>(0.79788456080286535588);  // sqrt(2 / pi)
+                for (int64_t i = 0; i < n; ++i) {
+                    const C v = x[i];
+                    z[i] = C{0.5} * v *
+                           (C{1} + std::tanh(k * (v + static_cast<C>(0.044715) * v * v * v)));
+                }
+                return;
+            }
+            case UnaryOp::kHardsigmoid:
+                for (int64_t i = 0; i < n; ++i) {
+                    z[i] = std::min(C{1}, std::max(C{0}, x[i] / C{6} + C{0.5}));
+                }
+                return;
+            case UnaryOp::kHardswish:
+                for (int64_t i = 0; i < n; ++i) {
+                    z[i] = x[i] * std::min(C{6}, std::max(C{0}, x[i] + C{3})) / C{6};
+                }
+                return;
+            case UnaryOp::kLeakyRelu:
+                for (int64_t i = 0; i < n; ++i) z[i] = x[i] > 0 ? x[i] : x[i] * p0;
+                return;
+            default:
+                break;
+        }
+    }
+    for (int64_t i = 0; i < n; ++i) z[i] = x[i];  // callers pick a floating compute type
+}
+
+template <typename C>
+void UnaryRows(const UnaryArgs& args, int64_t begin, int64_t end) {
+    const Operand* const operands[2] = {&args.in, &args.out};
+    const Plan<2> plan = MakePlan<2>(args.shape, operands);
+    constexpr aclDataType native = NativeDtype<C>();
+    constexpr auto size = static_cast<int64_t>(sizeof(C));
+    const bool native_types = args.in.dtype == native && args.out.dtype == native;
+    Walk<2>(plan, begin, end, [&](char* const* p, const int64_t* s, int64_t n) {
+        if (native_types && s[0] == size && s[1] == size) {
+            ApplyUnary<C>(args, reinterpret_cast<const C*>(p[0]), reinterpret_cast<C*>(p[1]),
+                          n);
+            return;
+        }
+        C x[kChunk], z[kChunk];
+        for (int64_t i = 0; i < n; i += kChunk) {
+            const int64_t m = std::min(kChunk, n - i);
+            Load<C>(p[0] + i * s[0], s[0], args.in.dtype, m, x);
+            ApplyUnary<C>(args, x, z, m);
+            Store<C>(z, m, p[1] + i * s[1], s[1], args.out.dtype);
+        }
+    });
+}
+
+template <typename C>
+void FillRows(const FillArgs& args, C value, int64_t begin, int64_t end) {
+    const Operand* const operands[1] = {&args.out};
+    const Plan<1> plan = MakePlan<1>(args.shape, operands);
+    C buffer[kChunk];
+    std::fill(buffer, buffer + kChunk, value);
+    Walk<1>(plan, begin, end, [&](char* const* p, const int64_t* s, int64_t n) {
+        for (int64_t i = 0; i < n; i += kChunk) {
+            Store<C>(buffer, std::min(kChunk, n - i), p[0] + i * s[0], s[0], args.out.dtype);
+        }
+    });
+}
+
+}  // namespace
+
+void RunBinary(const BinaryArgs& args) {
+    Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
+        switch (args.compute) {
+            case ACL_DOUBLE: return BinaryRows<double>(args, begin, end);
+            case ACL_INT32: return BinaryRows<int32_t>(args, begin, end);
+            case ACL_INT64: return BinaryRows<int64_t>(args, begin, end);
+            default: return BinaryRows<float>(args, begin, end);
+        }
+    });
+}
+
+void RunUnary(const UnaryArgs& args) {
+    Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
+        switch (args.compute) {
+            case ACL_DOUBLE: return UnaryRows<double>(args, begin, end);
+            case ACL_INT32: return UnaryRows<int32_t>(args, begin, end);
+            case ACL_INT64: return UnaryRows<int64_t>(args, begin, end);
+            default: return UnaryRows<float>(args, begin, end);
+        }
+    });
+}
+
+void RunFill(const FillArgs& args) {
+    Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
+        if (IsFloating(args.out.dtype)) {
+            FillRows<double>(args, args.value, begin, end);
+        } else {
+            FillRows<int64_t>(args, args.value_int, begin, end);
+        }
+    });
+}
+
+}  // namespace openacl::ops
