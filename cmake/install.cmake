@@ -1,5 +1,7 @@
 # `cmake --install` lays out a CANN-like tree so existing build scripts work unchanged:
 #   <prefix>/include/acl/...          <prefix>/lib64/libascendcl.so (+ libacl_rt.so, ...)
+#   <prefix>/include/aclnn/, <prefix>/include/aclnnop/   the aclnn headers (nnopbase objects and
+#                                     the operator declarations), where CANN keeps them
 #   <prefix>/runtime/include -> ../include, <prefix>/runtime/lib64 -> ../lib64
 #   <prefix>/lib64/stub/, <prefix>/devlib/   every library name again: CANN's link-time stub
 #                                     folder and the CANN 8.5+ development-library folder
@@ -14,6 +16,7 @@ install(TARGETS ascendcl EXPORT openaclTargets
         LIBRARY DESTINATION ${OPENACL_INSTALL_LIBDIR}
         INCLUDES DESTINATION include)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/acl ${PROJECT_SOURCE_DIR}/include/mstx
+                  ${PROJECT_SOURCE_DIR}/include/aclnn ${PROJECT_SOURCE_DIR}/include/aclnnop
         DESTINATION include)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/openacl)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/openacl DESTINATION include)

@@ -14,7 +14,7 @@ extern "C" {
 #endif
 
 /* configPath: NULL, or a JSON file of operator debug settings. At most once per process. */
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInit(const char *configPath);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInit(const char* configPath);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnFinalize(void);
 
 #ifdef __cplusplus

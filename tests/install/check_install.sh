@@ -14,6 +14,8 @@ libraries=(ascendcl acl_rt acl_rt_impl acl_mdl acl_dvpp acl_cblas msprofiler pro
            acl_op_compiler ms_tools_ext c_sec)
 paths=(include/acl/acl.h include/acl/ops/acl_dvpp.h include/acl/ops/acl_cblas.h include/securec.h
        include/securectype.h include/openacl/acl.hpp runtime/include/acl/acl.h
+       include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnn/opdev/op_errno.h
+       include/aclnnop/aclnn_util.h include/aclnnop/aclnn_add.h runtime/include/aclnnop/aclnn_mm.h
        runtime/include/securec.h set_env.sh bin/setenv.bash bin/atc lib64/pkgconfig/openacl.pc
        share/cmake/openacl/openaclConfig.cmake include/mstx/ms_tools_ext.h
        include/mstx/ms_tools_ext_mem.h tools/mstx/include/mstx/ms_tools_ext.h

@@ -1,0 +1,30 @@
+/*
+ * openacl - independent implementation of the AscendCL C API.
+ *
+ * aclnnop/aclnn_exp.h: out = e^self, element by element; the Inplace form writes into selfRef.
+ */
+#ifndef OPENACL_ACLNNOP_ACLNN_EXP_H_
+#define OPENACL_ACLNNOP_ACLNN_EXP_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                               uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnExp(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                               aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceExpGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInplaceExp(void* workspace, uint64_t workspaceSize,
+                                      aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACL_ACLNNOP_ACLNN_EXP_H_ */

@@ -1,0 +1,33 @@
+/*
+ * openacl - independent implementation of the AscendCL C API.
+ *
+ * aclnnop/aclnn_logical_not.h: out = !self, element by element; the Inplace form writes into
+ * selfRef.
+ */
+#ifndef OPENACL_ACLNNOP_ACLNN_LOGICAL_NOT_H_
+#define OPENACL_ACLNNOP_ACLNN_LOGICAL_NOT_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnLogicalNotGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                                      uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnLogicalNot(void* workspace, uint64_t workspaceSize,
+                                      aclOpExecutor* executor, aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceLogicalNotGetWorkspaceSize(aclTensor* selfRef,
+                                                             uint64_t* workspaceSize,
+                                                             aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInplaceLogicalNot(void* workspace, uint64_t workspaceSize,
+                                             aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACL_ACLNNOP_ACLNN_LOGICAL_NOT_H_ */

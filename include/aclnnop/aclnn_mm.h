@@ -1,0 +1,26 @@
+/*
+ * openacl - independent implementation of the AscendCL C API.
+ *
+ * aclnnop/aclnn_mm.h: out = self @ mat2 for 2-D matrices.
+ */
+#ifndef OPENACL_ACLNNOP_ACLNN_MM_H_
+#define OPENACL_ACLNNOP_ACLNN_MM_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
+                                              aclTensor* out, int8_t cubeMathType,
+                                              uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnMm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                              aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACL_ACLNNOP_ACLNN_MM_H_ */

@@ -1,0 +1,31 @@
+/*
+ * openacl - independent implementation of the AscendCL C API.
+ *
+ * aclnnop/aclnn_relu.h: out = max(self, 0), element by element; the Inplace form writes into
+ * selfRef.
+ */
+#ifndef OPENACL_ACLNNOP_ACLNN_RELU_H_
+#define OPENACL_ACLNNOP_ACLNN_RELU_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnRelu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceReluGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInplaceRelu(void* workspace, uint64_t workspaceSize,
+                                       aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACL_ACLNNOP_ACLNN_RELU_H_ */

@@ -1,0 +1,33 @@
+/*
+ * openacl - independent implementation of the AscendCL C API.
+ *
+ * aclnnop/aclnn_sigmoid.h: out = 1 / (1 + exp(-self)), element by element; the Inplace form writes
+ * into selfRef.
+ */
+#ifndef OPENACL_ACLNNOP_ACLNN_SIGMOID_H_
+#define OPENACL_ACLNNOP_ACLNN_SIGMOID_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                                   uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnSigmoid(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                   aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceSigmoidGetWorkspaceSize(aclTensor* selfRef,
+                                                          uint64_t* workspaceSize,
+                                                          aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInplaceSigmoid(void* workspace, uint64_t workspaceSize,
+                                          aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACL_ACLNNOP_ACLNN_SIGMOID_H_ */

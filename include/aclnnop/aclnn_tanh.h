@@ -1,0 +1,31 @@
+/*
+ * openacl - independent implementation of the AscendCL C API.
+ *
+ * aclnnop/aclnn_tanh.h: out = tanh(self), element by element; the Inplace form writes into
+ * selfRef.
+ */
+#ifndef OPENACL_ACLNNOP_ACLNN_TANH_H_
+#define OPENACL_ACLNNOP_ACLNN_TANH_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnTanh(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceTanhGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor);
+ACLNN_API aclnnStatus aclnnInplaceTanh(void* workspace, uint64_t workspaceSize,
+                                       aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENACL_ACLNNOP_ACLNN_TANH_H_ */
