@@ -62,7 +62,8 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
         }
     }
     auto* list = new aclTensorList;
-    for (uint64_t i = 0; i < size; ++i) list->tensors.push_back(const_cast<aclTensor*>(value[i]));
+    for (uint64_t i = 0; i < size; ++i)
+        list->tensors.push_back(const_cast<aclTensor*>(value[i]));
     return list;
 }
 
@@ -77,7 +78,8 @@ aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)
         if (openacl::aclnn::CheckScalarObject(value[i], "value[i]") != 0) return nullptr;
     }
     auto* list = new aclScalarList;
-    for (uint64_t i = 0; i < size; ++i) list->scalars.push_back(const_cast<aclScalar*>(value[i]));
+    for (uint64_t i = 0; i < size; ++i)
+        list->scalars.push_back(const_cast<aclScalar*>(value[i]));
     return list;
 }
 
@@ -116,7 +118,8 @@ aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
     OPENACL_API();
     if (array == nullptr) return ACLNN_SUCCESS;
     if (aclnnStatus rc = openacl::aclnn::CheckScalarListObject(array, "array"); rc != 0) return rc;
-    for (aclScalar* scalar : array->scalars) Destroy(scalar);
+    for (aclScalar* scalar : array->scalars)
+        Destroy(scalar);
     return Destroy(array);
 }
 

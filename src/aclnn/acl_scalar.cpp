@@ -25,29 +25,47 @@ T Read(const unsigned char* bytes) {
 
 double aclScalar::ToDouble() const {
     switch (dtype) {
-        case ACL_FLOAT: return Read<float>(bytes);
-        case ACL_DOUBLE: return Read<double>(bytes);
-        case ACL_FLOAT16: return openacl::f16::HalfToFloat(Read<uint16_t>(bytes));
-        case ACL_BF16: return openacl::f16::Bf16ToFloat(Read<uint16_t>(bytes));
-        case ACL_COMPLEX64: return Read<float>(bytes);
-        case ACL_COMPLEX128: return Read<double>(bytes);
-        case ACL_UINT64: return static_cast<double>(Read<uint64_t>(bytes));
-        default: return static_cast<double>(ToInt64());
+        case ACL_FLOAT:
+            return Read<float>(bytes);
+        case ACL_DOUBLE:
+            return Read<double>(bytes);
+        case ACL_FLOAT16:
+            return openacl::f16::HalfToFloat(Read<uint16_t>(bytes));
+        case ACL_BF16:
+            return openacl::f16::Bf16ToFloat(Read<uint16_t>(bytes));
+        case ACL_COMPLEX64:
+            return Read<float>(bytes);
+        case ACL_COMPLEX128:
+            return Read<double>(bytes);
+        case ACL_UINT64:
+            return static_cast<double>(Read<uint64_t>(bytes));
+        default:
+            return static_cast<double>(ToInt64());
     }
 }
 
 int64_t aclScalar::ToInt64() const {
     switch (dtype) {
-        case ACL_BOOL: return bytes[0] != 0 ? 1 : 0;
-        case ACL_INT8: return Read<int8_t>(bytes);
-        case ACL_UINT8: return Read<uint8_t>(bytes);
-        case ACL_INT16: return Read<int16_t>(bytes);
-        case ACL_UINT16: return Read<uint16_t>(bytes);
-        case ACL_INT32: return Read<int32_t>(bytes);
-        case ACL_UINT32: return Read<uint32_t>(bytes);
-        case ACL_INT64: return Read<int64_t>(bytes);
-        case ACL_UINT64: return static_cast<int64_t>(Read<uint64_t>(bytes));  // wraps
-        default: return openacl::ops::FloatToInt<int64_t>(ToDouble());
+        case ACL_BOOL:
+            return bytes[0] != 0 ? 1 : 0;
+        case ACL_INT8:
+            return Read<int8_t>(bytes);
+        case ACL_UINT8:
+            return Read<uint8_t>(bytes);
+        case ACL_INT16:
+            return Read<int16_t>(bytes);
+        case ACL_UINT16:
+            return Read<uint16_t>(bytes);
+        case ACL_INT32:
+            return Read<int32_t>(bytes);
+        case ACL_UINT32:
+            return Read<uint32_t>(bytes);
+        case ACL_INT64:
+            return Read<int64_t>(bytes);
+        case ACL_UINT64:
+            return static_cast<int64_t>(Read<uint64_t>(bytes));  // wraps
+        default:
+            return openacl::ops::FloatToInt<int64_t>(ToDouble());
     }
 }
 

@@ -2,9 +2,9 @@
 #include <cinttypes>
 #include <cstring>
 
-#include "aclnn/opdev/op_errno.h"
 #include "aclnn/objects.h"
 #include "aclnn/op_checks.h"
+#include "aclnn/opdev/op_errno.h"
 #include "core/error.h"
 #include "ops/dtype.h"
 
@@ -16,42 +16,45 @@ namespace {
 
 // Checks and stores a description; the failure's code when it is not one.
 aclnnStatus Describe(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDimsNum,
-              aclDataType dataType, const int64_t* stride, int64_t offset, aclFormat format,
-              const int64_t* storageDims, uint64_t storageDimsNum, void* data) {
+                     aclDataType dataType, const int64_t* stride, int64_t offset, aclFormat format,
+                     const int64_t* storageDims, uint64_t storageDimsNum, void* data) {
     if (viewDims == nullptr && viewDimsNum != 0) {
         return Fail(ACLNN_ERR_PARAM_NULLPTR, "viewDims is null but viewDimsNum is %" PRIu64,
-             viewDimsNum);
+                    viewDimsNum);
     }
     if (storageDims == nullptr && storageDimsNum != 0) {
         return Fail(ACLNN_ERR_PARAM_NULLPTR, "storageDims is null but storageDimsNum is %" PRIu64,
-             storageDimsNum);
+                    storageDimsNum);
     }
     constexpr uint64_t kMostDims = 64;  // far beyond any operator's limit (8 for most)
     if (viewDimsNum > kMostDims || storageDimsNum > kMostDims) {
         return Fail(ACLNN_ERR_PARAM_INVALID,
-             "viewDimsNum %" PRIu64 " / storageDimsNum %" PRIu64 ": at most %" PRIu64
-             " dimensions",
-             viewDimsNum, storageDimsNum, kMostDims);
+                    "viewDimsNum %" PRIu64 " / storageDimsNum %" PRIu64 ": at most %" PRIu64
+                    " dimensions",
+                    viewDimsNum, storageDimsNum, kMostDims);
     }
     for (uint64_t i = 0; i < viewDimsNum; ++i) {
         if (viewDims[i] < 0) {
-            return Fail(ACLNN_ERR_PARAM_INVALID, "viewDims[%" PRIu64 "] is %" PRId64
-                 ": dimensions are 0 or more", i, viewDims[i]);
+            return Fail(ACLNN_ERR_PARAM_INVALID,
+                        "viewDims[%" PRIu64 "] is %" PRId64 ": dimensions are 0 or more", i,
+                        viewDims[i]);
         }
         if (stride != nullptr && stride[i] < 0) {
-            return Fail(ACLNN_ERR_PARAM_INVALID, "stride[%" PRIu64 "] is %" PRId64
-                 ": strides are 0 or more (in elements)", i, stride[i]);
+            return Fail(ACLNN_ERR_PARAM_INVALID,
+                        "stride[%" PRIu64 "] is %" PRId64 ": strides are 0 or more (in elements)",
+                        i, stride[i]);
         }
     }
     for (uint64_t i = 0; i < storageDimsNum; ++i) {
         if (storageDims[i] < 0) {
-            return Fail(ACLNN_ERR_PARAM_INVALID, "storageDims[%" PRIu64 "] is %" PRId64
-                 ": dimensions are 0 or more", i, storageDims[i]);
+            return Fail(ACLNN_ERR_PARAM_INVALID,
+                        "storageDims[%" PRIu64 "] is %" PRId64 ": dimensions are 0 or more", i,
+                        storageDims[i]);
         }
     }
     if (offset < 0) {
-        return Fail(ACLNN_ERR_PARAM_INVALID, "offset is %" PRId64 ": an element offset is 0 or more",
-             offset);
+        return Fail(ACLNN_ERR_PARAM_INVALID,
+                    "offset is %" PRId64 ": an element offset is 0 or more", offset);
     }
     tensor->dtype = dataType;
     tensor->format = format;
@@ -81,8 +84,7 @@ aclnnStatus CopyOut(const std::vector<int64_t>& values, int64_t** out, uint64_t*
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t* stride, int64_t offset, aclFormat format,
-                           const int64_t* storageDims, uint64_t storageDimsNum,
-                           void* tensorData) {
+                           const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
     OPENACL_API();
     auto* tensor = new aclTensor;
     if (Describe(tensor, viewDims, viewDimsNum, dataType, stride, offset, format, storageDims,

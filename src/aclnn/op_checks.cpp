@@ -13,8 +13,8 @@ namespace openacl::aclnn {
 namespace {
 
 template <typename Object>
-aclnnStatus CheckObject(const Object* object, uint32_t magic, const char* name,
-                        const char* kind, const char* creator) {
+aclnnStatus CheckObject(const Object* object, uint32_t magic, const char* name, const char* kind,
+                        const char* creator) {
     if (object == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s is null", name);
     if (object->magic != magic) {
         return Fail(ACLNN_ERR_PARAM_INVALID,
@@ -26,13 +26,20 @@ aclnnStatus CheckObject(const Object* object, uint32_t magic, const char* name,
 
 const char* FormatName(aclFormat format) {
     switch (format) {
-        case ACL_FORMAT_NC1HWC0: return "ACL_FORMAT_NC1HWC0";
-        case ACL_FORMAT_FRACTAL_Z: return "ACL_FORMAT_FRACTAL_Z";
-        case ACL_FORMAT_NC1HWC0_C04: return "ACL_FORMAT_NC1HWC0_C04";
-        case ACL_FORMAT_FRACTAL_NZ: return "ACL_FORMAT_FRACTAL_NZ";
-        case ACL_FORMAT_NDC1HWC0: return "ACL_FORMAT_NDC1HWC0";
-        case ACL_FRACTAL_Z_3D: return "ACL_FRACTAL_Z_3D";
-        default: return "a private format";
+        case ACL_FORMAT_NC1HWC0:
+            return "ACL_FORMAT_NC1HWC0";
+        case ACL_FORMAT_FRACTAL_Z:
+            return "ACL_FORMAT_FRACTAL_Z";
+        case ACL_FORMAT_NC1HWC0_C04:
+            return "ACL_FORMAT_NC1HWC0_C04";
+        case ACL_FORMAT_FRACTAL_NZ:
+            return "ACL_FORMAT_FRACTAL_NZ";
+        case ACL_FORMAT_NDC1HWC0:
+            return "ACL_FORMAT_NDC1HWC0";
+        case ACL_FRACTAL_Z_3D:
+            return "ACL_FRACTAL_Z_3D";
+        default:
+            return "a private format";
     }
 }
 
@@ -114,7 +121,8 @@ aclnnStatus ViewOf(const aclTensor* tensor, const char* name, TensorView* view) 
     view->extent = numel == 0 ? 0 : last + 1;
     if (!tensor->storage.empty() && numel > 0) {
         int64_t storage = 1;
-        for (int64_t dim : tensor->storage) storage *= dim;
+        for (int64_t dim : tensor->storage)
+            storage *= dim;
         if (tensor->offset + view->extent > storage) {
             return Fail(ACLNN_ERR_PARAM_INVALID,
                         "%s reaches element %" PRId64 " of its storage (offset %" PRId64
@@ -168,11 +176,12 @@ aclnnStatus Broadcast(const TensorView& a, const TensorView& b, ops::LoopShape* 
 
 aclnnStatus CheckShape(const TensorView& view, const ops::LoopShape& shape) {
     bool same = view.shape.rank == shape.rank;
-    for (int d = 0; same && d < shape.rank; ++d) same = view.shape.dims[d] == shape.dims[d];
+    for (int d = 0; same && d < shape.rank; ++d)
+        same = view.shape.dims[d] == shape.dims[d];
     if (same) return ACLNN_SUCCESS;
     std::string expected = ShapeText(shape);
-    return Fail(ACLNN_ERR_PARAM_INVALID, "%s has shape %s but the result's shape is %s",
-                view.name, ShapeText(view.shape), expected.c_str());
+    return Fail(ACLNN_ERR_PARAM_INVALID, "%s has shape %s but the result's shape is %s", view.name,
+                ShapeText(view.shape), expected.c_str());
 }
 
 aclnnStatus CheckBroadcastsTo(const TensorView& view, const ops::LoopShape& shape) {

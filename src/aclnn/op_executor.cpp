@@ -85,8 +85,8 @@ aclnnStatus CheckMemory(const char* name, const void* address, int64_t first, in
     }
     if (region.device != device) {
         return Fail(ACLNN_ERR_PARAM_INVALID,
-                    "%s's data at %p belongs to another device than the stream's (device %d)",
-                    name, static_cast<const void*>(base), device->id());
+                    "%s's data at %p belongs to another device than the stream's (device %d)", name,
+                    static_cast<const void*>(base), device->id());
     }
     const uint64_t offset = reinterpret_cast<uintptr_t>(base) - region.base;
     if (offset > region.usable || bytes > region.usable - offset) {
@@ -208,8 +208,7 @@ aclnnStatus Launch(const char* api, void* workspace, uint64_t workspaceSize,
     } consume{executor};
     if (workspaceSize < executor->workspace) {
         return Fail(ACLNN_ERR_PARAM_INVALID,
-                    "workspaceSize is %" PRIu64 " but the first phase asked for %" PRIu64
-                    " bytes",
+                    "workspaceSize is %" PRIu64 " but the first phase asked for %" PRIu64 " bytes",
                     workspaceSize, executor->workspace);
     }
     if (executor->workspace > 0 && workspace == nullptr) {
@@ -247,9 +246,9 @@ aclnnStatus Launch(const char* api, void* workspace, uint64_t workspaceSize,
                             "aclSetRawTensorAddr before the first phase",
                             slot.view.name);
             }
-            if (aclnnStatus code = CheckMemory(slot.view.name, slot.address, slot.view.offset,
-                                               slot.view.extent, ops::DtypeSize(slot.view.dtype),
-                                               device);
+            if (aclnnStatus code =
+                    CheckMemory(slot.view.name, slot.address, slot.view.offset, slot.view.extent,
+                                ops::DtypeSize(slot.view.dtype), device);
                 code != ACLNN_SUCCESS) {
                 return code;
             }
@@ -279,8 +278,8 @@ openacl::aclnn::Slot* FindSlot(aclOpExecutor* executor, aclTensor* tensor, bool 
     return nullptr;
 }
 
-aclnnStatus SetAddress(aclOpExecutor* executor, aclTensor* tensor, void* addr, bool output,
-                       int ir, int element, const char* what) {
+aclnnStatus SetAddress(aclOpExecutor* executor, aclTensor* tensor, void* addr, bool output, int ir,
+                       int element, const char* what) {
     if (aclnnStatus rc = CheckLive(executor, ACLNN_ERR_INNER_NULLPTR); rc != ACLNN_SUCCESS) {
         return rc;
     }
@@ -308,9 +307,8 @@ aclnnStatus SetDynamic(aclOpExecutor* executor, size_t irIndex, size_t relativeI
         return Fail(ACLNN_ERR_PARAM_INVALID, "relativeIndex %zu is past the list's %zu tensors",
                     relativeIndex, tensors->tensors.size());
     }
-    openacl::aclnn::Slot* slot =
-        FindSlot(executor, nullptr, output, static_cast<int>(irIndex),
-                 static_cast<int>(relativeIndex), what);
+    openacl::aclnn::Slot* slot = FindSlot(executor, nullptr, output, static_cast<int>(irIndex),
+                                          static_cast<int>(relativeIndex), what);
     if (slot == nullptr) return ACLNN_ERR_PARAM_INVALID;
     slot->address = addr;
     if (aclTensor* tensor = ListElement(tensors, relativeIndex); tensor != nullptr) {
@@ -325,10 +323,10 @@ aclnnStatus SetCombined(aclOpExecutor* executor, size_t index, aclTensor* tensor
         return rc;
     }
     const auto inputs = static_cast<size_t>(executor->input_params);
-    return index < inputs ? SetAddress(executor, tensor, addr, false, static_cast<int>(index), -1,
-                                       "index")
-                          : SetAddress(executor, tensor, addr, true,
-                                       static_cast<int>(index - inputs), -1, "index");
+    return index < inputs
+               ? SetAddress(executor, tensor, addr, false, static_cast<int>(index), -1, "index")
+               : SetAddress(executor, tensor, addr, true, static_cast<int>(index - inputs), -1,
+                            "index");
 }
 
 aclnnStatus SetCombinedDynamic(aclOpExecutor* executor, size_t irIndex, size_t relativeIndex,

@@ -71,10 +71,10 @@ aclnnStatus Launch(const char* api, void* workspace, uint64_t workspaceSize,
 }  // namespace openacl::aclnn
 
 // Defines aclnn<Name>, the second phase of operator Name.
-#define OPENACL_ACLNN_SECOND_PHASE(Name)                                                    \
+#define OPENACL_ACLNN_SECOND_PHASE(Name)                                                      \
     aclnnStatus aclnn##Name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
-                            aclrtStream stream) {                                           \
-        OPENACL_API();                                                                      \
-        return ::openacl::aclnn::Launch("aclnn" #Name, workspace, workspaceSize, executor,  \
-                                        stream);                                            \
+                            aclrtStream stream) {                                             \
+        OPENACL_API();                                                                        \
+        return ::openacl::aclnn::Launch("aclnn" #Name, workspace, workspaceSize, executor,    \
+                                        stream);                                              \
     }

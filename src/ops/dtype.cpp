@@ -34,35 +34,64 @@ size_t DtypeSize(aclDataType type) {
 
 const char* DtypeName(aclDataType type) {
     switch (type) {
-        case ACL_FLOAT: return "ACL_FLOAT";
-        case ACL_FLOAT16: return "ACL_FLOAT16";
-        case ACL_BF16: return "ACL_BF16";
-        case ACL_DOUBLE: return "ACL_DOUBLE";
-        case ACL_INT8: return "ACL_INT8";
-        case ACL_UINT8: return "ACL_UINT8";
-        case ACL_INT16: return "ACL_INT16";
-        case ACL_UINT16: return "ACL_UINT16";
-        case ACL_INT32: return "ACL_INT32";
-        case ACL_UINT32: return "ACL_UINT32";
-        case ACL_INT64: return "ACL_INT64";
-        case ACL_UINT64: return "ACL_UINT64";
-        case ACL_BOOL: return "ACL_BOOL";
-        case ACL_STRING: return "ACL_STRING";
-        case ACL_COMPLEX64: return "ACL_COMPLEX64";
-        case ACL_COMPLEX128: return "ACL_COMPLEX128";
-        case ACL_COMPLEX32: return "ACL_COMPLEX32";
-        case ACL_INT4: return "ACL_INT4";
-        case ACL_UINT1: return "ACL_UINT1";
-        case ACL_HIFLOAT8: return "ACL_HIFLOAT8";
-        case ACL_FLOAT8_E5M2: return "ACL_FLOAT8_E5M2";
-        case ACL_FLOAT8_E4M3FN: return "ACL_FLOAT8_E4M3FN";
-        case ACL_FLOAT8_E8M0: return "ACL_FLOAT8_E8M0";
-        case ACL_FLOAT6_E3M2: return "ACL_FLOAT6_E3M2";
-        case ACL_FLOAT6_E2M3: return "ACL_FLOAT6_E2M3";
-        case ACL_FLOAT4_E2M1: return "ACL_FLOAT4_E2M1";
-        case ACL_FLOAT4_E1M2: return "ACL_FLOAT4_E1M2";
-        case ACL_DT_UNDEFINED: return "ACL_DT_UNDEFINED";
-        default: break;
+        case ACL_FLOAT:
+            return "ACL_FLOAT";
+        case ACL_FLOAT16:
+            return "ACL_FLOAT16";
+        case ACL_BF16:
+            return "ACL_BF16";
+        case ACL_DOUBLE:
+            return "ACL_DOUBLE";
+        case ACL_INT8:
+            return "ACL_INT8";
+        case ACL_UINT8:
+            return "ACL_UINT8";
+        case ACL_INT16:
+            return "ACL_INT16";
+        case ACL_UINT16:
+            return "ACL_UINT16";
+        case ACL_INT32:
+            return "ACL_INT32";
+        case ACL_UINT32:
+            return "ACL_UINT32";
+        case ACL_INT64:
+            return "ACL_INT64";
+        case ACL_UINT64:
+            return "ACL_UINT64";
+        case ACL_BOOL:
+            return "ACL_BOOL";
+        case ACL_STRING:
+            return "ACL_STRING";
+        case ACL_COMPLEX64:
+            return "ACL_COMPLEX64";
+        case ACL_COMPLEX128:
+            return "ACL_COMPLEX128";
+        case ACL_COMPLEX32:
+            return "ACL_COMPLEX32";
+        case ACL_INT4:
+            return "ACL_INT4";
+        case ACL_UINT1:
+            return "ACL_UINT1";
+        case ACL_HIFLOAT8:
+            return "ACL_HIFLOAT8";
+        case ACL_FLOAT8_E5M2:
+            return "ACL_FLOAT8_E5M2";
+        case ACL_FLOAT8_E4M3FN:
+            return "ACL_FLOAT8_E4M3FN";
+        case ACL_FLOAT8_E8M0:
+            return "ACL_FLOAT8_E8M0";
+        case ACL_FLOAT6_E3M2:
+            return "ACL_FLOAT6_E3M2";
+        case ACL_FLOAT6_E2M3:
+            return "ACL_FLOAT6_E2M3";
+        case ACL_FLOAT4_E2M1:
+            return "ACL_FLOAT4_E2M1";
+        case ACL_FLOAT4_E1M2:
+            return "ACL_FLOAT4_E1M2";
+        case ACL_DT_UNDEFINED:
+            return "ACL_DT_UNDEFINED";
+        default:
+            break;
     }
     static thread_local char text[32];
     std::snprintf(text, sizeof text, "aclDataType(%d)", static_cast<int>(type));
@@ -106,10 +135,14 @@ bool IsSigned(aclDataType type) {
 
 aclDataType SignedOfSize(size_t bytes) {
     switch (bytes) {
-        case 1: return ACL_INT8;
-        case 2: return ACL_INT16;
-        case 4: return ACL_INT32;
-        default: return ACL_INT64;
+        case 1:
+            return ACL_INT8;
+        case 2:
+            return ACL_INT16;
+        case 4:
+            return ACL_INT32;
+        default:
+            return ACL_INT64;
     }
 }
 
@@ -117,9 +150,12 @@ aclDataType SignedOfSize(size_t bytes) {
 int FloatRank(aclDataType type) {
     switch (type) {
         case ACL_FLOAT16:
-        case ACL_BF16: return 1;
-        case ACL_FLOAT: return 2;
-        default: return 3;  // double
+        case ACL_BF16:
+            return 1;
+        case ACL_FLOAT:
+            return 2;
+        default:
+            return 3;  // double
     }
 }
 
@@ -133,8 +169,8 @@ bool PromoteTypes(aclDataType a, aclDataType b, aclDataType* result) {
     if (IsUnsignedWide(a) || IsUnsignedWide(b)) return false;
     if (IsComplex(a) || IsComplex(b)) {
         // Complex wins; its precision follows the wider of the two.
-        const bool wide = a == ACL_COMPLEX128 || b == ACL_COMPLEX128 || a == ACL_DOUBLE ||
-                          b == ACL_DOUBLE;
+        const bool wide =
+            a == ACL_COMPLEX128 || b == ACL_COMPLEX128 || a == ACL_DOUBLE || b == ACL_DOUBLE;
         return *result = wide ? ACL_COMPLEX128 : ACL_COMPLEX64, true;
     }
     if (IsFloating(a) || IsFloating(b)) {

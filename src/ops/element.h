@@ -70,25 +70,37 @@ inline T LoadRaw(const char* p) {
 
 template <typename C, typename T>
 inline void LoadRun(const char* p, int64_t stride, int64_t n, C* out) {
-    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<C>(LoadRaw<T>(p + i * stride));
+    for (int64_t i = 0; i < n; ++i)
+        out[i] = static_cast<C>(LoadRaw<T>(p + i * stride));
 }
 
 // out[0..n) = the n elements of `type` from p, `stride` bytes apart, as C.
 template <typename C>
 void Load(const char* p, int64_t stride, aclDataType type, int64_t n, C* out) {
     switch (type) {
-        case ACL_FLOAT: return LoadRun<C, float>(p, stride, n, out);
-        case ACL_DOUBLE: return LoadRun<C, double>(p, stride, n, out);
-        case ACL_INT8: return LoadRun<C, int8_t>(p, stride, n, out);
-        case ACL_UINT8: return LoadRun<C, uint8_t>(p, stride, n, out);
-        case ACL_INT16: return LoadRun<C, int16_t>(p, stride, n, out);
-        case ACL_UINT16: return LoadRun<C, uint16_t>(p, stride, n, out);
-        case ACL_INT32: return LoadRun<C, int32_t>(p, stride, n, out);
-        case ACL_UINT32: return LoadRun<C, uint32_t>(p, stride, n, out);
-        case ACL_INT64: return LoadRun<C, int64_t>(p, stride, n, out);
-        case ACL_UINT64: return LoadRun<C, uint64_t>(p, stride, n, out);
+        case ACL_FLOAT:
+            return LoadRun<C, float>(p, stride, n, out);
+        case ACL_DOUBLE:
+            return LoadRun<C, double>(p, stride, n, out);
+        case ACL_INT8:
+            return LoadRun<C, int8_t>(p, stride, n, out);
+        case ACL_UINT8:
+            return LoadRun<C, uint8_t>(p, stride, n, out);
+        case ACL_INT16:
+            return LoadRun<C, int16_t>(p, stride, n, out);
+        case ACL_UINT16:
+            return LoadRun<C, uint16_t>(p, stride, n, out);
+        case ACL_INT32:
+            return LoadRun<C, int32_t>(p, stride, n, out);
+        case ACL_UINT32:
+            return LoadRun<C, uint32_t>(p, stride, n, out);
+        case ACL_INT64:
+            return LoadRun<C, int64_t>(p, stride, n, out);
+        case ACL_UINT64:
+            return LoadRun<C, uint64_t>(p, stride, n, out);
         case ACL_BOOL:
-            for (int64_t i = 0; i < n; ++i) out[i] = p[i * stride] != 0 ? C{1} : C{0};
+            for (int64_t i = 0; i < n; ++i)
+                out[i] = p[i * stride] != 0 ? C{1} : C{0};
             return;
         case ACL_FLOAT16:
             for (int64_t i = 0; i < n; ++i) {
@@ -101,7 +113,8 @@ void Load(const char* p, int64_t stride, aclDataType type, int64_t n, C* out) {
             }
             return;
         default:
-            for (int64_t i = 0; i < n; ++i) out[i] = C{0};  // callers refuse other types first
+            for (int64_t i = 0; i < n; ++i)
+                out[i] = C{0};  // callers refuse other types first
     }
 }
 
@@ -121,25 +134,37 @@ inline T ConvertTo(C value) {
 
 template <typename T, typename C>
 inline void StoreRun(const C* in, int64_t n, char* p, int64_t stride) {
-    for (int64_t i = 0; i < n; ++i) StoreRaw<T>(p + i * stride, ConvertTo<T>(in[i]));
+    for (int64_t i = 0; i < n; ++i)
+        StoreRaw<T>(p + i * stride, ConvertTo<T>(in[i]));
 }
 
 // Writes in[0..n) as `type` to p, `stride` bytes apart.
 template <typename C>
 void Store(const C* in, int64_t n, char* p, int64_t stride, aclDataType type) {
     switch (type) {
-        case ACL_FLOAT: return StoreRun<float>(in, n, p, stride);
-        case ACL_DOUBLE: return StoreRun<double>(in, n, p, stride);
-        case ACL_INT8: return StoreRun<int8_t>(in, n, p, stride);
-        case ACL_UINT8: return StoreRun<uint8_t>(in, n, p, stride);
-        case ACL_INT16: return StoreRun<int16_t>(in, n, p, stride);
-        case ACL_UINT16: return StoreRun<uint16_t>(in, n, p, stride);
-        case ACL_INT32: return StoreRun<int32_t>(in, n, p, stride);
-        case ACL_UINT32: return StoreRun<uint32_t>(in, n, p, stride);
-        case ACL_INT64: return StoreRun<int64_t>(in, n, p, stride);
-        case ACL_UINT64: return StoreRun<uint64_t>(in, n, p, stride);
+        case ACL_FLOAT:
+            return StoreRun<float>(in, n, p, stride);
+        case ACL_DOUBLE:
+            return StoreRun<double>(in, n, p, stride);
+        case ACL_INT8:
+            return StoreRun<int8_t>(in, n, p, stride);
+        case ACL_UINT8:
+            return StoreRun<uint8_t>(in, n, p, stride);
+        case ACL_INT16:
+            return StoreRun<int16_t>(in, n, p, stride);
+        case ACL_UINT16:
+            return StoreRun<uint16_t>(in, n, p, stride);
+        case ACL_INT32:
+            return StoreRun<int32_t>(in, n, p, stride);
+        case ACL_UINT32:
+            return StoreRun<uint32_t>(in, n, p, stride);
+        case ACL_INT64:
+            return StoreRun<int64_t>(in, n, p, stride);
+        case ACL_UINT64:
+            return StoreRun<uint64_t>(in, n, p, stride);
         case ACL_BOOL:
-            for (int64_t i = 0; i < n; ++i) p[i * stride] = in[i] != C{0} ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                p[i * stride] = in[i] != C{0} ? 1 : 0;
             return;
         case ACL_FLOAT16:
             for (int64_t i = 0; i < n; ++i) {

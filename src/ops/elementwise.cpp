@@ -15,7 +15,7 @@
 namespace openacl::ops {
 namespace {
 
-constexpr int64_t kChunk = 256;              // elements per conversion step
+constexpr int64_t kChunk = 256;               // elements per conversion step
 constexpr int64_t kBlock = int64_t{1} << 15;  // elements per parallel block
 constexpr int64_t kParallelMin = 2 * kBlock;
 
@@ -51,20 +51,22 @@ Plan<N> MakePlan(const LoopShape& shape, const Operand* const (&operands)[N]) {
     for (int d = 1; d < rank; ++d) {
         bool mergeable = true;
         for (int k = 0; k < N; ++k) {
-            mergeable = mergeable &&
-                        plan.strides[k][merged] == plan.strides[k][d] * plan.dims[d];
+            mergeable = mergeable && plan.strides[k][merged] == plan.strides[k][d] * plan.dims[d];
         }
         if (mergeable) {
             plan.dims[merged] *= plan.dims[d];
-            for (int k = 0; k < N; ++k) plan.strides[k][merged] = plan.strides[k][d];
+            for (int k = 0; k < N; ++k)
+                plan.strides[k][merged] = plan.strides[k][d];
         } else {
             ++merged;
             plan.dims[merged] = plan.dims[d];
-            for (int k = 0; k < N; ++k) plan.strides[k][merged] = plan.strides[k][d];
+            for (int k = 0; k < N; ++k)
+                plan.strides[k][merged] = plan.strides[k][d];
         }
     }
     plan.rank = merged + 1;
-    for (int k = 0; k < N; ++k) plan.base[k] = operands[k]->data;
+    for (int k = 0; k < N; ++k)
+        plan.base[k] = operands[k]->data;
     return plan;
 }
 
@@ -85,7 +87,8 @@ void Walk(const Plan<N>& plan, int64_t begin, int64_t end, Row&& row) {
     int64_t step[N];
     for (int k = 0; k < N; ++k) {
         p[k] = plan.base[k] + column * plan.strides[k][inner];
-        for (int d = 0; d < inner; ++d) p[k] += index[d] * plan.strides[k][d];
+        for (int d = 0; d < inner; ++d)
+            p[k] += index[d] * plan.strides[k][d];
         step[k] = plan.strides[k][inner];
     }
     int64_t left = end - begin;
@@ -95,15 +98,18 @@ void Walk(const Plan<N>& plan, int64_t begin, int64_t end, Row&& row) {
         left -= n;
         if (left == 0) break;
         // Next row: back to column 0, then advance the odometer of the outer dimensions.
-        for (int k = 0; k < N; ++k) p[k] -= column * step[k];
+        for (int k = 0; k < N; ++k)
+            p[k] -= column * step[k];
         column = 0;
         for (int d = inner - 1; d >= 0; --d) {
             if (++index[d] < plan.dims[d]) {
-                for (int k = 0; k < N; ++k) p[k] += plan.strides[k][d];
+                for (int k = 0; k < N; ++k)
+                    p[k] += plan.strides[k][d];
                 break;
             }
             index[d] = 0;
-            for (int k = 0; k < N; ++k) p[k] -= (plan.dims[d] - 1) * plan.strides[k][d];
+            for (int k = 0; k < N; ++k)
+                p[k] -= (plan.dims[d] - 1) * plan.strides[k][d];
         }
     }
 }
@@ -169,24 +175,30 @@ void ApplyBinary(const BinaryArgs& args, const C* x, const C* y, C* z, int64_t n
     switch (args.op) {
         case BinaryOp::kAdd:
             if (alpha == C{1}) {
-                for (int64_t i = 0; i < n; ++i) z[i] = Add(x[i], y[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = Add(x[i], y[i]);
             } else {
-                for (int64_t i = 0; i < n; ++i) z[i] = Add(x[i], Mul(alpha, y[i]));
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = Add(x[i], Mul(alpha, y[i]));
             }
             return;
         case BinaryOp::kSub:
             if (alpha == C{1}) {
-                for (int64_t i = 0; i < n; ++i) z[i] = Sub(x[i], y[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = Sub(x[i], y[i]);
             } else {
-                for (int64_t i = 0; i < n; ++i) z[i] = Sub(x[i], Mul(alpha, y[i]));
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = Sub(x[i], Mul(alpha, y[i]));
             }
             return;
         case BinaryOp::kMul:
-            for (int64_t i = 0; i < n; ++i) z[i] = Mul(x[i], y[i]);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = Mul(x[i], y[i]);
             return;
         case BinaryOp::kDiv:
             if constexpr (kFloat) {
-                for (int64_t i = 0; i < n; ++i) z[i] = x[i] / y[i];
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = x[i] / y[i];
             } else {
                 for (int64_t i = 0; i < n; ++i) {  // x / 0 gives 0; the minimum / -1 wraps
                     z[i] = y[i] == 0 ? C{0} : (y[i] == C(-1) ? Neg(x[i]) : x[i] / y[i]);
@@ -194,41 +206,53 @@ void ApplyBinary(const BinaryArgs& args, const C* x, const C* y, C* z, int64_t n
             }
             return;
         case BinaryOp::kMaximum:  // NaN wins, as in PyTorch's maximum
-            for (int64_t i = 0; i < n; ++i) z[i] = (x[i] != x[i] || x[i] > y[i]) ? x[i] : y[i];
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = (x[i] != x[i] || x[i] > y[i]) ? x[i] : y[i];
             return;
         case BinaryOp::kMinimum:
-            for (int64_t i = 0; i < n; ++i) z[i] = (x[i] != x[i] || x[i] < y[i]) ? x[i] : y[i];
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = (x[i] != x[i] || x[i] < y[i]) ? x[i] : y[i];
             return;
         case BinaryOp::kPow:
             if constexpr (kFloat) {
-                for (int64_t i = 0; i < n; ++i) z[i] = std::pow(x[i], y[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::pow(x[i], y[i]);
             } else {
-                for (int64_t i = 0; i < n; ++i) z[i] = IntPow(x[i], y[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = IntPow(x[i], y[i]);
             }
             return;
         case BinaryOp::kEq:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] == y[i] ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] == y[i] ? 1 : 0;
             return;
         case BinaryOp::kNe:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] != y[i] ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] != y[i] ? 1 : 0;
             return;
         case BinaryOp::kLt:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] < y[i] ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] < y[i] ? 1 : 0;
             return;
         case BinaryOp::kLe:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] <= y[i] ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] <= y[i] ? 1 : 0;
             return;
         case BinaryOp::kGt:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] > y[i] ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] > y[i] ? 1 : 0;
             return;
         case BinaryOp::kGe:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] >= y[i] ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] >= y[i] ? 1 : 0;
             return;
         case BinaryOp::kLogicalAnd:
-            for (int64_t i = 0; i < n; ++i) z[i] = (x[i] != 0 && y[i] != 0) ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = (x[i] != 0 && y[i] != 0) ? 1 : 0;
             return;
         case BinaryOp::kLogicalOr:
-            for (int64_t i = 0; i < n; ++i) z[i] = (x[i] != 0 || y[i] != 0) ? 1 : 0;
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = (x[i] != 0 || y[i] != 0) ? 1 : 0;
             return;
     }
 }
@@ -243,8 +267,8 @@ void BinaryRows(const BinaryArgs& args, int64_t begin, int64_t end) {
         args.a.dtype == native && args.b.dtype == native && args.out.dtype == native;
     Walk<3>(plan, begin, end, [&](char* const* p, const int64_t* s, int64_t n) {
         if (native_types && s[0] == size && s[1] == size && s[2] == size) {
-            ApplyBinary<C>(args, reinterpret_cast<const C*>(p[0]),
-                           reinterpret_cast<const C*>(p[1]), reinterpret_cast<C*>(p[2]), n);
+            ApplyBinary<C>(args, reinterpret_cast<const C*>(p[0]), reinterpret_cast<const C*>(p[1]),
+                           reinterpret_cast<C*>(p[2]), n);
             return;
         }
         C x[kChunk], y[kChunk], z[kChunk];
@@ -271,25 +295,32 @@ void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
     const C p0 = static_cast<C>(args.p0), p1 = static_cast<C>(args.p1);
     switch (args.op) {
         case UnaryOp::kIdentity:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i];
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i];
             return;
         case UnaryOp::kNeg:
-            for (int64_t i = 0; i < n; ++i) z[i] = Neg(x[i]);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = Neg(x[i]);
             return;
         case UnaryOp::kAbs:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] < 0 ? Neg(x[i]) : x[i];
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] < 0 ? Neg(x[i]) : x[i];
             return;
         case UnaryOp::kRelu:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] > 0 ? x[i] : (x[i] != x[i] ? x[i] : C{0});
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] > 0 ? x[i] : (x[i] != x[i] ? x[i] : C{0});
             return;
         case UnaryOp::kSign:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] != x[i] ? x[i] : Sign(x[i]);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] != x[i] ? x[i] : Sign(x[i]);
             return;
         case UnaryOp::kSquare:
-            for (int64_t i = 0; i < n; ++i) z[i] = Mul(x[i], x[i]);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = Mul(x[i], x[i]);
             return;
         case UnaryOp::kLogicalNot:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] == 0 ? C{1} : C{0};
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] == 0 ? C{1} : C{0};
             return;
         case UnaryOp::kClamp:
             for (int64_t i = 0; i < n; ++i) {
@@ -300,7 +331,8 @@ void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
             }
             return;
         case UnaryOp::kAffine:
-            for (int64_t i = 0; i < n; ++i) z[i] = Add(Mul(p0, x[i]), p1);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = Add(Mul(p0, x[i]), p1);
             return;
         default:
             break;
@@ -308,52 +340,68 @@ void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
     if constexpr (kFloat) {
         switch (args.op) {
             case UnaryOp::kExp:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::exp(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::exp(x[i]);
                 return;
             case UnaryOp::kLog:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::log(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::log(x[i]);
                 return;
             case UnaryOp::kSqrt:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::sqrt(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::sqrt(x[i]);
                 return;
             case UnaryOp::kRsqrt:
-                for (int64_t i = 0; i < n; ++i) z[i] = C{1} / std::sqrt(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = C{1} / std::sqrt(x[i]);
                 return;
             case UnaryOp::kSin:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::sin(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::sin(x[i]);
                 return;
             case UnaryOp::kCos:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::cos(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::cos(x[i]);
                 return;
             case UnaryOp::kTanh:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::tanh(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::tanh(x[i]);
                 return;
             case UnaryOp::kSigmoid:
-                for (int64_t i = 0; i < n; ++i) z[i] = C{1} / (C{1} + std::exp(-x[i]));
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = C{1} / (C{1} + std::exp(-x[i]));
                 return;
             case UnaryOp::kReciprocal:
-                for (int64_t i = 0; i < n; ++i) z[i] = C{1} / x[i];
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = C{1} / x[i];
                 return;
             case UnaryOp::kSilu:
-                for (int64_t i = 0; i < n; ++i) z[i] = x[i] / (C{1} + std::exp(-x[i]));
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = x[i] / (C{1} + std::exp(-x[i]));
                 return;
             case UnaryOp::kFloor:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::floor(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::floor(x[i]);
                 return;
             case UnaryOp::kCeil:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::ceil(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::ceil(x[i]);
                 return;
             case UnaryOp::kRound:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::nearbyint(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::nearbyint(x[i]);
                 return;
             case UnaryOp::kErf:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::erf(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::erf(x[i]);
                 return;
             case UnaryOp::kLog1p:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::log1p(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::log1p(x[i]);
                 return;
             case UnaryOp::kExpm1:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::expm1(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::expm1(x[i]);
                 return;
             case UnaryOp::kGeluErf: {
                 const C root_half = static_cast<C>(0.70710678118654752440);
@@ -382,13 +430,15 @@ void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
                 }
                 return;
             case UnaryOp::kLeakyRelu:
-                for (int64_t i = 0; i < n; ++i) z[i] = x[i] > 0 ? x[i] : x[i] * p0;
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = x[i] > 0 ? x[i] : x[i] * p0;
                 return;
             default:
                 break;
         }
     }
-    for (int64_t i = 0; i < n; ++i) z[i] = x[i];  // callers pick a floating compute type
+    for (int64_t i = 0; i < n; ++i)
+        z[i] = x[i];  // callers pick a floating compute type
 }
 
 template <typename C>
@@ -400,8 +450,7 @@ void UnaryRows(const UnaryArgs& args, int64_t begin, int64_t end) {
     const bool native_types = args.in.dtype == native && args.out.dtype == native;
     Walk<2>(plan, begin, end, [&](char* const* p, const int64_t* s, int64_t n) {
         if (native_types && s[0] == size && s[1] == size) {
-            ApplyUnary<C>(args, reinterpret_cast<const C*>(p[0]), reinterpret_cast<C*>(p[1]),
-                          n);
+            ApplyUnary<C>(args, reinterpret_cast<const C*>(p[0]), reinterpret_cast<C*>(p[1]), n);
             return;
         }
         C x[kChunk], z[kChunk];
@@ -432,10 +481,14 @@ void FillRows(const FillArgs& args, C value, int64_t begin, int64_t end) {
 void RunBinary(const BinaryArgs& args) {
     Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
         switch (args.compute) {
-            case ACL_DOUBLE: return BinaryRows<double>(args, begin, end);
-            case ACL_INT32: return BinaryRows<int32_t>(args, begin, end);
-            case ACL_INT64: return BinaryRows<int64_t>(args, begin, end);
-            default: return BinaryRows<float>(args, begin, end);
+            case ACL_DOUBLE:
+                return BinaryRows<double>(args, begin, end);
+            case ACL_INT32:
+                return BinaryRows<int32_t>(args, begin, end);
+            case ACL_INT64:
+                return BinaryRows<int64_t>(args, begin, end);
+            default:
+                return BinaryRows<float>(args, begin, end);
         }
     });
 }
@@ -443,10 +496,14 @@ void RunBinary(const BinaryArgs& args) {
 void RunUnary(const UnaryArgs& args) {
     Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
         switch (args.compute) {
-            case ACL_DOUBLE: return UnaryRows<double>(args, begin, end);
-            case ACL_INT32: return UnaryRows<int32_t>(args, begin, end);
-            case ACL_INT64: return UnaryRows<int64_t>(args, begin, end);
-            default: return UnaryRows<float>(args, begin, end);
+            case ACL_DOUBLE:
+                return UnaryRows<double>(args, begin, end);
+            case ACL_INT32:
+                return UnaryRows<int32_t>(args, begin, end);
+            case ACL_INT64:
+                return UnaryRows<int64_t>(args, begin, end);
+            default:
+                return UnaryRows<float>(args, begin, end);
         }
     });
 }

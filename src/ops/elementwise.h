@@ -19,7 +19,8 @@ struct LoopShape {
     int64_t dims[kMaxDims] = {};
     int64_t Numel() const {
         int64_t n = 1;
-        for (int i = 0; i < rank; ++i) n *= dims[i];
+        for (int i = 0; i < rank; ++i)
+            n *= dims[i];
         return n;
     }
 };
@@ -102,8 +103,8 @@ struct UnaryArgs {
 struct FillArgs {
     LoopShape shape;
     Operand out;
-    double value = 0.0;       // floating output types
-    int64_t value_int = 0;    // integer and bool output types
+    double value = 0.0;     // floating output types
+    int64_t value_int = 0;  // integer and bool output types
 };
 
 void RunBinary(const BinaryArgs& args);

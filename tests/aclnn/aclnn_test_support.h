@@ -41,8 +41,8 @@ template <class T>
 class DeviceTensor {
  public:
     // A contiguous tensor of `shape` holding `values`.
-    DeviceTensor(const std::vector<int64_t>& shape, const std::vector<T>& values,
-                 aclDataType dtype, aclFormat format = ACL_FORMAT_ND)
+    DeviceTensor(const std::vector<int64_t>& shape, const std::vector<T>& values, aclDataType dtype,
+                 aclFormat format = ACL_FORMAT_ND)
         : DeviceTensor(shape, ContiguousStrides(shape), 0, values, dtype, format) {}
     // A view (strides and offset in elements) over storage holding `storage`.
     DeviceTensor(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
@@ -56,8 +56,8 @@ class DeviceTensor {
                       ACL_SUCCESS);
         }
         const int64_t storage_dims[1] = {static_cast<int64_t>(count_)};
-        tensor_ = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), offset,
-                                  format, storage_dims, 1, dev_);
+        tensor_ = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), offset, format,
+                                  storage_dims, 1, dev_);
         EXPECT_NE(tensor_, nullptr);
     }
     ~DeviceTensor() {
@@ -128,8 +128,7 @@ inline aclnnStatus RunPhase2(aclnnStatus (*phase2)(void*, uint64_t, aclOpExecuto
                              aclrtStream stream = nullptr) {
     void* workspace = nullptr;
     if (workspace_size > 0) {
-        EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST),
-                  ACL_SUCCESS);
+        EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     }
     const aclnnStatus rc = phase2(workspace, workspace_size, executor, stream);
     if (workspace != nullptr) {

@@ -28,9 +28,9 @@ TEST_F(AclnnAdd, AddsTwoFloatTensorsWithAlpha) {
     Scalar alpha(0.5f, ACL_FLOAT);
     uint64_t workspace = 99;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace,
-                                       &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     EXPECT_EQ(workspace, 0u);
     ASSERT_NE(executor, nullptr);
     ASSERT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_SUCCESS);
@@ -53,7 +53,8 @@ TEST_F(AclnnAdd, BroadcastsARowAndAColumn) {
 
 TEST_F(AclnnAdd, ReadsTransposedAndOffsetViewsAndWritesAStridedOutput) {
     // self: the transpose of a 3x2 matrix stored after 1 padding element.
-    DeviceTensor<float> a({2, 3}, {1, 2}, 1, {-1, 1, 2, 3, 4, 5, 6}, ACL_FLOAT);  // [[1,3,5],[2,4,6]]
+    DeviceTensor<float> a({2, 3}, {1, 2}, 1, {-1, 1, 2, 3, 4, 5, 6},
+                          ACL_FLOAT);  // [[1,3,5],[2,4,6]]
     // other: one row repeated with stride 0.
     DeviceTensor<float> b({2, 3}, {0, 1}, 0, {100, 200, 300}, ACL_FLOAT);
     // out: every other element of a 12-element buffer.
@@ -61,25 +62,25 @@ TEST_F(AclnnAdd, ReadsTransposedAndOffsetViewsAndWritesAStridedOutput) {
     Scalar alpha(1.0f, ACL_FLOAT);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace,
-                                       &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnAdd, workspace, executor), ACLNN_SUCCESS);
-    EXPECT_EQ(out.Read(), (std::vector<float>{101, -7, 203, -7, 305, -7, 102, -7, 204, -7, 306, -7}));
+    EXPECT_EQ(out.Read(),
+              (std::vector<float>{101, -7, 203, -7, 305, -7, 102, -7, 204, -7, 306, -7}));
 }
 
 TEST_F(AclnnAdd, Float16AndBfloat16PromoteToFloat) {
     DeviceTensor<uint16_t> a({3}, {Half(1.5f), Half(-2.0f), Half(0.25f)}, ACL_FLOAT16);
-    DeviceTensor<uint16_t> b({3}, {aclnn_test::Bf16(1.0f), aclnn_test::Bf16(0.5f),
-                                   aclnn_test::Bf16(4.0f)},
-                             ACL_BF16);
+    DeviceTensor<uint16_t> b(
+        {3}, {aclnn_test::Bf16(1.0f), aclnn_test::Bf16(0.5f), aclnn_test::Bf16(4.0f)}, ACL_BF16);
     DeviceTensor<float> out({3}, {0, 0, 0}, ACL_FLOAT);
     Scalar alpha(2.0f, ACL_FLOAT);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace,
-                                       &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnAdd, workspace, executor), ACLNN_SUCCESS);
     EXPECT_EQ(out.Read(), (std::vector<float>{3.5f, -1.0f, 8.25f}));
 }
@@ -92,9 +93,9 @@ TEST_F(AclnnAdd, Float16ResultsRoundToNearestEven) {
     Scalar alpha(1.0f, ACL_FLOAT);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace,
-                                       &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnAdd, workspace, executor), ACLNN_SUCCESS);
     const std::vector<uint16_t> result = out.Read();
     EXPECT_EQ(FromHalf(result[0]), 2048.0f);
@@ -108,9 +109,9 @@ TEST_F(AclnnAdd, IntegersAddWithAnIntegerAlphaAndWrapAround) {
     Scalar alpha(int64_t{3}, ACL_INT64);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace,
-                                       &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnAdd, workspace, executor), ACLNN_SUCCESS);
     EXPECT_EQ(out.Read(), (std::vector<int32_t>{7, 4, -2147483646}));
 }
@@ -122,9 +123,9 @@ TEST_F(AclnnAdd, Int8AndUint8PromoteToInt16) {
     Scalar alpha(int32_t{1}, ACL_INT32);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace,
-                                       &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnAdd, workspace, executor), ACLNN_SUCCESS);
     EXPECT_EQ(out.Read(), (std::vector<int16_t>{100, 200}));
 }
@@ -135,8 +136,7 @@ TEST_F(AclnnAdd, InplaceAddWritesIntoSelfRef) {
     Scalar alpha(-1.0f, ACL_FLOAT);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), &workspace,
-                                              &executor),
+    ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), &workspace, &executor),
               ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnInplaceAdd, workspace, executor), ACLNN_SUCCESS);
     EXPECT_EQ(a.Read(), (std::vector<float>{-9, -18, -7, -16}));
@@ -148,8 +148,7 @@ TEST_F(AclnnAdd, InplaceAddRefusesAnOtherThatWidensSelfRef) {
     Scalar alpha(1.0f, ACL_FLOAT);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    EXPECT_EQ(aclnnInplaceAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), &workspace,
-                                              &executor),
+    EXPECT_EQ(aclnnInplaceAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), &workspace, &executor),
               ACLNN_ERR_PARAM_INVALID);
     EXPECT_EQ(executor, nullptr);
 }
@@ -190,9 +189,9 @@ TEST_F(AclnnAdd, InplaceAddsAddsToEveryElement) {
     Scalar alpha(int64_t{2}, ACL_INT64);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnInplaceAddsGetWorkspaceSize(a.get(), other.get(), alpha.get(), &workspace,
-                                               &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnInplaceAddsGetWorkspaceSize(a.get(), other.get(), alpha.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnInplaceAdds, workspace, executor), ACLNN_SUCCESS);
     EXPECT_EQ(a.Read(), (std::vector<int64_t>{11, 12, 13}));
 }
@@ -204,9 +203,9 @@ TEST_F(AclnnAdd, EmptyTensorsSucceedWithNoWorkspace) {
     Scalar alpha(1.0f, ACL_FLOAT);
     uint64_t workspace = 7;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace,
-                                       &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     EXPECT_EQ(workspace, 0u);
     EXPECT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_SUCCESS);
     EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
@@ -215,18 +214,20 @@ TEST_F(AclnnAdd, EmptyTensorsSucceedWithNoWorkspace) {
 TEST_F(AclnnAdd, LargeTensorsAreAddedCompletely) {
     const int64_t n = 1 << 20;  // several parallel blocks
     std::vector<float> x(n), y(n);
-    for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(i), y[i] = static_cast<float>(2 * i);
+    for (int64_t i = 0; i < n; ++i)
+        x[i] = static_cast<float>(i), y[i] = static_cast<float>(2 * i);
     DeviceTensor<float> a({n}, x, ACL_FLOAT), b({n}, y, ACL_FLOAT);
     DeviceTensor<float> out({n}, std::vector<float>(n, 0), ACL_FLOAT);
     Scalar alpha(1.0f, ACL_FLOAT);
     uint64_t workspace = 0;
     aclOpExecutor* executor = nullptr;
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace,
-                                       &executor),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnAdd, workspace, executor), ACLNN_SUCCESS);
     const std::vector<float> result = out.Read();
-    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(result[i], static_cast<float>(3 * i)) << i;
+    for (int64_t i = 0; i < n; ++i)
+        ASSERT_EQ(result[i], static_cast<float>(3 * i)) << i;
 }
 
 // ---- bad input: the documented codes, nothing queued ----
@@ -248,15 +249,15 @@ TEST_F(AclnnAddBadInput, NullSelfOtherAlphaOrOutIsParamNullptr) {
     EXPECT_EQ(aclnnAddGetWorkspaceSize(a_.get(), nullptr, alpha_.get(), out_.get(), &workspace_,
                                        &executor_),
               ACLNN_ERR_PARAM_NULLPTR);
-    EXPECT_EQ(aclnnAddGetWorkspaceSize(a_.get(), b_.get(), nullptr, out_.get(), &workspace_,
-                                       &executor_),
-              ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_EQ(
+        aclnnAddGetWorkspaceSize(a_.get(), b_.get(), nullptr, out_.get(), &workspace_, &executor_),
+        ACLNN_ERR_PARAM_NULLPTR);
     EXPECT_EQ(aclnnAddGetWorkspaceSize(a_.get(), b_.get(), alpha_.get(), nullptr, &workspace_,
                                        &executor_),
               ACLNN_ERR_PARAM_NULLPTR);
-    EXPECT_EQ(aclnnAddGetWorkspaceSize(a_.get(), b_.get(), alpha_.get(), out_.get(), nullptr,
-                                       &executor_),
-              ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_EQ(
+        aclnnAddGetWorkspaceSize(a_.get(), b_.get(), alpha_.get(), out_.get(), nullptr, &executor_),
+        ACLNN_ERR_PARAM_NULLPTR);
     EXPECT_EQ(aclnnAddGetWorkspaceSize(a_.get(), b_.get(), alpha_.get(), out_.get(), &workspace_,
                                        nullptr),
               ACLNN_ERR_PARAM_NULLPTR);
@@ -265,8 +266,8 @@ TEST_F(AclnnAddBadInput, NullSelfOtherAlphaOrOutIsParamNullptr) {
 
 TEST_F(AclnnAddBadInput, ShapesThatDoNotBroadcastAreInvalidAndNamed) {
     DeviceTensor<float> wrong({4}, std::vector<float>(4, 1), ACL_FLOAT);
-    EXPECT_EQ(aclnnAddGetWorkspaceSize(a_.get(), wrong.get(), alpha_.get(), out_.get(),
-                                       &workspace_, &executor_),
+    EXPECT_EQ(aclnnAddGetWorkspaceSize(a_.get(), wrong.get(), alpha_.get(), out_.get(), &workspace_,
+                                       &executor_),
               ACLNN_ERR_PARAM_INVALID);
     const char* message = aclGetRecentErrMsg();
     ASSERT_NE(message, nullptr);
@@ -297,9 +298,9 @@ TEST_F(AclnnAddBadInput, AFloatResultIntoAnIntegerOutputIsInvalid) {
 TEST_F(AclnnAddBadInput, AFloatAlphaWithIntegerTensorsIsInvalid) {
     DeviceTensor<int32_t> x({2}, {1, 2}, ACL_INT32), y({2}, {1, 2}, ACL_INT32);
     DeviceTensor<int32_t> z({2}, {0, 0}, ACL_INT32);
-    EXPECT_EQ(aclnnAddGetWorkspaceSize(x.get(), y.get(), alpha_.get(), z.get(), &workspace_,
-                                       &executor_),
-              ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(
+        aclnnAddGetWorkspaceSize(x.get(), y.get(), alpha_.get(), z.get(), &workspace_, &executor_),
+        ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnAddBadInput, APrivateFormatIsRefusedByName) {
@@ -315,9 +316,9 @@ TEST_F(AclnnAddBadInput, APrivateFormatIsRefusedByName) {
 TEST_F(AclnnAddBadInput, NchwLabelsOnPlainDataAreAccepted) {
     DeviceTensor<float> x({1, 1, 2, 3}, std::vector<float>(6, 2), ACL_FLOAT, ACL_FORMAT_NCHW);
     DeviceTensor<float> z({1, 1, 2, 3}, std::vector<float>(6, 0), ACL_FLOAT, ACL_FORMAT_NCHW);
-    ASSERT_EQ(aclnnAddGetWorkspaceSize(x.get(), b_.get(), alpha_.get(), z.get(), &workspace_,
-                                       &executor_),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(x.get(), b_.get(), alpha_.get(), z.get(), &workspace_, &executor_),
+        ACLNN_SUCCESS);
     ASSERT_EQ(RunPhase2(aclnnAdd, workspace_, executor_), ACLNN_SUCCESS);
     EXPECT_EQ(z.Read(), std::vector<float>(6, 3));
 }
@@ -325,9 +326,9 @@ TEST_F(AclnnAddBadInput, NchwLabelsOnPlainDataAreAccepted) {
 TEST_F(AclnnAddBadInput, MoreThanEightDimensionsAreInvalid) {
     const std::vector<int64_t> nine(9, 1);
     DeviceTensor<float> x(nine, {1}, ACL_FLOAT);
-    EXPECT_EQ(aclnnAddGetWorkspaceSize(x.get(), x.get(), alpha_.get(), x.get(), &workspace_,
-                                       &executor_),
-              ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(
+        aclnnAddGetWorkspaceSize(x.get(), x.get(), alpha_.get(), x.get(), &workspace_, &executor_),
+        ACLNN_ERR_PARAM_INVALID);
 }
 
 }  // namespace

@@ -51,6 +51,10 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"aclvencCreateFrameConfig", "takes no argument"},
     {"acldvppCreateRoiConfig", "any box is stored; the task that uses it checks the rules"},
     {"aclrtSetExceptionInfoCallback", "NULL clears the callback; any function is taken"},
+    {"aclCreateIntArray", "a null pointer or size 0 makes an empty array, as documented"},
+    {"aclCreateFloatArray", "a null pointer or size 0 makes an empty array, as documented"},
+    {"aclCreateBoolArray", "a null pointer or size 0 makes an empty array, as documented"},
+    {"aclnnFinalize", "takes no argument"},
 };
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "acl/acl_prof.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnn/opdev/op_errno.h"
 #include "misuse_table.h"
 
 TEST(MisuseTable, ProfilingOutOfOrder) {
@@ -106,5 +108,15 @@ TEST(MisuseTable, FunctionsWithoutBadInputAnswerAtTheirEdges) {
     EXPECT_EQ(aclmdlDestroyDesc(desc), ACL_SUCCESS);
     EXPECT_EQ(aclmdlDestroyDataset(dataset), ACL_SUCCESS);
     EXPECT_EQ(aclmdlDestroyConfigHandle(config), ACL_SUCCESS);
+    aclIntArray* ints = aclCreateIntArray(nullptr, 5);  // null values: an empty array
+    aclFloatArray* floats = aclCreateFloatArray(nullptr, 0);
+    aclBoolArray* bools = aclCreateBoolArray(nullptr, 3);
+    uint64_t size = 99;
+    EXPECT_EQ(aclGetIntArraySize(ints, &size), ACLNN_SUCCESS);
+    EXPECT_EQ(size, 0u);
+    EXPECT_EQ(aclDestroyIntArray(ints), ACLNN_SUCCESS);
+    EXPECT_EQ(aclDestroyFloatArray(floats), ACLNN_SUCCESS);
+    EXPECT_EQ(aclDestroyBoolArray(bools), ACLNN_SUCCESS);
+    EXPECT_EQ(aclnnFinalize(), ACLNN_SUCCESS);  // without aclnnInit too
     EXPECT_EQ(aclGetRecentErrMsg(), nullptr) << "none of these is an error";
 }

@@ -15,7 +15,12 @@ class BinaryOperator final : public Operator {
  public:
     BinaryOperator(const ops::BinaryArgs& args, TensorView a, TensorView b, TensorView out,
                    int slot_a, int slot_b, int slot_out)
-        : args_(args), a_(a), b_(b), out_(out), slot_a_(slot_a), slot_b_(slot_b),
+        : args_(args),
+          a_(a),
+          b_(b),
+          out_(out),
+          slot_a_(slot_a),
+          slot_b_(slot_b),
           slot_out_(slot_out) {}
 
     // A scalar second operand lives in the operator itself (its value in the compute type).
@@ -160,14 +165,18 @@ aclnnStatus Plan(const BinarySpec& spec, const aclTensor* self, const aclTensor*
 
 aclDataType ComputeType(aclDataType promoted) {
     switch (promoted) {
-        case ACL_DOUBLE: return ACL_DOUBLE;
+        case ACL_DOUBLE:
+            return ACL_DOUBLE;
         case ACL_FLOAT:
         case ACL_FLOAT16:
-        case ACL_BF16: return ACL_FLOAT;
+        case ACL_BF16:
+            return ACL_FLOAT;
         case ACL_INT64:
         case ACL_UINT32:
-        case ACL_UINT64: return ACL_INT64;
-        default: return ACL_INT32;
+        case ACL_UINT64:
+            return ACL_INT64;
+        default:
+            return ACL_INT32;
     }
 }
 
@@ -180,9 +189,9 @@ aclnnStatus PlanBinary(const BinarySpec& spec, const aclTensor* self, const aclT
                 executor);
 }
 
-aclnnStatus PlanBinaryScalar(const BinarySpec& spec, const aclTensor* self,
-                             const aclScalar* other, const aclScalar* alpha, const aclTensor* out,
-                             bool inplace, uint64_t* workspaceSize, aclOpExecutor** executor) {
+aclnnStatus PlanBinaryScalar(const BinarySpec& spec, const aclTensor* self, const aclScalar* other,
+                             const aclScalar* alpha, const aclTensor* out, bool inplace,
+                             uint64_t* workspaceSize, aclOpExecutor** executor) {
     if (other == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "other is null");
     const bool has_alpha = spec.op == ops::BinaryOp::kAdd || spec.op == ops::BinaryOp::kSub;
     return Plan(spec, self, nullptr, other, alpha, has_alpha, out, inplace, workspaceSize,

@@ -15,8 +15,8 @@ struct BinarySpec {
     const char* api;  // the second phase: "aclnnAdd"
     ops::BinaryOp op;
     std::initializer_list<aclDataType> dtypes;  // what self, other and out may be
-    bool true_division = false;  // integer operands compute (and promote) in float
-    bool comparison = false;     // out is bool (or any type the 0/1 result casts to)
+    bool true_division = false;                 // integer operands compute (and promote) in float
+    bool comparison = false;                    // out is bool (or any type the 0/1 result casts to)
 };
 
 // out = self (op) alpha * other. alpha may be null where the operator has none; out == self
@@ -25,9 +25,9 @@ aclnnStatus PlanBinary(const BinarySpec& spec, const aclTensor* self, const aclT
                        const aclScalar* alpha, const aclTensor* out, bool inplace,
                        uint64_t* workspaceSize, aclOpExecutor** executor);
 // The same with a scalar second operand (Adds, Muls, GtScalar, ...).
-aclnnStatus PlanBinaryScalar(const BinarySpec& spec, const aclTensor* self,
-                             const aclScalar* other, const aclScalar* alpha, const aclTensor* out,
-                             bool inplace, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus PlanBinaryScalar(const BinarySpec& spec, const aclTensor* self, const aclScalar* other,
+                             const aclScalar* alpha, const aclTensor* out, bool inplace,
+                             uint64_t* workspaceSize, aclOpExecutor** executor);
 
 // The compute type of a promoted dtype: float for the 16- and 32-bit floats, double, int32 for
 // bool and integers up to 16 bits and int32, int64 for the wider ones.

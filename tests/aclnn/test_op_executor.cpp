@@ -1,0 +1,214 @@
+// The two-phase protocol: an executor serves one second phase of its own operator unless made
+// repeatable; the second phase checks memory, queues one task in stream order that graph
+// capture records; callers may destroy their objects as soon as it returns; and operators
+// openacl lacks are absent from libopapi.so, as clients that probe for them need.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "aclnn/opdev/op_errno.h"
+#include "aclnn_test_support.h"
+#include "aclnnop/aclnn_add.h"
+
+using aclnn_test::DeviceTensor;
+using aclnn_test::RunPhase2;
+using aclnn_test::Scalar;
+
+namespace {
+
+class OpExecutor : public aclnn_test::AclnnTest {
+ protected:
+    // An executor of out = a + b.
+    aclOpExecutor* PlanAdd(const aclTensor* a, const aclTensor* b, const aclTensor* out) {
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        EXPECT_EQ(aclnnAddGetWorkspaceSize(a, b, one_.get(), const_cast<aclTensor*>(out),
+                                           &workspace, &executor),
+                  ACLNN_SUCCESS);
+        return executor;
+    }
+
+    std::string Message() {
+        const char* message = aclGetRecentErrMsg();
+        return message != nullptr ? message : "";
+    }
+
+    Scalar one_{1.0f, ACL_FLOAT};
+    DeviceTensor<float> a_{{3}, {1, 2, 3}, ACL_FLOAT};
+    DeviceTensor<float> b_{{3}, {10, 20, 30}, ACL_FLOAT};
+    DeviceTensor<float> out_{{3}, {0, 0, 0}, ACL_FLOAT};
+};
+
+TEST_F(OpExecutor, ASecondPhaseConsumesAnOrdinaryExecutor) {
+    aclOpExecutor* executor = PlanAdd(a_.get(), b_.get(), out_.get());
+    ASSERT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_SUCCESS);
+    EXPECT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(Message().find("aclSetAclOpExecutorRepeatable"), std::string::npos);
+    EXPECT_EQ(out_.Read(), (std::vector<float>{11, 22, 33}));
+}
+
+TEST_F(OpExecutor, AnExecutorRunsOnlyInItsOwnOperatorsSecondPhase) {
+    aclOpExecutor* executor = PlanAdd(a_.get(), b_.get(), out_.get());
+    EXPECT_EQ(aclnnAdds(nullptr, 0, executor, nullptr), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(Message().find("aclnnAddGetWorkspaceSize"), std::string::npos);
+    EXPECT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_SUCCESS);  // still its own
+}
+
+TEST_F(OpExecutor, ANullExecutorIsParamNullptr) {
+    EXPECT_EQ(aclnnAdd(nullptr, 0, nullptr, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+}
+
+TEST_F(OpExecutor, ARepeatableExecutorRunsUntilDestroyed) {
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(
+        aclnnInplaceAddGetWorkspaceSize(a_.get(), b_.get(), one_.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+    for (int i = 0; i < 3; ++i)
+        ASSERT_EQ(aclnnInplaceAdd(nullptr, 0, executor, nullptr), 0);
+    EXPECT_EQ(a_.Read(), (std::vector<float>{31, 62, 93}));
+    ASSERT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+    EXPECT_EQ(aclnnInplaceAdd(nullptr, 0, executor, nullptr), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(OpExecutor, SetInputTensorAddrMovesARepeatableExecutorsInput) {
+    aclOpExecutor* executor = PlanAdd(a_.get(), b_.get(), out_.get());
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+    DeviceTensor<float> moved({3}, {100, 200, 300}, ACL_FLOAT);
+    ASSERT_EQ(aclSetInputTensorAddr(executor, 1, b_.get(), moved.dev()), ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_SUCCESS);
+    EXPECT_EQ(out_.Read(), (std::vector<float>{101, 202, 303}));
+    void* address = nullptr;
+    ASSERT_EQ(aclGetRawTensorAddr(b_.get(), &address), ACLNN_SUCCESS);
+    EXPECT_EQ(address, moved.dev()) << "the tensor records the new address too";
+    ASSERT_EQ(aclSetInputTensorAddr(executor, 1, b_.get(), b_.dev()), ACLNN_SUCCESS);
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+}
+
+TEST_F(OpExecutor, SetTensorAddrCountsInputsThenOutputs) {
+    aclOpExecutor* executor = PlanAdd(a_.get(), b_.get(), out_.get());
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(executor), ACLNN_SUCCESS);
+    DeviceTensor<float> other_out({3}, {0, 0, 0}, ACL_FLOAT);
+    ASSERT_EQ(AclSetTensorAddr(executor, 2, out_.get(), other_out.dev()), ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_SUCCESS);
+    EXPECT_EQ(other_out.Read(), (std::vector<float>{11, 22, 33}));
+    EXPECT_EQ(aclSetOutputTensorAddr(executor, 1, out_.get(), nullptr), ACLNN_ERR_PARAM_INVALID)
+        << "Add has one output";
+    EXPECT_EQ(aclSetTensorAddr(executor, 3, out_.get(), nullptr), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(aclDestroyAclOpExecutor(executor), ACLNN_SUCCESS);
+}
+
+TEST_F(OpExecutor, HostMemoryIsRefusedAtTheSecondPhase) {
+    std::vector<float> host(3, 1.0f);
+    const int64_t dims[1] = {3};
+    aclTensor* on_host =
+        aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, host.data());
+    aclOpExecutor* executor = PlanAdd(on_host, b_.get(), out_.get());
+    EXPECT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(Message().find("device memory"), std::string::npos);
+    aclDestroyTensor(on_host);
+}
+
+TEST_F(OpExecutor, ATensorWithoutAnAddressIsRefused) {
+    const int64_t dims[1] = {3};
+    aclTensor* unset =
+        aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr);
+    aclOpExecutor* executor = PlanAdd(a_.get(), unset, out_.get());
+    EXPECT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_NE(Message().find("no device address"), std::string::npos);
+    aclDestroyTensor(unset);
+}
+
+TEST_F(OpExecutor, AViewReachingPastItsAllocationIsRefused) {
+    const int64_t dims[1] = {64}, storage[1] = {64};
+    aclTensor* big = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1,
+                                     a_.dev());  // the allocation holds 3 floats (128 B padded)
+    DeviceTensor<float> out({64}, std::vector<float>(64, 0), ACL_FLOAT);
+    aclOpExecutor* executor = PlanAdd(big, big, out.get());
+    EXPECT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(Message().find("allocation has"), std::string::npos);
+    aclDestroyTensor(big);
+}
+
+TEST_F(OpExecutor, AViewPastItsStorageIsRefusedAtTheFirstPhase) {
+    const int64_t dims[1] = {4}, storage[1] = {3};
+    aclTensor* view =
+        aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, a_.dev());
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    EXPECT_EQ(aclnnAddGetWorkspaceSize(view, view, one_.get(), view, &workspace, &executor),
+              ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(Message().find("storageDims hold 3"), std::string::npos);
+    aclDestroyTensor(view);
+}
+
+void Block(void* flag) {
+    while (!static_cast<std::atomic<bool>*>(flag)->load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+TEST_F(OpExecutor, ObjectsMayBeDestroyedRightAfterTheSecondPhase) {
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    std::atomic<bool> release{false};
+    ASSERT_EQ(aclrtLaunchHostFunc(stream, Block, &release), ACL_SUCCESS);  // holds the stream
+    const int64_t dims[1] = {3};
+    aclTensor* a =
+        aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, a_.dev());
+    aclTensor* out =
+        aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, out_.dev());
+    float two = 2.0f;
+    aclScalar* alpha = aclCreateScalar(&two, ACL_FLOAT);
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnAddGetWorkspaceSize(a, b_.get(), alpha, out, &workspace, &executor), 0);
+    ASSERT_EQ(aclnnAdd(nullptr, 0, executor, stream), ACLNN_SUCCESS);
+    aclDestroyTensor(a);  // as ggml and the PyTorch adapter do, before the stream runs
+    aclDestroyTensor(out);
+    aclDestroyScalar(alpha);
+    release = true;
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    EXPECT_EQ(out_.Read(), (std::vector<float>{21, 42, 63}));
+    aclrtDestroyStream(stream);
+}
+
+TEST_F(OpExecutor, ACapturedOperatorRunsAtEachReplay) {
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(
+        aclnnInplaceAddGetWorkspaceSize(a_.get(), b_.get(), one_.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnInplaceAdd(nullptr, 0, executor, stream), ACLNN_SUCCESS);
+    aclmdlRI graph = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream, &graph), ACL_SUCCESS);
+    EXPECT_EQ(a_.Read(), (std::vector<float>{1, 2, 3})) << "capturing runs nothing";
+    for (int i = 0; i < 3; ++i)
+        ASSERT_EQ(aclmdlRIExecuteAsync(graph, stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    EXPECT_EQ(a_.Read(), (std::vector<float>{31, 62, 93}));
+    EXPECT_EQ(aclmdlRIDestroy(graph), ACL_SUCCESS);
+    aclrtDestroyStream(stream);
+}
+
+TEST(OpLibrary, OperatorsAndTensorsAreFoundThroughADlopenedLibopapi) {
+    void* library = dlopen("libopapi.so", RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(library, nullptr) << dlerror();
+    EXPECT_NE(dlsym(library, "aclCreateTensor"), nullptr);
+    EXPECT_NE(dlsym(library, "aclnnAdd"), nullptr);
+    EXPECT_NE(dlsym(library, "aclnnAddGetWorkspaceSize"), nullptr);
+    // An operator openacl does not implement is absent, so clients fall back (no stub).
+    EXPECT_EQ(dlsym(library, "aclnnUnique2GetWorkspaceSize"), nullptr);
+    dlclose(library);
+}
+
+}  // namespace
