@@ -11,7 +11,8 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build_dir" --prefix "$prefix" > /dev/null
 
 libraries=(ascendcl acl_rt acl_rt_impl acl_mdl acl_dvpp acl_cblas msprofiler profapi
-           acl_op_compiler ms_tools_ext c_sec)
+           acl_op_compiler ms_tools_ext c_sec nnopbase opapi opapi_math opapi_nn opapi_transformer
+           opapi_cv)
 paths=(include/acl/acl.h include/acl/ops/acl_dvpp.h include/acl/ops/acl_cblas.h include/securec.h
        include/securectype.h include/openacl/acl.hpp runtime/include/acl/acl.h
        include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnn/opdev/op_errno.h
@@ -67,6 +68,16 @@ OPENACL_TRACE="$work/mstx.json" "$work/app_mstx_tools" > /dev/null
 for name in '"installed mark"' '"installed range"' '"user,install_check"'; do
   grep -q "$name" "$work/mstx.json" || { echo "the mstx application's trace lacks $name"; exit 1; }
 done
+# aclnn: an operator program linked as CANN's runtime examples link one (the split runtime,
+# nnopbase and opapi), and one that finds the per-repository operator library by path.
+c++ -std=c++17 "$source_dir/../../examples/aclnn_add.cpp" -I"$ASCEND_HOME_PATH/include" \
+    -L"$ASCEND_HOME_PATH/lib64" -lacl_rt -lnnopbase -lopapi -o "$work/app_aclnn"
+"$work/app_aclnn" | grep -q "aclnnAdd OK" || { echo "the aclnn program fails"; exit 1; }
+c++ -std=c++17 "$source_dir/../../examples/aclnn_add.cpp" -I"$ASCEND_HOME_PATH/include" \
+    -I"$ASCEND_HOME_PATH/include/aclnn" "$ASCEND_HOME_PATH/lib64/libascendcl.so" \
+    "$ASCEND_HOME_PATH/lib64/libnnopbase.so" "$ASCEND_HOME_PATH/lib64/libopapi_math.so" \
+    -o "$work/app_aclnn_math"
+"$work/app_aclnn_math" | grep -q "aclnnAdd OK" || { echo "the aclnn program (opapi_math) fails"; exit 1; }
 # A run script that begins as CANN's examples do, in a clean environment.
 env -i HOME="$HOME" PATH=/usr/bin:/bin bash -c "source '$prefix/bin/setenv.bash' &&
   [ \"\$ASCEND_HOME_PATH\" = '$prefix' ] && [ \"\$(command -v atc)\" = '$prefix/bin/atc' ] &&
