@@ -106,5 +106,9 @@ TEST(MisuseTable, FunctionsWithoutBadInputAnswerAtTheirEdges) {
     EXPECT_EQ(aclmdlDestroyDesc(desc), ACL_SUCCESS);
     EXPECT_EQ(aclmdlDestroyDataset(dataset), ACL_SUCCESS);
     EXPECT_EQ(aclmdlDestroyConfigHandle(config), ACL_SUCCESS);
+    aclopAttr* attr = aclopCreateAttr();
+    EXPECT_NE(attr, nullptr);
+    aclopDestroyAttr(attr);
+    aclopDestroyAttr(nullptr);  // documented no-op
     EXPECT_EQ(aclGetRecentErrMsg(), nullptr) << "none of these is an error";
 }
