@@ -12,6 +12,7 @@ int acl_dump_abi_checks(void);
 int acl_dvpp_abi_checks(void);
 int acl_mdl_abi_checks(void);
 int acl_op_abi_checks(void);
+int acl_op_compiler_abi_checks(void);
 int acl_prof_abi_checks(void);
 int acl_rt_abi_checks(void);
 int acl_rt_allocator_abi_checks(void);
@@ -32,6 +33,7 @@ static const struct {
     {"ops/acl_dvpp.h", acl_dvpp_abi_checks},
     {"acl_mdl.h", acl_mdl_abi_checks},
     {"acl_op.h", acl_op_abi_checks},
+    {"acl_op_compiler.h", acl_op_compiler_abi_checks},
     {"acl_prof.h", acl_prof_abi_checks},
     {"acl_rt.h", acl_rt_abi_checks},
     {"acl_rt_allocator.h", acl_rt_allocator_abi_checks},

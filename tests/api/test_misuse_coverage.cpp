@@ -36,6 +36,7 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"aclmdlCreateDesc", "takes no argument"},
     {"aclmdlCreateDataset", "takes no argument"},
     {"aclmdlCreateConfigHandle", "takes no argument"},
+    {"aclopCreateAttr", "takes no argument"},
     {"aclrtCreateStreamConfigHandle", "takes no argument"},
     {"acldvppCreateChannelDesc", "takes no argument"},
     {"acldvppCreatePicDesc", "takes no argument"},

@@ -118,5 +118,9 @@ TEST(MisuseTable, FunctionsWithoutBadInputAnswerAtTheirEdges) {
     EXPECT_EQ(aclDestroyFloatArray(floats), ACLNN_SUCCESS);
     EXPECT_EQ(aclDestroyBoolArray(bools), ACLNN_SUCCESS);
     EXPECT_EQ(aclnnFinalize(), ACLNN_SUCCESS);  // without aclnnInit too
+    aclopAttr* attr = aclopCreateAttr();
+    EXPECT_NE(attr, nullptr);
+    aclopDestroyAttr(attr);
+    aclopDestroyAttr(nullptr);  // documented no-op
     EXPECT_EQ(aclGetRecentErrMsg(), nullptr) << "none of these is an error";
 }
