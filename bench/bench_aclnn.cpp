@@ -119,10 +119,11 @@ BENCHMARK(BM_MemcpyDeviceToDeviceLarge)->UseRealTime()->Unit(benchmark::kMillise
 
 constexpr int kChain = 100;
 
-// 100 in-place additions of 1,024 floats, issued one by one (both phases each), then a sync.
+// 100 in-place additions of state.range(0) floats, issued one by one (both phases each), then a
+// sync.
 void BM_Chain100Eager(benchmark::State& state) {
     Runtime& rt = Rt();
-    Tensor a(1024), b(1024);
+    Tensor a(state.range(0)), b(state.range(0));
     float one = 1.0f;
     aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
     for (auto _ : state) {
@@ -136,12 +137,12 @@ void BM_Chain100Eager(benchmark::State& state) {
     }
     aclDestroyScalar(alpha);
 }
-BENCHMARK(BM_Chain100Eager)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Chain100Eager)->Arg(16)->Arg(1024)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 // The same chain captured once (aclmdlRICaptureBegin/End) and replayed.
 void BM_Chain100Replayed(benchmark::State& state) {
     Runtime& rt = Rt();
-    Tensor a(1024), b(1024);
+    Tensor a(state.range(0)), b(state.range(0));
     float one = 1.0f;
     aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
     Check(aclmdlRICaptureBegin(rt.stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), "CaptureBegin");
@@ -160,7 +161,7 @@ void BM_Chain100Replayed(benchmark::State& state) {
     aclmdlRIDestroy(graph);
     aclDestroyScalar(alpha);
 }
-BENCHMARK(BM_Chain100Replayed)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Chain100Replayed)->Arg(16)->Arg(1024)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
