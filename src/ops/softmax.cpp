@@ -35,10 +35,23 @@ void SoftmaxRows(const SoftmaxArgs& args, const AxisPlan<2>& plan, int64_t begin
             if (line[i] > max || line[i] != line[i]) max = line[i];
         }
         double sum = 0.0;
-        for (int64_t i = 0; i < length; ++i)
-            sum += static_cast<double>(std::exp(line[i] - max));
-        for (int64_t i = 0; i < length; ++i)
-            line[i] = Finish(line[i], max, sum, args.log);
+        if (args.log) {
+            for (int64_t i = 0; i < length; ++i) {
+                sum += static_cast<double>(std::exp(line[i] - max));
+            }
+            const C log_sum = static_cast<C>(std::log(sum));
+            for (int64_t i = 0; i < length; ++i)
+                line[i] = (line[i] - max) - log_sum;
+        } else {
+            for (int64_t i = 0; i < length; ++i) {
+                line[i] = std::exp(line[i] - max);  // each exponential computed once
+                sum += static_cast<double>(line[i]);
+            }
+            const double scale = 1.0 / sum;
+            for (int64_t i = 0; i < length; ++i) {
+                line[i] = static_cast<C>(static_cast<double>(line[i]) * scale);
+            }
+        }
         Store<C>(line.data(), length, kept[1], out_step, args.out.dtype);
     }
 }
@@ -51,6 +64,10 @@ void SoftmaxColumns(const SoftmaxArgs& args, const AxisPlan<2>& plan, int64_t be
     const int64_t length = plan.red_dims[0];
     const int64_t in_step = plan.red_strides[0][0], out_step = plan.red_strides[1][0];
     const int64_t in_stride = plan.kept_strides[0][k], out_stride = plan.kept_strides[1][k];
+    // The exponentials of a tile, kept from the sum to the results when they fit.
+    constexpr int64_t kCacheMax = int64_t{1} << 16;
+    const bool cache = !args.log && length * std::min(width, kTile) <= kCacheMax;
+    std::vector<C> exps(cache ? static_cast<size_t>(length * std::min(width, kTile)) : 0);
     C max[kTile], values[kTile];
     double sum[kTile];
     for (int64_t u = begin; u < end; ++u) {
@@ -69,13 +86,24 @@ void SoftmaxColumns(const SoftmaxArgs& args, const AxisPlan<2>& plan, int64_t be
         }
         for (int64_t i = 0; i < length; ++i) {
             Load<C>(in + i * in_step, in_stride, args.in.dtype, n, values);
-            for (int64_t j = 0; j < n; ++j)
-                sum[j] += static_cast<double>(std::exp(values[j] - max[j]));
+            C* e = cache ? exps.data() + i * n : values;
+            for (int64_t j = 0; j < n; ++j) {
+                e[j] = std::exp(values[j] - max[j]);
+                sum[j] += static_cast<double>(e[j]);
+            }
         }
         for (int64_t i = 0; i < length; ++i) {
-            Load<C>(in + i * in_step, in_stride, args.in.dtype, n, values);
-            for (int64_t j = 0; j < n; ++j)
-                values[j] = Finish(values[j], max[j], sum[j], args.log);
+            if (cache) {
+                const C* e = exps.data() + i * n;
+                for (int64_t j = 0; j < n; ++j) {
+                    values[j] = static_cast<C>(static_cast<double>(e[j]) / sum[j]);
+                }
+            } else {
+                Load<C>(in + i * in_step, in_stride, args.in.dtype, n, values);
+                for (int64_t j = 0; j < n; ++j) {
+                    values[j] = Finish(values[j], max[j], sum[j], args.log);
+                }
+            }
             Store<C>(values, n, out + i * out_step, out_stride, args.out.dtype);
         }
     }
