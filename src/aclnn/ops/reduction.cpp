@@ -82,6 +82,55 @@ class SoftmaxOperator final : public Operator {
     int slot_self_, slot_out_;
 };
 
+class SortOperator final : public Operator {
+ public:
+    SortOperator(const ops::SortArgs& args, const TensorView& self, const TensorView* values,
+                 const TensorView* indices, int slot_self, int slot_values, int slot_indices)
+        : args_(args),
+          self_(self),
+          slot_self_(slot_self),
+          slot_values_(slot_values),
+          slot_indices_(slot_indices) {
+        if (values != nullptr) values_ = *values;
+        if (indices != nullptr) indices_ = *indices;
+    }
+
+    int32_t Run(void* const* addresses, void*, std::string*) const override {
+        ops::SortArgs args = args_;
+        args.in = OperandOf(self_, self_.shape, addresses[slot_self_]);
+        if (slot_values_ >= 0) {
+            args.values = AlongSelf(values_, addresses[slot_values_]);
+        }
+        if (slot_indices_ >= 0) {
+            args.indices = AlongSelf(indices_, addresses[slot_indices_]);
+        }
+        ops::RunSort(args);
+        return 0;
+    }
+
+ private:
+    // An output (k positions along the axis, self's sizes elsewhere) over self's loop shape.
+    ops::Operand AlongSelf(const TensorView& view, void* address) const {
+        ops::Operand operand;
+        operand.dtype = view.dtype;
+        operand.data = static_cast<char*>(address) +
+                       view.offset * static_cast<int64_t>(ops::DtypeSize(view.dtype));
+        if (operand.data == nullptr) operand.data = Placeholder();
+        for (int d = 0; d < view.shape.rank && d < self_.shape.rank; ++d) {
+            operand.strides[d] = view.strides[d];
+        }
+        return operand;
+    }
+    static char* Placeholder() {
+        static char byte;
+        return &byte;
+    }
+
+    ops::SortArgs args_;
+    TensorView self_, values_, indices_;
+    int slot_self_, slot_values_, slot_indices_;
+};
+
 class NothingOperator final : public Operator {
  public:
     int32_t Run(void* const*, void*, std::string*) const override { return 0; }
@@ -109,19 +158,20 @@ aclnnStatus DimMask(const TensorView& view, const aclIntArray* dims, const char*
         *mask = view.shape.rank == 0 ? 0u : (1u << view.shape.rank) - 1u;
         return ACLNN_SUCCESS;
     }
+    uint32_t seen = 0;  // a 0-d tensor's dims -1 and 0 both name its one "dimension"
     for (size_t i = 0; i < dims->values.size(); ++i) {
         int axis = 0;
         if (aclnnStatus rc = WrapDim(view, dims->values[i], name, &axis); rc != ACLNN_SUCCESS) {
             return rc;
         }
-        if (view.shape.rank == 0) continue;  // -1 and 0 both name the scalar's one element
-        if ((*mask >> axis) & 1u) {
+        if ((seen >> axis) & 1u) {
             return Fail(ACLNN_ERR_PARAM_INVALID,
                         "%s names dimension %d of %s more than once (element %zu is %" PRId64 ")",
                         name, axis, view.name, i, dims->values[i]);
         }
-        *mask |= 1u << axis;
+        seen |= 1u << axis;
     }
+    if (view.shape.rank > 0) *mask = seen;
     return ACLNN_SUCCESS;
 }
 
@@ -281,6 +331,20 @@ aclnnStatus PlanSoftmax(const char* api, bool log, const aclTensor* self, int64_
     const int slot_out = builder.Output(o, out);
     return builder.Finish(std::make_unique<SoftmaxOperator>(args, a, o, slot_self, slot_out), 0,
                           workspaceSize, executor);
+}
+
+aclnnStatus FinishSort(const char* api, const ops::SortArgs& args, const TensorView& self,
+                       const aclTensor* self_tensor, const TensorView* values,
+                       const aclTensor* values_tensor, const TensorView* indices,
+                       const aclTensor* indices_tensor, uint64_t* workspaceSize,
+                       aclOpExecutor** executor) {
+    ExecutorBuilder builder(api);
+    const int slot_self = builder.Input(self, self_tensor);
+    const int slot_values = values != nullptr ? builder.Output(*values, values_tensor) : -1;
+    const int slot_indices = indices != nullptr ? builder.Output(*indices, indices_tensor) : -1;
+    return builder.Finish(std::make_unique<SortOperator>(args, self, values, indices, slot_self,
+                                                         slot_values, slot_indices),
+                          0, workspaceSize, executor);
 }
 
 }  // namespace openacl::aclnn

@@ -9,6 +9,7 @@
 
 #include "aclnn/op_executor.h"
 #include "ops/reduce.h"
+#include "ops/sort.h"
 
 namespace openacl::aclnn {
 
@@ -72,5 +73,13 @@ aclnnStatus PlanExtreme(const char* api, ops::ReduceOp op, const aclTensor* self
 // takes an empty self without further checks, as CANN does.
 aclnnStatus PlanSoftmax(const char* api, bool log, const aclTensor* self, int64_t dim,
                         const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+// The executor of a checked sort of self (Sort, Argsort, Topk): `values` and `indices` may be
+// null (not written); args' operands are filled in at run time.
+aclnnStatus FinishSort(const char* api, const ops::SortArgs& args, const TensorView& self,
+                       const aclTensor* self_tensor, const TensorView* values,
+                       const aclTensor* values_tensor, const TensorView* indices,
+                       const aclTensor* indices_tensor, uint64_t* workspaceSize,
+                       aclOpExecutor** executor);
 
 }  // namespace openacl::aclnn
