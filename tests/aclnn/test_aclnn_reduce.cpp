@@ -183,6 +183,11 @@ TEST_F(AclnnReduce, ReduceSumOfEmptyAndZeroDimensionalTensors) {
     IntArray minus_one({-1});
     RUN_OP(ReduceSum, scalar.get(), minus_one.get(), true, ACL_FLOAT, out.get());
     EXPECT_EQ(out.Values()[0], 2.5);
+    IntArray both({0, -1}), one({1});  // a 0-d tensor's dims are -1 and 0, one dimension
+    EXPECT_EQ(PLAN_OP(ReduceSum, scalar.get(), both.get(), false, ACL_FLOAT, out.get()),
+              ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(PLAN_OP(ReduceSum, scalar.get(), one.get(), false, ACL_FLOAT, out.get()),
+              ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnReduce, ReduceSumRefusesTheDocumentedBadParameters) {
