@@ -62,6 +62,29 @@ def declared_functions(include_dir):
     return result
 
 
+OPERATOR_RE = re.compile(r"\bACLNN_API\s+aclnnStatus\s+(aclnn\w+)\s*\(")
+
+
+def declared_operators(include_dir):
+    """Returns [(header, operator)] for include/aclnnop: a two-phase operator once (by its
+    second-phase name), one-phase helpers by their name."""
+    result = []
+    folder = os.path.join(include_dir, "aclnnop")
+    if not os.path.isdir(folder):
+        return result
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".h"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            text = strip_comments_and_directives(f.read())
+        functions = OPERATOR_RE.findall(text)
+        for fn in functions:
+            if fn.endswith("GetWorkspaceSize"):
+                continue
+            result.append((f"aclnnop/{name}", fn))
+    return result
+
+
 def defined_symbols(objects):
     names = set()
     for obj in objects:
@@ -140,7 +163,24 @@ def write_stubs(path, headers, missing, reasons):
     write_if_changed(path, "\n".join(lines) + "\n")
 
 
-def write_coverage(path, functions, implemented, reasons):
+def operator_section(operators, implemented):
+    """The aclnn operators: implemented (both phases defined) or absent. Absent operators are
+    not stubbed: clients probe for the symbols and fall back when they are missing."""
+    done = [op for _, op in operators if op in implemented]
+    out = ["", "## aclnn operators (aclnnop/)", "",
+           "Operators the `aclnnop/` headers declare. An operator openacl does not implement is",
+           "*absent* from the library (no symbol, no stub): the PyTorch adapter and other clients",
+           "look the symbols up and fall back to another path when they are missing. A two-phase",
+           "operator is listed by its second phase (`aclnnAdd` stands for",
+           "`aclnnAddGetWorkspaceSize` + `aclnnAdd`).", "",
+           f"**{len(done)} of {len(operators)} declared operators implemented.**", "",
+           "| header | operator | status |", "|---|---|---|"]
+    for header, op in operators:
+        out.append(f"| `{header}` | `{op}` | {'implemented' if op in implemented else 'absent'} |")
+    return out
+
+
+def write_coverage(path, functions, implemented, reasons, operators=()):
     by_header = {}
     for header, _, name, _ in functions:
         by_header.setdefault(header, []).append(name)
@@ -171,6 +211,8 @@ def write_coverage(path, functions, implemented, reasons):
             else:
                 status = "not supported"
             out.append(f"| `{name}` | {status} |")
+    if operators:
+        out += operator_section(operators, implemented)
     write_if_changed(path, "\n".join(out) + "\n")
 
 
@@ -200,7 +242,8 @@ def main():
     if args.stubs:
         write_stubs(args.stubs, headers, missing, reasons)
     if args.coverage:
-        write_coverage(args.coverage, functions, implemented, reasons)
+        write_coverage(args.coverage, functions, implemented, reasons,
+                       declared_operators(args.include))
 
 
 if __name__ == "__main__":
