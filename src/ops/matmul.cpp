@@ -2,6 +2,9 @@
 #include "ops/matmul.h"
 
 #include <omp.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
@@ -9,6 +12,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -150,23 +154,99 @@ int64_t RowOffset(const View& v, int rank, int64_t row) {
     return offset;
 }
 
-// Copies the view's elements into contiguous memory as `type`: float (converting) or the
-// view's own type.
+#if defined(__x86_64__)
+// float16 <-> float with F16C, eight at a time (exact one way, round-to-nearest-even the other,
+// as ops/element.h converts).
+__attribute__((target("avx,f16c"))) void HalfsToFloatsF16c(const char* in, int64_t n, float* out) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 2 * i));
+        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
+    }
+    if (i < n) Load<float>(in + 2 * i, 2, ACL_FLOAT16, n - i, out + i);
+}
+__attribute__((target("avx,f16c"))) void FloatsToHalfsF16c(const float* in, int64_t n, char* out) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i), h);
+    }
+    if (i < n) Store<float>(in + i, n - i, out + 2 * i, 2, ACL_FLOAT16);
+}
+bool HasF16c() {
+    static const bool has = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    return has;
+}
+#else
+bool HasF16c() {
+    return false;
+}
+void HalfsToFloatsF16c(const char*, int64_t, float*) {}
+void FloatsToHalfsF16c(const float*, int64_t, char*) {}
+#endif
+
+// n elements of `type` from `in`, `step` bytes apart, as floats; contiguous runs of the
+// operand types take the fast paths.
+void ToFloats(const char* in, int64_t step, aclDataType type, int64_t n, float* out) {
+    if (step == static_cast<int64_t>(DtypeSize(type))) {
+        if (type == ACL_FLOAT) {
+            std::memcpy(out, in, static_cast<size_t>(n) * sizeof(float));
+            return;
+        }
+        if (type == ACL_FLOAT16 && HasF16c()) return HalfsToFloatsF16c(in, n, out);
+        if (type == ACL_BF16) {
+            for (int64_t i = 0; i < n; ++i) {
+                uint16_t bits;
+                std::memcpy(&bits, in + 2 * i, sizeof bits);
+                const uint32_t wide = static_cast<uint32_t>(bits) << 16;
+                std::memcpy(out + i, &wide, sizeof wide);
+            }
+            return;
+        }
+    }
+    Load<float>(in, step, type, n, out);
+}
+
+// n floats into elements of `type` at `out`, `step` bytes apart.
+void FromFloats(const float* in, int64_t n, char* out, int64_t step, aclDataType type) {
+    if (step == static_cast<int64_t>(DtypeSize(type))) {
+        if (type == ACL_FLOAT) {
+            std::memcpy(out, in, static_cast<size_t>(n) * sizeof(float));
+            return;
+        }
+        if (type == ACL_FLOAT16 && HasF16c()) return FloatsToHalfsF16c(in, n, out);
+    }
+    Store<float>(in, n, out, step, type);
+}
+
+// n elements of T from `in`, `step` bytes apart, to contiguous `out`.
+template <typename T>
+void CopyRun(const char* in, int64_t step, int64_t n, void* out) {
+    for (int64_t i = 0; i < n; ++i) {
+        T value;
+        std::memcpy(&value, in + i * step, sizeof value);
+        std::memcpy(static_cast<char*>(out) + i * static_cast<int64_t>(sizeof value), &value,
+                    sizeof value);
+    }
+}
+
+// Copies the view's elements into contiguous memory (row-major for the view given) as `type`:
+// float (converting) or the view's own type (bfloat16).
 void Pack(const View& v, int rank, const void* from, aclDataType type, void* to, int threads) {
     const int64_t cols = v.dims[rank - 1], rows = Numel(v, rank) / cols;
-    const size_t size = DtypeSize(v.dtype), out_size = DtypeSize(type);
-    const int64_t step = v.strides[rank - 1] * static_cast<int64_t>(size);
+    const int64_t size = static_cast<int64_t>(DtypeSize(v.dtype));
+    const int64_t out_size = static_cast<int64_t>(DtypeSize(type));
+    const int64_t step = v.strides[rank - 1] * size;
     const char* src = static_cast<const char*>(from);
     char* dst = static_cast<char*>(to);
 #pragma omp parallel for num_threads(threads) if (rows * cols >= kParallelElements) schedule(static)
     for (int64_t row = 0; row < rows; ++row) {
-        const char* in = src + RowOffset(v, rank, row) * static_cast<int64_t>(size);
-        char* out = dst + row * cols * static_cast<int64_t>(out_size);
+        const char* in = src + RowOffset(v, rank, row) * size;
+        char* out = dst + row * cols * out_size;
         if (type == ACL_FLOAT) {
-            Load<float>(in, step, v.dtype, cols, reinterpret_cast<float*>(out));
+            ToFloats(in, step, v.dtype, cols, reinterpret_cast<float*>(out));
         } else {
-            for (int64_t i = 0; i < cols; ++i)
-                std::memcpy(out + i * out_size, in + i * step, size);
+            CopyRun<uint16_t>(in, step, cols, out);
         }
     }
 }
@@ -179,35 +259,47 @@ void Unpack(const float* from, const View& v, int rank, void* to, int threads) {
     char* dst = static_cast<char*>(to);
 #pragma omp parallel for num_threads(threads) if (rows * cols >= kParallelElements) schedule(static)
     for (int64_t row = 0; row < rows; ++row) {
-        Store<float>(from + row * cols, cols, dst + RowOffset(v, rank, row) * size, step, v.dtype);
+        FromFloats(from + row * cols, cols, dst + RowOffset(v, rank, row) * size, step, v.dtype);
     }
 }
 
-// Copies the view's elements from memory laid out like it at `from` (same strides).
-void CopyLike(const void* from, const View& v, int rank, void* to, int threads) {
+// Calls f(row's first element offset in bytes, column step in bytes, columns) for every row of
+// the view, spread over `threads`.
+template <typename F>
+void ForEachRow(const View& v, int rank, int threads, F&& f) {
     const int64_t cols = v.dims[rank - 1], rows = Numel(v, rank) / cols;
     const int64_t size = static_cast<int64_t>(DtypeSize(v.dtype));
     const int64_t step = v.strides[rank - 1] * size;
 #pragma omp parallel for num_threads(threads) if (rows * cols >= kParallelElements) schedule(static)
-    for (int64_t row = 0; row < rows; ++row) {
-        const int64_t at = RowOffset(v, rank, row) * size;
-        for (int64_t i = 0; i < cols; ++i) {
-            std::memcpy(static_cast<char*>(to) + at + i * step,
-                        static_cast<const char*>(from) + at + i * step, static_cast<size_t>(size));
-        }
-    }
+    for (int64_t row = 0; row < rows; ++row)
+        f(RowOffset(v, rank, row) * size, step, cols);
+}
+
+template <typename T>
+void CopyElements(const char* from, char* to, int64_t step, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+        std::memcpy(to + i * step, from + i * step, sizeof(T));
+}
+
+// Copies the view's elements from memory laid out like it at `from` (same strides).
+void CopyLike(const void* from, const View& v, int rank, void* to, int threads) {
+    const bool wide = DtypeSize(v.dtype) == 4;
+    ForEachRow(v, rank, threads, [&](int64_t at, int64_t step, int64_t n) {
+        const char* in = static_cast<const char*>(from) + at;
+        char* out = static_cast<char*>(to) + at;
+        wide ? CopyElements<uint32_t>(in, out, step, n) : CopyElements<uint16_t>(in, out, step, n);
+    });
 }
 
 // Zero in every element (0.0 is all-zero bits in float, float16 and bfloat16).
 void ZeroFill(const View& v, int rank, void* to) {
-    const int64_t cols = v.dims[rank - 1], rows = Numel(v, rank) / cols;
-    const int64_t size = static_cast<int64_t>(DtypeSize(v.dtype));
-    const int64_t step = v.strides[rank - 1] * size;
-    for (int64_t row = 0; row < rows; ++row) {
-        char* out = static_cast<char*>(to) + RowOffset(v, rank, row) * size;
-        for (int64_t i = 0; i < cols; ++i)
-            std::memset(out + i * step, 0, static_cast<size_t>(size));
-    }
+    const bool wide = DtypeSize(v.dtype) == 4;
+    ForEachRow(v, rank, 1, [&](int64_t at, int64_t step, int64_t n) {
+        char* out = static_cast<char*>(to) + at;
+        for (int64_t i = 0; i < n; ++i) {
+            wide ? std::memset(out + i * step, 0, 4) : std::memset(out + i * step, 0, 2);
+        }
+    });
 }
 
 bool Overlaps(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes) {
@@ -219,6 +311,7 @@ bool Overlaps(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes) {
 struct OperandPlan {
     View view;                     // what the caller's pointer addresses (normalized)
     bool packed = false;           // goes through the workspace (contiguous, as `type`)
+    bool columns = false;          // packed column-major: a column-major view's memory order
     aclDataType type = ACL_FLOAT;  // what oneDNN reads or writes
     uint64_t offset = 0;           // the packed copy's place in the workspace
     memory::desc desc;
@@ -232,11 +325,13 @@ memory::desc DescOf(const OperandPlan& p, int rank) {
     memory::dims dims(p.view.dims, p.view.dims + rank);
     memory::dims strides(static_cast<size_t>(rank));
     if (p.packed) {
+        const View packed = p.columns ? Transposed(p.view, rank) : p.view;
         int64_t step = 1;
         for (int d = rank; d-- > 0;) {
             strides[static_cast<size_t>(d)] = step;
-            step *= p.view.dims[d];
+            step *= packed.dims[d];
         }
+        if (p.columns) std::swap(strides[static_cast<size_t>(rank - 2)], strides.back());
     } else {
         strides.assign(p.view.strides, p.view.strides + rank);
     }
@@ -332,13 +427,11 @@ class Plan final : public MatmulPlan {
         const int threads = lease.threads();
         const void* src_a = a;
         const void* src_b = b;
-        if (a_.packed) {
-            Pack(a_.view, rank_, a, a_.type, ws + a_.offset, threads);
-            src_a = ws + a_.offset;
-        }
-        if (b_.packed) {
-            Pack(b_.view, rank_, b, b_.type, ws + b_.offset, threads);
-            src_b = ws + b_.offset;
+        for (auto [p, from, to] : {std::tuple{&a_, a, &src_a}, std::tuple{&b_, b, &src_b}}) {
+            if (!p->packed) continue;
+            Pack(p->columns ? Transposed(p->view, rank_) : p->view, rank_, from, p->type,
+                 ws + p->offset, threads);
+            *to = ws + p->offset;
         }
         void* dst = c;
         std::unique_ptr<char[]> temporary;  // an output sharing memory with an input
@@ -388,6 +481,9 @@ class Plan final : public MatmulPlan {
         for (OperandPlan* p : {&a_, &b_}) {
             p->type = src;
             p->packed = pack_all || p->view.dtype != src || !Direct(p->view, rank_);
+            // A column-major operand (a transposed weight) packed for its type keeps its memory
+            // order: the copy streams through memory, and oneDNN reads it as it would have.
+            p->columns = p->packed && !RowMajor(p->view, rank_) && ColumnMajor(p->view, rank_);
         }
         const aclDataType out = c_.view.dtype;
         c_.type = out == ACL_FLOAT || (out == ACL_BF16 && src == ACL_BF16) ? out : ACL_FLOAT;
