@@ -355,15 +355,27 @@ class Plan final : public MatmulPlan {
             return true;
         }
         Normalize(&c_.view, rank_, false);
-        if (a_.view.dims[r + 1] == 0) {  // k = 0: every element is an empty sum
+        has_bias_ = shape.has_bias;
+        if (has_bias_) {  // a row of n, read once per run into the workspace as floats
+            bias_.view = ViewOf(shape.bias);
+            for (int d = 0; d < rank_ - 1; ++d)
+                bias_.view.dims[d] = 1;
+            bias_.view.dims[rank_ - 1] = c_.view.dims[rank_ - 1];
+            Normalize(&bias_.view, rank_, true);
+            bias_.packed = true;
+            bias_.type = ACL_FLOAT;
+        }
+        if (a_.view.dims[r + 1] == 0) {  // k = 0: every element is an empty sum (or the bias)
             mode_ = Mode::kZeros;
-            implementation_ = "zeros";
+            implementation_ = has_bias_ ? "bias" : "zeros";
             return true;
         }
         Normalize(&a_.view, rank_, true);
         Normalize(&b_.view, rank_, true);
         // A column-major output is the row-major transpose: c^T = b^T a^T.
-        if (!RowMajor(c_.view, rank_) && ColumnMajor(c_.view, rank_)) {
+        // (Not with a bias: oneDNN's fast kernels take a bias along n only, so such an output is
+        // computed in the workspace instead.)
+        if (!has_bias_ && !RowMajor(c_.view, rank_) && ColumnMajor(c_.view, rank_)) {
             swapped_ = true;
             View a = Transposed(b_.view, rank_), b = Transposed(a_.view, rank_);
             a_.view = a;
@@ -398,8 +410,8 @@ class Plan final : public MatmulPlan {
         uint64_t at = 0;
         scratch_offset_ = at;
         at += AlignUp(pd_.scratchpad_desc().get_size());
-        for (OperandPlan* p : {&a_, &b_, &c_}) {
-            if (!p->packed) continue;
+        for (OperandPlan* p : {&a_, &b_, &c_, &bias_}) {
+            if (!p->packed || (p == &bias_ && !has_bias_)) continue;
             p->offset = at;
             at += AlignUp(static_cast<uint64_t>(Numel(p->view, rank_)) * DtypeSize(p->type));
         }
@@ -411,10 +423,11 @@ class Plan final : public MatmulPlan {
     uint64_t workspace_bytes() const override { return workspace_; }
     const std::string& implementation() const override { return implementation_; }
 
-    bool Run(const void* a, const void* b, void* c, void* workspace,
-             std::string* error) const override {
+    bool Run(const void* a, const void* b, void* c, void* workspace, std::string* error,
+             const void* bias) const override {
         if (mode_ == Mode::kEmpty) return true;
         if (mode_ == Mode::kZeros) {
+            if (has_bias_) return FillBias(bias, c, error);
             ZeroFill(c_.view, rank_, c);
             return true;
         }
@@ -433,6 +446,7 @@ class Plan final : public MatmulPlan {
                  ws + p->offset, threads);
             *to = ws + p->offset;
         }
+        if (has_bias_) Pack(bias_.view, rank_, bias, ACL_FLOAT, ws + bias_.offset, 1);
         void* dst = c;
         std::unique_ptr<char[]> temporary;  // an output sharing memory with an input
         if (c_.packed) {
@@ -456,6 +470,9 @@ class Plan final : public MatmulPlan {
             memory mc(c_.desc, Engine(), dst);
             std::unordered_map<int, memory> args{
                 {DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}};
+            if (has_bias_) {
+                args.emplace(DNNL_ARG_BIAS, memory(bias_.desc, Engine(), ws + bias_.offset));
+            }
             if (pd_.scratchpad_desc().get_size() > 0) {
                 args.emplace(DNNL_ARG_SCRATCHPAD,
                              memory(pd_.scratchpad_desc(), Engine(), ws + scratch_offset_));
@@ -498,8 +515,14 @@ class Plan final : public MatmulPlan {
                 p->desc = DescOf(*p, rank_);
             dnnl::primitive_attr attr;
             attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-            pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_.desc, b_.desc, c_.desc), attr,
-                                               Engine());
+            if (has_bias_) {
+                bias_.desc = DescOf(bias_, rank_);
+                pd_ = dnnl::matmul::primitive_desc(
+                    dnnl::matmul::desc(a_.desc, b_.desc, bias_.desc, c_.desc), attr, Engine());
+            } else {
+                pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_.desc, b_.desc, c_.desc),
+                                                   attr, Engine());
+            }
             primitive_ = dnnl::matmul(pd_);
             implementation_ = pd_.impl_info_str();
             return true;
@@ -510,8 +533,24 @@ class Plan final : public MatmulPlan {
         }
     }
 
+    // k = 0 with a bias: every row of c is the bias (the output is never transposed then).
+    bool FillBias(const void* bias, void* c, std::string* error) const {
+        const int64_t n = c_.view.dims[rank_ - 1];
+        std::unique_ptr<float[]> row(new (std::nothrow) float[static_cast<size_t>(n)]);
+        if (!row) {
+            *error = "out of host memory for the bias";
+            return false;
+        }
+        Pack(bias_.view, rank_, bias, ACL_FLOAT, row.get(), 1);
+        ForEachRow(c_.view, rank_, 1, [&](int64_t at, int64_t step, int64_t cols) {
+            FromFloats(row.get(), cols, static_cast<char*>(c) + at, step, c_.view.dtype);
+        });
+        return true;
+    }
+
     int rank_ = 2;
-    OperandPlan a_, b_, c_;
+    OperandPlan a_, b_, c_, bias_;
+    bool has_bias_ = false;
     Mode mode_ = Mode::kEmpty;
     bool swapped_ = false;  // a and b were exchanged to compute the transposed output
     int threads_ = 1;
@@ -542,6 +581,13 @@ bool CheckShape(const MatmulShape& s, std::string* error) {
             }
         }
     }
+    if (s.has_bias) {
+        if (!IsMatmulType(s.bias.dtype) || s.bias.dims[rank - 1] != s.c.dims[rank - 1] ||
+            s.bias.strides[rank - 1] < 0) {
+            *error = "the bias is a row of n float, float16 or bfloat16 values";
+            return false;
+        }
+    }
     const int r = rank - 2;
     if (s.a.dims[r] != s.c.dims[r] || s.b.dims[r + 1] != s.c.dims[r + 1] ||
         s.a.dims[r + 1] != s.b.dims[r]) {
@@ -564,7 +610,9 @@ std::string CacheKey(const MatmulShape& s) {
     const int threads = ComputeThreadsPerRun();
     put(&threads, sizeof threads);
     put(&s.rank, sizeof s.rank);
-    for (const MatmulOperand* o : {&s.a, &s.b, &s.c}) {
+    put(&s.has_bias, sizeof s.has_bias);
+    for (const MatmulOperand* o : {&s.a, &s.b, &s.c, &s.bias}) {
+        if (o == &s.bias && !s.has_bias) break;
         put(&o->dtype, sizeof o->dtype);
         put(o->dims, sizeof(int64_t) * static_cast<size_t>(s.rank));
         put(o->strides, sizeof(int64_t) * static_cast<size_t>(s.rank));

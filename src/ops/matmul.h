@@ -29,11 +29,15 @@ struct MatmulOperand {
     int64_t strides[kMatmulMaxRank] = {};
 };
 
-// c [batch..., m, n] = a [batch..., m, k] @ b [batch..., k, n], all of rank `rank` (2 to 8). A
-// batch dimension of a or b is c's or 1 (broadcast). Any dimension may be 0.
+// c [batch..., m, n] = a [batch..., m, k] @ b [batch..., k, n] (+ bias), all of rank `rank`
+// (2 to 8). A batch dimension of a or b is c's or 1 (broadcast). Any dimension may be 0. The
+// optional bias is a row of n values added to every row of c before it is rounded to c's type:
+// its dims are 1 but the last (n), and only its last stride counts.
 struct MatmulShape {
     int rank = 2;
     MatmulOperand a, b, c;
+    bool has_bias = false;
+    MatmulOperand bias;
 };
 
 class MatmulPlan {
@@ -44,10 +48,10 @@ class MatmulPlan {
     // What computes the product, for tests and benchmarks: "brg:avx512_core", "gemm:jit", with
     // "+pack" when an operand goes through the workspace; "zeros" for k = 0, "empty".
     virtual const std::string& implementation() const = 0;
-    // Computes the product; a, b and c point at element (0, ..., 0) of each view. False with
-    // *error when oneDNN fails.
-    virtual bool Run(const void* a, const void* b, void* c, void* workspace,
-                     std::string* error) const = 0;
+    // Computes the product; a, b, c (and the bias, when planned) point at element (0, ..., 0)
+    // of each view. False with *error when oneDNN fails.
+    virtual bool Run(const void* a, const void* b, void* c, void* workspace, std::string* error,
+                     const void* bias = nullptr) const = 0;
 };
 
 // Plans c = a @ b. Null with *error when the shape is malformed or oneDNN cannot compute it.
