@@ -86,7 +86,9 @@ aclnnStatus CheckScalarListObject(const aclScalarList* list, const char* name) {
     return CheckObject(list, kScalarListMagic, name, "a scalar list", "aclCreateScalarList");
 }
 
-aclnnStatus ViewOf(const aclTensor* tensor, const char* name, TensorView* view) {
+namespace {
+
+aclnnStatus View(const aclTensor* tensor, const char* name, bool nz_weight, TensorView* view) {
     if (aclnnStatus rc = CheckTensorObject(tensor, name); rc != ACLNN_SUCCESS) return rc;
     const size_t rank = tensor->shape.size();
     if (rank > static_cast<size_t>(ops::kMaxDims)) {
@@ -99,7 +101,8 @@ aclnnStatus ViewOf(const aclTensor* tensor, const char* name, TensorView* view) 
                     "(float16, bfloat16, float, double) only",
                     name, ops::DtypeName(tensor->dtype));
     }
-    if (!IsPlainFormat(tensor->format)) {
+    if (!IsPlainFormat(tensor->format) &&
+        !(nz_weight && tensor->format == ACL_FORMAT_FRACTAL_NZ)) {
         return Fail(ACLNN_ERR_PARAM_INVALID,
                     "%s has format %s (%d), a layout of the NPU's own that this operator does not "
                     "take: use ACL_FORMAT_ND (or NCHW, NHWC, NCL, ... for plain row-major data)",
@@ -132,6 +135,16 @@ aclnnStatus ViewOf(const aclTensor* tensor, const char* name, TensorView* view) 
         }
     }
     return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus ViewOf(const aclTensor* tensor, const char* name, TensorView* view) {
+    return View(tensor, name, false, view);
+}
+
+aclnnStatus WeightViewOf(const aclTensor* tensor, const char* name, TensorView* view) {
+    return View(tensor, name, true, view);
 }
 
 aclnnStatus CheckDtype(const TensorView& view, std::initializer_list<aclDataType> allowed) {

@@ -38,6 +38,12 @@ struct TensorView {
 // Checks a tensor an operator reads or writes (at most 8 dimensions, a dtype operators compute
 // on, a plain format, a view inside its storage) and copies it.
 aclnnStatus ViewOf(const aclTensor* tensor, const char* name, TensorView* view);
+// ViewOf for the weight of a matrix product (mat2 of Mm, Matmul, BatchMatMul): it also takes
+// ACL_FORMAT_FRACTAL_NZ, which llama.cpp's CANN backend puts on its weights after
+// aclnnTransMatmulWeight. openacl keeps every weight in ND layout (TransMatmulWeight leaves
+// the data as it is), so the tensor is read as the ND strided view its shape and strides
+// describe.
+aclnnStatus WeightViewOf(const aclTensor* tensor, const char* name, TensorView* view);
 // 161002 unless view's dtype is one of `allowed` (the message lists them).
 aclnnStatus CheckDtype(const TensorView& view, std::initializer_list<aclDataType> allowed);
 // The broadcast shape of a and b (NumPy rules), or 161002.
