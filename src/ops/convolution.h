@@ -31,7 +31,8 @@ struct ConvolutionShape {
 class ConvolutionPlan {
  public:
     // Plans the primitive; null with *error when oneDNN takes none of the ways it knows.
-    // Every dimension must be positive (the caller handles empty tensors).
+    // Every dimension must be positive (the caller handles empty tensors); rows a transposed
+    // convolution's negative pad_end adds are filled with the bias.
     static std::unique_ptr<ConvolutionPlan> Create(const ConvolutionShape& shape,
                                                    std::string* error);
     virtual ~ConvolutionPlan() = default;

@@ -305,6 +305,8 @@ TEST_F(AclnnConvolution, TransposedConv1dAsGgmlCallsIt) {
     c.in = {5}, c.kernel = {4}, c.stride = {3}, c.dilation = {1}, c.padding = {0};
     c.out_padding = {0};
     Check(c, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, kF32);
+    // ggml's kernels are often float16 while the data is float32.
+    Check(c, ACL_FLOAT, ACL_FLOAT16, ACL_FLOAT, kF32);
 }
 
 TEST_F(AclnnConvolution, TransposedConv1dDilatedWithOutputPaddingBelowTheDilation) {
@@ -408,6 +410,38 @@ TEST_F(AclnnConvolution, ReadsStridedViewsAndWritesAStridedOutput) {
                     EXPECT_NEAR(got, want[static_cast<size_t>((o * 3 + y) * 2 + xx)], 1e-5);
                 }
             }
+}
+
+TEST_F(AclnnConvolution, DepthwiseConv1dAsGgmlSsmConvCallsIt) {
+    // ggml's ssm_conv: x [n_s, d_inner, ncs], the weight [d_inner, 1, d_conv] viewed over a
+    // [d_inner][d_conv] buffer, the output [n_s, d_inner, n_t] viewed over a [n_s][n_t][d_inner]
+    // buffer; groups = d_inner, stride 1, no padding, outputPadding = the padding array.
+    const int64_t n_s = 2, d_inner = 5, d_conv = 4, n_t = 3, ncs = d_conv - 1 + n_t;
+    Conv c;
+    c.n = n_s, c.ic = d_inner, c.oc = d_inner, c.groups = d_inner;
+    c.in = {ncs}, c.kernel = {d_conv}, c.stride = {1}, c.dilation = {1}, c.padding = {0};
+    const std::vector<float> x = Values(n_s * d_inner * ncs, 31);
+    const std::vector<float> w = Values(d_inner * d_conv, 32);
+    Tensor input({n_s, d_inner, ncs}, x, ACL_FLOAT, ACL_FORMAT_NCL);
+    Tensor weight({d_inner, 1, d_conv}, {d_conv, d_conv, 1}, 0, w, ACL_FLOAT, ACL_FORMAT_NCL);
+    Tensor out({n_s, d_inner, n_t}, {d_inner * n_t, 1, d_inner}, 0,
+               std::vector<float>(n_s * n_t * d_inner, 0.0f), ACL_FLOAT, ACL_FORMAT_NCL);
+    IntArray stride({1}), padding({0}), dilation({1});
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnConvolutionGetWorkspaceSize(input.get(), weight.get(), nullptr, stride.get(),
+                                               padding.get(), dilation.get(), false, padding.get(),
+                                               d_inner, out.get(), 0, &workspace, &executor),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(RunPhase2(aclnnConvolution, workspace, executor), ACLNN_SUCCESS);
+    const std::vector<double> want = c.Reference(x, w, {});
+    const std::vector<float> got = out.Read();  // [n_s][n_t][d_inner]
+    for (int64_t s = 0; s < n_s; ++s)
+        for (int64_t ch = 0; ch < d_inner; ++ch)
+            for (int64_t t = 0; t < n_t; ++t)
+                EXPECT_NEAR(got[static_cast<size_t>((s * n_t + t) * d_inner + ch)],
+                            want[static_cast<size_t>((s * d_inner + ch) * n_t + t)], 1e-5);
 }
 
 TEST_F(AclnnConvolution, AnEmptyBatchNeedsNoWorkspace) {
