@@ -33,7 +33,7 @@ aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* ot
 }
 OPENACL_ACLNN_SECOND_PHASE(Adds)
 
-aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
                                             const aclScalar* alpha, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
     OPENACL_API();
@@ -42,7 +42,7 @@ aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor*
 }
 OPENACL_ACLNN_SECOND_PHASE(InplaceAdd)
 
-aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
                                              const aclScalar* alpha, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
     OPENACL_API();
