@@ -174,9 +174,9 @@ C FloorDivide(C a, C b) {
         C div = (a - mod) / b;
         if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
         if (div == 0) return std::copysign(C{0}, a / b);
-        C floor = std::floor(div);
-        if (div - floor > C{0.5}) floor += 1;
-        return floor;
+        C rounded = std::floor(div);
+        if (div - rounded > C{0.5}) rounded += 1;
+        return rounded;
     } else {
         if (b == 0) return 0;
         if (b == C(-1)) return Neg(a);

@@ -40,6 +40,42 @@ inline size_t ElementSize(aclDataType dtype) {
     }
 }
 
+// The name messages give a dtype.
+inline std::string DtypeText(aclDataType dtype) {
+    switch (dtype) {
+        case ACL_FLOAT:
+            return "ACL_FLOAT";
+        case ACL_FLOAT16:
+            return "ACL_FLOAT16";
+        case ACL_BF16:
+            return "ACL_BF16";
+        case ACL_DOUBLE:
+            return "ACL_DOUBLE";
+        case ACL_INT8:
+            return "ACL_INT8";
+        case ACL_UINT8:
+            return "ACL_UINT8";
+        case ACL_INT16:
+            return "ACL_INT16";
+        case ACL_UINT16:
+            return "ACL_UINT16";
+        case ACL_INT32:
+            return "ACL_INT32";
+        case ACL_UINT32:
+            return "ACL_UINT32";
+        case ACL_INT64:
+            return "ACL_INT64";
+        case ACL_UINT64:
+            return "ACL_UINT64";
+        case ACL_BOOL:
+            return "ACL_BOOL";
+        case ACL_COMPLEX64:
+            return "ACL_COMPLEX64";
+        default:
+            return "aclDataType(" + std::to_string(static_cast<int>(dtype)) + ")";
+    }
+}
+
 inline bool IsFloatType(aclDataType dtype) {
     return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16 || dtype == ACL_DOUBLE;
 }
@@ -49,6 +85,39 @@ inline uint16_t Bf16Rounded(float value) {  // round to nearest even
     std::memcpy(&bits, &value, sizeof bits);
     if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((bits >> 16) | 0x40u);
     return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+// IEEE binary16, rounded to nearest even, overflowing to infinity, NaN kept (aclFloatToFloat16
+// saturates and maps NaN to 65504, as CANN documents: no use for checking operator results).
+inline uint16_t HalfRounded(float value) {
+    if (std::isnan(value)) return 0x7e00;
+    const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+    const double magnitude = std::fabs(static_cast<double>(value));
+    if (magnitude >= 65520.0) return sign | 0x7c00;  // halfway past 65504 and beyond
+    if (magnitude < std::ldexp(1.0, -14)) {          // subnormal: multiples of 2^-24
+        return static_cast<uint16_t>(sign |
+                                     static_cast<uint16_t>(std::nearbyint(magnitude * 16777216.0)));
+    }
+    int exponent = 0;
+    std::frexp(magnitude, &exponent);  // magnitude = 1.m * 2^(exponent - 1)
+    double mantissa = std::nearbyint((magnitude / std::ldexp(1.0, exponent - 1) - 1.0) * 1024.0);
+    int biased = exponent - 1 + 15;
+    if (mantissa == 1024.0) mantissa = 0.0, ++biased;
+    if (biased >= 31) return sign | 0x7c00;
+    return static_cast<uint16_t>(sign | (biased << 10) | static_cast<int>(mantissa));
+}
+
+inline double HalfValue(uint16_t bits) {
+    const int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+    double magnitude;
+    if (exponent == 31) {
+        magnitude = mantissa == 0 ? INFINITY : NAN;
+    } else if (exponent == 0) {
+        magnitude = std::ldexp(static_cast<double>(mantissa), -24);
+    } else {
+        magnitude = std::ldexp(1.0 + mantissa / 1024.0, exponent - 15);
+    }
+    return (bits & 0x8000) ? -magnitude : magnitude;
 }
 
 template <class I>
@@ -72,7 +141,7 @@ inline void Encode(double value, aclDataType dtype, unsigned char* p) {
         case ACL_DOUBLE:
             return put(value);
         case ACL_FLOAT16:
-            return put(aclFloatToFloat16(static_cast<float>(value)));
+            return put(HalfRounded(static_cast<float>(value)));
         case ACL_BF16:
             return put(Bf16Rounded(static_cast<float>(value)));
         case ACL_INT8:
@@ -93,6 +162,11 @@ inline void Encode(double value, aclDataType dtype, unsigned char* p) {
             return put(Truncated<uint64_t>(value));
         case ACL_BOOL:
             return put(static_cast<uint8_t>(value != 0.0 ? 1 : 0));
+        case ACL_COMPLEX64: {  // the real part; imaginary 0
+            const float parts[2] = {static_cast<float>(value), 0.0f};
+            std::memcpy(p, parts, sizeof parts);
+            return;
+        }
         default:
             ADD_FAILURE() << "no test encoding for dtype " << dtype;
     }
@@ -109,7 +183,7 @@ inline double Decode(aclDataType dtype, const unsigned char* p) {
         case ACL_DOUBLE:
             return get(double{});
         case ACL_FLOAT16:
-            return aclFloat16ToFloat(get(uint16_t{}));
+            return HalfValue(get(uint16_t{}));
         case ACL_BF16:
             return FromBf16(get(uint16_t{}));
         case ACL_INT8:
@@ -130,6 +204,8 @@ inline double Decode(aclDataType dtype, const unsigned char* p) {
             return static_cast<double>(get(uint64_t{}));
         case ACL_BOOL:
             return get(uint8_t{}) != 0 ? 1.0 : 0.0;
+        case ACL_COMPLEX64:
+            return get(float{});  // the real part
         default:
             ADD_FAILURE() << "no test decoding for dtype " << dtype;
             return 0.0;
@@ -280,7 +356,7 @@ inline const char* RecentMessage() {
 }
 
 // Expects the most recent error message to contain `text`.
-inline void ExpectMessageHas(const char* text) {
+inline void ExpectMessageHas(const std::string& text) {
     const std::string message = RecentMessage();
     EXPECT_NE(message.find(text), std::string::npos) << "message: " << message;
 }

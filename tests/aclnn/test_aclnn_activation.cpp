@@ -208,7 +208,8 @@ const UnaryCase kCases[] = {
 
 class AclnnActivation : public aclnn_test::UnaryOpTest {};
 OPENACL_UNARY_OP_TESTS(AclnnActivation)
-INSTANTIATE_TEST_SUITE_P(Ops, AclnnActivation, ::testing::ValuesIn(kCases), aclnn_test::CaseName);
+INSTANTIATE_TEST_SUITE_P(Ops, AclnnActivation, ::testing::ValuesIn(kCases),
+                         aclnn_test::UnaryCaseName);
 
 // ---- scalar parameters and particular cases ----
 

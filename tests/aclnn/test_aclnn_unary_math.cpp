@@ -192,7 +192,8 @@ const UnaryCase kCases[] = {
 
 class AclnnUnaryMath : public aclnn_test::UnaryOpTest {};
 OPENACL_UNARY_OP_TESTS(AclnnUnaryMath)
-INSTANTIATE_TEST_SUITE_P(Ops, AclnnUnaryMath, ::testing::ValuesIn(kCases), aclnn_test::CaseName);
+INSTANTIATE_TEST_SUITE_P(Ops, AclnnUnaryMath, ::testing::ValuesIn(kCases),
+                         aclnn_test::UnaryCaseName);
 
 // ---- what is particular to some of them ----
 

@@ -224,7 +224,10 @@ aclDataType ComputeType(aclDataType promoted) {
 aclnnStatus PlanBinary(const BinarySpec& spec, const aclTensor* self, const aclTensor* other,
                        const aclScalar* alpha, const aclTensor* out, bool inplace,
                        uint64_t* workspaceSize, aclOpExecutor** executor) {
-    if (other == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "other is null");
+    if (other == nullptr) {
+        return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s is null",
+                    spec.other_name != nullptr ? spec.other_name : "other");
+    }
     const bool has_alpha = spec.op == ops::BinaryOp::kAdd || spec.op == ops::BinaryOp::kSub;
     return Plan(spec, self, other, nullptr, alpha, has_alpha, out, inplace, workspaceSize,
                 executor);
@@ -233,7 +236,10 @@ aclnnStatus PlanBinary(const BinarySpec& spec, const aclTensor* self, const aclT
 aclnnStatus PlanBinaryScalar(const BinarySpec& spec, const aclTensor* self, const aclScalar* other,
                              const aclScalar* alpha, const aclTensor* out, bool inplace,
                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-    if (other == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "other is null");
+    if (other == nullptr) {
+        return Fail(ACLNN_ERR_PARAM_NULLPTR, "%s is null",
+                    spec.other_name != nullptr ? spec.other_name : "other");
+    }
     const bool has_alpha = spec.op == ops::BinaryOp::kAdd || spec.op == ops::BinaryOp::kSub;
     return Plan(spec, self, nullptr, other, alpha, has_alpha, out, inplace, workspaceSize,
                 executor);
