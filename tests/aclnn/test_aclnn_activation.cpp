@@ -1,8 +1,8 @@
 // The activation operators (aclnn_sigmoid.h, aclnn_relu.h, aclnn_silu.h, aclnn_gelu.h,
 // aclnn_gelu_v2.h, aclnn_hardsigmoid.h, aclnn_hardswish.h, aclnn_leaky_relu.h, aclnn_elu.h,
-// aclnn_softplus.h, aclnn_threshold.h) against their formulas in double: the shared checks of
-// unary_op_checks.h for each (the scalar parameters are made, and destroyed, inside each first
-// phase), then their scalar parameters' checks and what is particular to some.
+// aclnn_softplus.h, aclnn_threshold.h) against their formulas (CANN's docs) in double: the shared
+// checks of unary_op_checks.h for each (the scalar parameters are made, and destroyed, inside each
+// first phase), then their scalar parameters' checks and what is particular to some.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -88,10 +88,10 @@ const UnaryCase kCases[] = {
      .dtypes = {F32, F16, BF16},
      .refused = F64,
      .values = kInputs},
-    {.name = "Gelu",
+    {.name = "Gelu",  // the tanh approximation (CANN's aclnnGelu formula)
      .plan = aclnnGeluGetWorkspaceSize,
      .phase2 = aclnnGelu,
-     .reference = GeluErf,
+     .reference = GeluTanh,
      .dtypes = {F32, F16, BF16},
      .refused = F64,
      .values = kInputs},

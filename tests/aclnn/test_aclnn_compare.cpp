@@ -65,8 +65,9 @@ std::vector<BinaryCase> Cases() {
     eq.inplace_phase2 = aclnnInplaceEqTensor;
     cases.push_back(eq);
 
-    BinaryCase ne = Compare("NeTensor", [](double x, double y) { return B(x != y); },
-                            {F32, F16, BF16, F64, S8, S16, S32, S64, U8, U16, U32, U64, BOOL});
+    BinaryCase ne = Compare(
+        "NeTensor", [](double x, double y) { return B(x != y); },
+        {F32, F16, BF16, F64, S8, S16, S32, S64, U8, BOOL}, U32);
     ne.plan = aclnnNeTensorGetWorkspaceSize;
     ne.phase2 = aclnnNeTensor;
     ne.inplace = aclnnInplaceNeTensorGetWorkspaceSize;

@@ -1,4 +1,5 @@
-// aclnnop/aclnn_gelu.h: out = self * Phi(self), the exact (erf) GELU.
+// aclnnop/aclnn_gelu.h: out = GELU(self) with the tanh approximation, as CANN documents it:
+// 0.5 * self * (1 + tanh(sqrt(2 / pi) * (self + 0.044715 * self^3))).
 #include "aclnnop/aclnn_gelu.h"
 
 #include "aclnn/ops/unary.h"
@@ -16,7 +17,7 @@ constexpr auto kTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 UnarySpec Spec(const char* api, const char* self_name) {
     return {.api = api,
-            .op = UnaryOp::kGeluErf,
+            .op = UnaryOp::kGeluTanh,
             .dtypes = kTypes,
             .same_dtype = true,
             .self_name = self_name};

@@ -13,9 +13,8 @@ using openacl::ops::BinaryOp;
 namespace {
 
 // CANN's list for NeTensor (self, other and out; complex types aside).
-constexpr auto kTypes = {ACL_FLOAT,  ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT32,
-                         ACL_INT64,  ACL_INT16,   ACL_INT8, ACL_UINT8,  ACL_UINT16,
-                         ACL_UINT32, ACL_UINT64,  ACL_BOOL};
+constexpr auto kTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT32,
+                         ACL_INT64, ACL_INT16,   ACL_INT8, ACL_UINT8,  ACL_BOOL};
 
 BinarySpec Spec(const char* api) {
     return {.api = api,
