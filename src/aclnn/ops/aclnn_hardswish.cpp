@@ -5,7 +5,6 @@
 #include "core/error.h"
 
 using openacl::aclnn::PlanUnary;
-using openacl::aclnn::UnaryResult;
 using openacl::aclnn::UnarySpec;
 using openacl::ops::UnaryOp;
 
