@@ -101,8 +101,7 @@ aclnnStatus View(const aclTensor* tensor, const char* name, bool nz_weight, Tens
                     "(float16, bfloat16, float, double) only",
                     name, ops::DtypeName(tensor->dtype));
     }
-    if (!IsPlainFormat(tensor->format) &&
-        !(nz_weight && tensor->format == ACL_FORMAT_FRACTAL_NZ)) {
+    if (!IsPlainFormat(tensor->format) && !(nz_weight && tensor->format == ACL_FORMAT_FRACTAL_NZ)) {
         return Fail(ACLNN_ERR_PARAM_INVALID,
                     "%s has format %s (%d), a layout of the NPU's own that this operator does not "
                     "take: use ACL_FORMAT_ND (or NCHW, NHWC, NCL, ... for plain row-major data)",

@@ -287,16 +287,20 @@ void ApplyBinary(const BinaryArgs& args, const C* x, const C* y, C* z, int64_t n
                 z[i] = (x[i] != 0 || y[i] != 0) ? 1 : 0;
             return;
         case BinaryOp::kFloorDivide:
-            for (int64_t i = 0; i < n; ++i) z[i] = FloorDivide(x[i], y[i]);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = FloorDivide(x[i], y[i]);
             return;
         case BinaryOp::kTruncDivide:
-            for (int64_t i = 0; i < n; ++i) z[i] = TruncDivide(x[i], y[i]);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = TruncDivide(x[i], y[i]);
             return;
         case BinaryOp::kBitwiseAnd:
             if constexpr (kFloat) {
-                for (int64_t i = 0; i < n; ++i) z[i] = C{0};  // callers pick integer types
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = C{0};  // callers pick integer types
             } else {
-                for (int64_t i = 0; i < n; ++i) z[i] = static_cast<C>(x[i] & y[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = static_cast<C>(x[i] & y[i]);
             }
             return;
     }
@@ -393,14 +397,17 @@ void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
                 z[i] = x[i] == 0 ? C{1} : C{0};
             return;
         case UnaryOp::kClamp:
-            for (int64_t i = 0; i < n; ++i) z[i] = Clamp(x[i], p0, p1);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = Clamp(x[i], p0, p1);
             return;
         case UnaryOp::kThreshold:  // NaN stays NaN, as x <= threshold is false for it
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] <= p0 ? p1 : x[i];
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] <= p0 ? p1 : x[i];
             return;
         case UnaryOp::kBitwiseNot:
             if constexpr (!kFloat) {
-                for (int64_t i = 0; i < n; ++i) z[i] = static_cast<C>(~x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = static_cast<C>(~x[i]);
                 return;
             }
             break;  // callers pick integer types
@@ -508,7 +515,8 @@ void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
                     z[i] = x[i] > 0 ? x[i] : x[i] * p0;
                 return;
             case UnaryOp::kAtan:
-                for (int64_t i = 0; i < n; ++i) z[i] = std::atan(x[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = std::atan(x[i]);
                 return;
             case UnaryOp::kElu: {
                 const C p2 = static_cast<C>(args.p2);
@@ -559,15 +567,18 @@ template <typename C>
 void ApplyTernary(const TernaryArgs& args, const C* x, const C* y, const C* w, C* z, int64_t n) {
     switch (args.op) {
         case TernaryOp::kWhere:
-            for (int64_t i = 0; i < n; ++i) z[i] = x[i] != 0 ? y[i] : w[i];
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = x[i] != 0 ? y[i] : w[i];
             return;
         case TernaryOp::kClamp:
-            for (int64_t i = 0; i < n; ++i) z[i] = Clamp(x[i], y[i], w[i]);
+            for (int64_t i = 0; i < n; ++i)
+                z[i] = Clamp(x[i], y[i], w[i]);
             return;
         case TernaryOp::kAddcdiv: {
             const C value = Param<C>(args.p0, args.p0_int);
             if constexpr (std::is_floating_point_v<C>) {
-                for (int64_t i = 0; i < n; ++i) z[i] = x[i] + value * (y[i] / w[i]);
+                for (int64_t i = 0; i < n; ++i)
+                    z[i] = x[i] + value * (y[i] / w[i]);
             } else {  // integer quotients truncate (x / 0 gives 0)
                 for (int64_t i = 0; i < n; ++i) {
                     z[i] = Add(x[i], Mul(value, TruncDivide(y[i], w[i])));
@@ -618,7 +629,8 @@ void CopyRows(const CopyArgs& args, int64_t begin, int64_t end) {
             std::memmove(p[1], p[0], static_cast<size_t>(n * size));  // identical views alias
             return;
         }
-        for (int64_t i = 0; i < n; ++i) StoreRaw<T>(p[1] + i * s[1], LoadRaw<T>(p[0] + i * s[0]));
+        for (int64_t i = 0; i < n; ++i)
+            StoreRaw<T>(p[1] + i * s[1], LoadRaw<T>(p[0] + i * s[0]));
     });
 }
 
@@ -670,10 +682,14 @@ void RunUnary(const UnaryArgs& args) {
 void RunTernary(const TernaryArgs& args) {
     Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
         switch (args.compute) {
-            case ACL_DOUBLE: return TernaryRows<double>(args, begin, end);
-            case ACL_INT32: return TernaryRows<int32_t>(args, begin, end);
-            case ACL_INT64: return TernaryRows<int64_t>(args, begin, end);
-            default: return TernaryRows<float>(args, begin, end);
+            case ACL_DOUBLE:
+                return TernaryRows<double>(args, begin, end);
+            case ACL_INT32:
+                return TernaryRows<int32_t>(args, begin, end);
+            case ACL_INT64:
+                return TernaryRows<int64_t>(args, begin, end);
+            default:
+                return TernaryRows<float>(args, begin, end);
         }
     });
 }
@@ -681,10 +697,14 @@ void RunTernary(const TernaryArgs& args) {
 void RunCopy(const CopyArgs& args) {
     Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
         switch (DtypeSize(args.out.dtype)) {
-            case 1: return CopyRows<uint8_t>(args, begin, end);
-            case 2: return CopyRows<uint16_t>(args, begin, end);
-            case 4: return CopyRows<uint32_t>(args, begin, end);
-            default: return CopyRows<uint64_t>(args, begin, end);
+            case 1:
+                return CopyRows<uint8_t>(args, begin, end);
+            case 2:
+                return CopyRows<uint16_t>(args, begin, end);
+            case 4:
+                return CopyRows<uint32_t>(args, begin, end);
+            default:
+                return CopyRows<uint64_t>(args, begin, end);
         }
     });
 }
