@@ -143,6 +143,55 @@ TEST_F(AclnnLlmOps, RepeatInterleaveAlongTheFirstDimension) {
     EXPECT_EQ(out.Read(), (std::vector<float>{1, 2, 1, 2, 3, 4, 3, 4}));
 }
 
+TEST_F(AclnnLlmOps, RepeatInterleaveWithATensorOfCounts) {
+    DeviceTensor<float> x({3, 1}, {1, 2, 3}, ACL_FLOAT);
+    DeviceTensor<int64_t> counts({3}, {2, 0, 3}, ACL_INT64);
+    DeviceTensor<float> out({5, 1}, std::vector<float>(5, 0), ACL_FLOAT);
+    ASSERT_EQ(aclnnRepeatInterleaveWithDimGetWorkspaceSize(x.get(), counts.get(), 0, 5, out.get(),
+                                                           &workspace_, &executor_),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(RunPhase2(aclnnRepeatInterleaveWithDim, workspace_, executor_), ACLNN_SUCCESS);
+    EXPECT_EQ(out.Read(), (std::vector<float>{1, 1, 3, 3, 3}));
+}
+
+TEST_F(AclnnLlmOps, RepeatCountsThatDoNotFillOutFailTheStream) {
+    DeviceTensor<float> x({2}, {1, 2}, ACL_FLOAT);
+    DeviceTensor<int32_t> counts({1}, {2}, ACL_INT32);  // 2 * 2 = 4 elements, out holds 3
+    DeviceTensor<float> out({3}, {0, 0, 0}, ACL_FLOAT);
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    ASSERT_EQ(aclnnRepeatInterleaveGetWorkspaceSize(x.get(), counts.get(), 3, out.get(),
+                                                    &workspace_, &executor_),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnRepeatInterleave(nullptr, 0, executor_, stream), ACLNN_SUCCESS);
+    EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    aclrtDestroyStream(stream);
+}
+
+TEST_F(AclnnLlmOps, RepeatInterleaveTensorRepeatsEachIndex) {
+    DeviceTensor<int64_t> counts({3}, {1, 0, 2}, ACL_INT64);
+    DeviceTensor<int64_t> out({3}, {9, 9, 9}, ACL_INT64);
+    ASSERT_EQ(aclnnRepeatInterleaveTensorGetWorkspaceSize(counts.get(), 3, out.get(), &workspace_,
+                                                          &executor_),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(RunPhase2(aclnnRepeatInterleaveTensor, workspace_, executor_), ACLNN_SUCCESS);
+    EXPECT_EQ(out.Read(), (std::vector<int64_t>{0, 2, 2}));
+}
+
+TEST_F(AclnnLlmOps, GeGluActivatesTheRightHalf) {
+    DeviceTensor<float> x({1, 4}, {0.5f, -1, 2, 3}, ACL_FLOAT);
+    DeviceTensor<float> out({1, 2}, {0, 0}, ACL_FLOAT), gelu({1, 2}, {0, 0}, ACL_FLOAT);
+    ASSERT_EQ(
+        aclnnGeGluGetWorkspaceSize(x.get(), -1, 1, out.get(), gelu.get(), &workspace_, &executor_),
+        ACLNN_SUCCESS);
+    ASSERT_EQ(RunPhase2(aclnnGeGlu, workspace_, executor_), ACLNN_SUCCESS);
+    const auto tanh_gelu = [](double v) {
+        return 0.5 * v * (1 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+    };
+    ExpectNear(gelu.Read(), {tanh_gelu(2), tanh_gelu(3)}, 1e-6);
+    ExpectNear(out.Read(), {tanh_gelu(2) * 0.5, tanh_gelu(3) * -1}, 1e-6);
+}
+
 TEST_F(AclnnLlmOps, Im2colLaysWindowsOutAsColumns) {
     const int h = 3, w = 4, kh = 2, kw = 2, ph = 1, pw = 0;
     DeviceTensor<float> x({1, 1, h, w}, Iota(h * w, 1), ACL_FLOAT);
