@@ -400,41 +400,42 @@ aclnnStatus aclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex,
     return SetCombinedDynamic(executor, irIndex, relativeIndex, tensors, addr);
 }
 
+// The reserved capitalised names: the same functions (messages name the one called).
 aclnnStatus AclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                   void* addr) {
     OPENACL_API();
-    return SetAddress(executor, tensor, addr, false, static_cast<int>(index), -1, "index");
+    return aclSetInputTensorAddr(executor, index, tensor, addr);
 }
 
 aclnnStatus AclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                    void* addr) {
     OPENACL_API();
-    return SetAddress(executor, tensor, addr, true, static_cast<int>(index), -1, "index");
+    return aclSetOutputTensorAddr(executor, index, tensor, addr);
 }
 
 aclnnStatus AclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t irIndex,
                                          const size_t relativeIndex, aclTensorList* tensors,
                                          void* addr) {
     OPENACL_API();
-    return SetDynamic(executor, irIndex, relativeIndex, tensors, addr, false, "irIndex");
+    return aclSetDynamicInputTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
 }
 
 aclnnStatus AclSetDynamicOutputTensorAddr(aclOpExecutor* executor, size_t irIndex,
                                           const size_t relativeIndex, aclTensorList* tensors,
                                           void* addr) {
     OPENACL_API();
-    return SetDynamic(executor, irIndex, relativeIndex, tensors, addr, true, "irIndex");
+    return aclSetDynamicOutputTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
 }
 
 aclnnStatus AclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                              void* addr) {
     OPENACL_API();
-    return SetCombined(executor, index, tensor, addr);
+    return aclSetTensorAddr(executor, index, tensor, addr);
 }
 
 aclnnStatus AclSetDynamicTensorAddr(aclOpExecutor* executor, size_t irIndex,
                                     const size_t relativeIndex, aclTensorList* tensors,
                                     void* addr) {
     OPENACL_API();
-    return SetCombinedDynamic(executor, irIndex, relativeIndex, tensors, addr);
+    return aclSetDynamicTensorAddr(executor, irIndex, relativeIndex, tensors, addr);
 }
