@@ -24,25 +24,6 @@ aclnnStatus CheckObject(const Object* object, uint32_t magic, const char* name, 
     return ACLNN_SUCCESS;
 }
 
-const char* FormatName(aclFormat format) {
-    switch (format) {
-        case ACL_FORMAT_NC1HWC0:
-            return "ACL_FORMAT_NC1HWC0";
-        case ACL_FORMAT_FRACTAL_Z:
-            return "ACL_FORMAT_FRACTAL_Z";
-        case ACL_FORMAT_NC1HWC0_C04:
-            return "ACL_FORMAT_NC1HWC0_C04";
-        case ACL_FORMAT_FRACTAL_NZ:
-            return "ACL_FORMAT_FRACTAL_NZ";
-        case ACL_FORMAT_NDC1HWC0:
-            return "ACL_FORMAT_NDC1HWC0";
-        case ACL_FRACTAL_Z_3D:
-            return "ACL_FRACTAL_Z_3D";
-        default:
-            return "a private format";
-    }
-}
-
 // Formats that only label plain row-major data (NCHW and its kin say what the dimensions
 // mean, not how the bytes lie).
 bool IsPlainFormat(aclFormat format) {
@@ -63,6 +44,43 @@ bool IsPlainFormat(aclFormat format) {
 }
 
 }  // namespace
+
+const char* FormatText(aclFormat format) {
+    switch (format) {
+        case ACL_FORMAT_ND:
+            return "ND";
+        case ACL_FORMAT_NCHW:
+            return "NCHW";
+        case ACL_FORMAT_NHWC:
+            return "NHWC";
+        case ACL_FORMAT_NCL:
+            return "NCL";
+        case ACL_FORMAT_NCDHW:
+            return "NCDHW";
+        case ACL_FORMAT_NDHWC:
+            return "NDHWC";
+        case ACL_FORMAT_HWCN:
+            return "HWCN";
+        case ACL_FORMAT_NC:
+            return "NC";
+        case ACL_FORMAT_NC1HWC0:
+            return "NC1HWC0";
+        case ACL_FORMAT_FRACTAL_Z:
+            return "FRACTAL_Z";
+        case ACL_FORMAT_NC1HWC0_C04:
+            return "NC1HWC0_C04";
+        case ACL_FORMAT_FRACTAL_NZ:
+            return "FRACTAL_NZ";
+        case ACL_FORMAT_NDC1HWC0:
+            return "NDC1HWC0";
+        case ACL_FRACTAL_Z_3D:
+            return "FRACTAL_Z_3D";
+        case ACL_FORMAT_UNDEFINED:
+            return "UNDEFINED";
+        default:
+            return "a format openacl does not know";
+    }
+}
 
 aclnnStatus CheckTensorObject(const aclTensor* tensor, const char* name) {
     return CheckObject(tensor, kTensorMagic, name, "a tensor", "aclCreateTensor");
@@ -105,7 +123,7 @@ aclnnStatus View(const aclTensor* tensor, const char* name, bool nz_weight, Tens
         return Fail(ACLNN_ERR_PARAM_INVALID,
                     "%s has format %s (%d), a layout of the NPU's own that this operator does not "
                     "take: use ACL_FORMAT_ND (or NCHW, NHWC, NCL, ... for plain row-major data)",
-                    name, FormatName(tensor->format), static_cast<int>(tensor->format));
+                    name, FormatText(tensor->format), static_cast<int>(tensor->format));
     }
     view->name = name;
     view->dtype = tensor->dtype;

@@ -55,6 +55,8 @@ aclnnStatus CheckBroadcastsTo(const TensorView& view, const ops::LoopShape& shap
 // The view as an operand of a loop over `shape` (which it broadcasts to), its data at
 // `address`: missing leading dimensions and size-1 dimensions get stride 0.
 ops::Operand OperandOf(const TensorView& view, const ops::LoopShape& shape, void* address);
+// "NCHW", "FRACTAL_NZ", ...: a format's name for messages.
+const char* FormatText(aclFormat format);
 // "[2, 3, 4]" (static per-thread storage, for messages).
 const char* ShapeText(const ops::LoopShape& shape);
 

@@ -35,29 +35,6 @@ size_t Aligned(size_t bytes) {
     return (bytes + kAlign - 1) / kAlign * kAlign;
 }
 
-const char* FormatText(aclFormat format) {
-    switch (format) {
-        case ACL_FORMAT_ND:
-            return "ND";
-        case ACL_FORMAT_NCHW:
-            return "NCHW";
-        case ACL_FORMAT_NHWC:
-            return "NHWC";
-        case ACL_FORMAT_NCL:
-            return "NCL";
-        case ACL_FORMAT_NCDHW:
-            return "NCDHW";
-        case ACL_FORMAT_NDHWC:
-            return "NDHWC";
-        case ACL_FORMAT_HWCN:
-            return "HWCN";
-        case ACL_FORMAT_NC:
-            return "NC";
-        default:
-            return "UNDEFINED";
-    }
-}
-
 // 161002 unless `view` carries one of `allowed` formats.
 aclnnStatus CheckFormat(const TensorView& view, std::initializer_list<aclFormat> allowed) {
     std::string names;

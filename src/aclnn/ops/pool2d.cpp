@@ -25,29 +25,6 @@ TensorView Batched(const TensorView& view) {
     return batched;
 }
 
-const char* FormatText(aclFormat format) {
-    switch (format) {
-        case ACL_FORMAT_ND:
-            return "ND";
-        case ACL_FORMAT_NCHW:
-            return "NCHW";
-        case ACL_FORMAT_NHWC:
-            return "NHWC";
-        case ACL_FORMAT_NCL:
-            return "NCL";
-        case ACL_FORMAT_NCDHW:
-            return "NCDHW";
-        case ACL_FORMAT_NDHWC:
-            return "NDHWC";
-        case ACL_FORMAT_HWCN:
-            return "HWCN";
-        case ACL_FORMAT_NC:
-            return "NC";
-        default:
-            return "UNDEFINED";
-    }
-}
-
 class PoolOperator final : public Operator {
  public:
     PoolOperator(const ops::Pool2dArgs& args, const TensorView& self, const TensorView& out,
