@@ -201,7 +201,13 @@ TEST_F(OpExecutor, ACapturedOperatorRunsAtEachReplay) {
 }
 
 TEST(OpLibrary, OperatorsAndTensorsAreFoundThroughADlopenedLibopapi) {
-    void* library = dlopen("libopapi.so", RTLD_NOW | RTLD_LOCAL);
+    // By path, as ATB opens $ASCEND_HOME_PATH/lib64/libopapi.so: the folder of the library
+    // this program runs against (found through one of its symbols).
+    Dl_info info{};
+    ASSERT_NE(dladdr(reinterpret_cast<void*>(&aclCreateTensor), &info), 0);
+    std::string path = info.dli_fname;
+    path = path.substr(0, path.rfind('/') + 1) + "libopapi.so";
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(library, nullptr) << dlerror();
     EXPECT_NE(dlsym(library, "aclCreateTensor"), nullptr);
     EXPECT_NE(dlsym(library, "aclnnAdd"), nullptr);
