@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "backend/cpu/executor.h"
@@ -168,6 +170,36 @@ C IntPow(C base, C exponent) {
     return result;
 }
 
+// Python's floor division. Integers: x / 0 gives 0 and the minimum / -1 wraps, as kDiv.
+template <typename C>
+C FloorDivide(C a, C b) {
+    if constexpr (std::is_floating_point_v<C>) {
+        if (b == 0) return a / b;
+        // From the remainder, as PyTorch does, so the quotient of exact multiples stays exact.
+        const C mod = std::fmod(a, b);
+        C div = (a - mod) / b;
+        if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+        if (div == 0) return std::copysign(C{0}, a / b);
+        C rounded = std::floor(div);
+        if (div - rounded > C{0.5}) rounded += 1;
+        return rounded;
+    } else {
+        if (b == 0) return 0;
+        if (b == C(-1)) return Neg(a);
+        const C q = a / b;
+        return (a % b != 0 && ((a % b < 0) != (b < 0))) ? static_cast<C>(q - 1) : q;
+    }
+}
+
+template <typename C>
+C TruncDivide(C a, C b) {
+    if constexpr (std::is_floating_point_v<C>) {
+        return std::trunc(a / b);
+    } else {
+        return b == 0 ? C{0} : (b == C(-1) ? Neg(a) : static_cast<C>(a / b));
+    }
+}
+
 template <typename C>
 void ApplyBinary(const BinaryArgs& args, const C* x, const C* y, C* z, int64_t n) {
     constexpr bool kFloat = std::is_floating_point_v<C>;
@@ -254,6 +286,19 @@ void ApplyBinary(const BinaryArgs& args, const C* x, const C* y, C* z, int64_t n
             for (int64_t i = 0; i < n; ++i)
                 z[i] = (x[i] != 0 || y[i] != 0) ? 1 : 0;
             return;
+        case BinaryOp::kFloorDivide:
+            for (int64_t i = 0; i < n; ++i) z[i] = FloorDivide(x[i], y[i]);
+            return;
+        case BinaryOp::kTruncDivide:
+            for (int64_t i = 0; i < n; ++i) z[i] = TruncDivide(x[i], y[i]);
+            return;
+        case BinaryOp::kBitwiseAnd:
+            if constexpr (kFloat) {
+                for (int64_t i = 0; i < n; ++i) z[i] = C{0};  // callers pick integer types
+            } else {
+                for (int64_t i = 0; i < n; ++i) z[i] = static_cast<C>(x[i] & y[i]);
+            }
+            return;
     }
 }
 
@@ -289,10 +334,35 @@ C Sign(C v) {
     return static_cast<C>((C{0} < v) - (v < C{0}));
 }
 
+// A parameter in compute type C: the double in floating types, the integer (saturated) in
+// integer types, so no conversion of an infinity or NaN is undefined behaviour.
+template <typename C>
+C Param(double value, int64_t value_int) {
+    if constexpr (std::is_floating_point_v<C>) {
+        return static_cast<C>(value);
+    } else {
+        if (value_int < static_cast<int64_t>(std::numeric_limits<C>::min())) {
+            return std::numeric_limits<C>::min();
+        }
+        if (value_int > static_cast<int64_t>(std::numeric_limits<C>::max())) {
+            return std::numeric_limits<C>::max();
+        }
+        return static_cast<C>(value_int);
+    }
+}
+
+// v limited to [lo, hi]; a NaN v stays NaN and a NaN bound gives NaN (as PyTorch's clamp).
+template <typename C>
+C Clamp(C v, C lo, C hi) {
+    if (!(v >= lo)) v = v != v ? v : lo;
+    if (!(v <= hi)) v = v != v ? v : hi;
+    return v;
+}
+
 template <typename C>
 void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
     constexpr bool kFloat = std::is_floating_point_v<C>;
-    const C p0 = static_cast<C>(args.p0), p1 = static_cast<C>(args.p1);
+    const C p0 = Param<C>(args.p0, args.i0), p1 = Param<C>(args.p1, args.i1);
     switch (args.op) {
         case UnaryOp::kIdentity:
             for (int64_t i = 0; i < n; ++i)
@@ -323,13 +393,17 @@ void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
                 z[i] = x[i] == 0 ? C{1} : C{0};
             return;
         case UnaryOp::kClamp:
-            for (int64_t i = 0; i < n; ++i) {
-                C v = x[i];
-                if (!std::isnan(args.p0) && v < p0) v = p0;
-                if (!std::isnan(args.p1) && v > p1) v = p1;
-                z[i] = v;
-            }
+            for (int64_t i = 0; i < n; ++i) z[i] = Clamp(x[i], p0, p1);
             return;
+        case UnaryOp::kThreshold:  // NaN stays NaN, as x <= threshold is false for it
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] <= p0 ? p1 : x[i];
+            return;
+        case UnaryOp::kBitwiseNot:
+            if constexpr (!kFloat) {
+                for (int64_t i = 0; i < n; ++i) z[i] = static_cast<C>(~x[i]);
+                return;
+            }
+            break;  // callers pick integer types
         case UnaryOp::kAffine:
             for (int64_t i = 0; i < n; ++i)
                 z[i] = Add(Mul(p0, x[i]), p1);
@@ -433,6 +507,22 @@ void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
                 for (int64_t i = 0; i < n; ++i)
                     z[i] = x[i] > 0 ? x[i] : x[i] * p0;
                 return;
+            case UnaryOp::kAtan:
+                for (int64_t i = 0; i < n; ++i) z[i] = std::atan(x[i]);
+                return;
+            case UnaryOp::kElu: {
+                const C p2 = static_cast<C>(args.p2);
+                for (int64_t i = 0; i < n; ++i) {
+                    z[i] = x[i] > 0 ? p1 * x[i] : p1 * p0 * std::expm1(p2 * x[i]);
+                }
+                return;
+            }
+            case UnaryOp::kSoftplus:
+                for (int64_t i = 0; i < n; ++i) {
+                    const C scaled = x[i] * p0;
+                    z[i] = scaled > p1 ? x[i] : std::log1p(std::exp(scaled)) / p0;
+                }
+                return;
             default:
                 break;
         }
@@ -460,6 +550,75 @@ void UnaryRows(const UnaryArgs& args, int64_t begin, int64_t end) {
             ApplyUnary<C>(args, x, z, m);
             Store<C>(z, m, p[1] + i * s[1], s[1], args.out.dtype);
         }
+    });
+}
+
+// ---- ternary ----
+
+template <typename C>
+void ApplyTernary(const TernaryArgs& args, const C* x, const C* y, const C* w, C* z, int64_t n) {
+    switch (args.op) {
+        case TernaryOp::kWhere:
+            for (int64_t i = 0; i < n; ++i) z[i] = x[i] != 0 ? y[i] : w[i];
+            return;
+        case TernaryOp::kClamp:
+            for (int64_t i = 0; i < n; ++i) z[i] = Clamp(x[i], y[i], w[i]);
+            return;
+        case TernaryOp::kAddcdiv: {
+            const C value = Param<C>(args.p0, args.p0_int);
+            if constexpr (std::is_floating_point_v<C>) {
+                for (int64_t i = 0; i < n; ++i) z[i] = x[i] + value * (y[i] / w[i]);
+            } else {  // integer quotients truncate (x / 0 gives 0)
+                for (int64_t i = 0; i < n; ++i) {
+                    z[i] = Add(x[i], Mul(value, TruncDivide(y[i], w[i])));
+                }
+            }
+            return;
+        }
+    }
+}
+
+template <typename C>
+void TernaryRows(const TernaryArgs& args, int64_t begin, int64_t end) {
+    const Operand* const operands[4] = {&args.a, &args.b, &args.c, &args.out};
+    const Plan<4> plan = MakePlan<4>(args.shape, operands);
+    constexpr aclDataType native = NativeDtype<C>();
+    constexpr auto size = static_cast<int64_t>(sizeof(C));
+    const bool native_types = args.a.dtype == native && args.b.dtype == native &&
+                              args.c.dtype == native && args.out.dtype == native;
+    Walk<4>(plan, begin, end, [&](char* const* p, const int64_t* s, int64_t n) {
+        if (native_types && s[0] == size && s[1] == size && s[2] == size && s[3] == size) {
+            ApplyTernary<C>(args, reinterpret_cast<const C*>(p[0]),
+                            reinterpret_cast<const C*>(p[1]), reinterpret_cast<const C*>(p[2]),
+                            reinterpret_cast<C*>(p[3]), n);
+            return;
+        }
+        C x[kChunk], y[kChunk], w[kChunk], z[kChunk];
+        for (int64_t i = 0; i < n; i += kChunk) {
+            const int64_t m = std::min(kChunk, n - i);
+            Load<C>(p[0] + i * s[0], s[0], args.a.dtype, m, x);
+            Load<C>(p[1] + i * s[1], s[1], args.b.dtype, m, y);
+            Load<C>(p[2] + i * s[2], s[2], args.c.dtype, m, w);
+            ApplyTernary<C>(args, x, y, w, z, m);
+            Store<C>(z, m, p[3] + i * s[3], s[3], args.out.dtype);
+        }
+    });
+}
+
+// ---- copies and fills ----
+
+// T: an unsigned integer as wide as the element.
+template <typename T>
+void CopyRows(const CopyArgs& args, int64_t begin, int64_t end) {
+    const Operand* const operands[2] = {&args.in, &args.out};
+    const Plan<2> plan = MakePlan<2>(args.shape, operands);
+    constexpr auto size = static_cast<int64_t>(sizeof(T));
+    Walk<2>(plan, begin, end, [&](char* const* p, const int64_t* s, int64_t n) {
+        if (s[0] == size && s[1] == size) {
+            std::memmove(p[1], p[0], static_cast<size_t>(n * size));  // identical views alias
+            return;
+        }
+        for (int64_t i = 0; i < n; ++i) StoreRaw<T>(p[1] + i * s[1], LoadRaw<T>(p[0] + i * s[0]));
     });
 }
 
@@ -504,6 +663,28 @@ void RunUnary(const UnaryArgs& args) {
                 return UnaryRows<int64_t>(args, begin, end);
             default:
                 return UnaryRows<float>(args, begin, end);
+        }
+    });
+}
+
+void RunTernary(const TernaryArgs& args) {
+    Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
+        switch (args.compute) {
+            case ACL_DOUBLE: return TernaryRows<double>(args, begin, end);
+            case ACL_INT32: return TernaryRows<int32_t>(args, begin, end);
+            case ACL_INT64: return TernaryRows<int64_t>(args, begin, end);
+            default: return TernaryRows<float>(args, begin, end);
+        }
+    });
+}
+
+void RunCopy(const CopyArgs& args) {
+    Split(args.shape.Numel(), [&](int64_t begin, int64_t end) {
+        switch (DtypeSize(args.out.dtype)) {
+            case 1: return CopyRows<uint8_t>(args, begin, end);
+            case 2: return CopyRows<uint16_t>(args, begin, end);
+            case 4: return CopyRows<uint32_t>(args, begin, end);
+            default: return CopyRows<uint64_t>(args, begin, end);
         }
     });
 }

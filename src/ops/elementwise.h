@@ -47,6 +47,9 @@ enum class BinaryOp : uint8_t {
     kGe,
     kLogicalAnd,
     kLogicalOr,
+    kFloorDivide,  // the quotient rounded toward negative infinity (Python's //)
+    kTruncDivide,  // the quotient rounded toward zero
+    kBitwiseAnd,   // integer and bool compute types only
 };
 
 struct BinaryArgs {
@@ -89,14 +92,46 @@ enum class UnaryOp : uint8_t {
     kClamp,      // p0, p1: the bounds (NaN: none)
     kLogicalNot,
     kAffine,  // p0 * x + p1 (Muls, Adds of scalars in floating compute types)
+    kAtan,
+    kBitwiseNot,  // ~x (integer compute types)
+    kElu,         // x > 0 ? p1 * x : p1 * p0 * (exp(p2 * x) - 1): alpha, scale, input scale
+    kSoftplus,    // x * p0 > p1 ? x : log1p(exp(p0 * x)) / p0: beta, threshold
+    kThreshold,   // x > p0 ? x : p1
 };
 
+// The parameters p0..p2 are read as doubles in floating compute types; in integer compute types
+// i0 and i1 stand for p0 and p1 (converted exactly, saturated to the compute type). kClamp's
+// bounds are p0 (i0) below and p1 (i1) above: the compute type's extremes (or infinities) when
+// absent; a NaN bound gives NaN, a NaN element stays NaN.
 struct UnaryArgs {
     UnaryOp op = UnaryOp::kIdentity;
     LoopShape shape;
     Operand in, out;
     aclDataType compute = ACL_FLOAT;
-    double p0 = 0.0, p1 = 0.0;
+    double p0 = 0.0, p1 = 0.0, p2 = 0.0;
+    int64_t i0 = 0, i1 = 0;
+};
+
+// Copies elements of one dtype (in and out have the same element size) bit for bit: no
+// conversion, so NaN payloads and the bits of any type survive.
+struct CopyArgs {
+    LoopShape shape;
+    Operand in, out;
+};
+
+enum class TernaryOp : uint8_t {
+    kWhere,    // a != 0 ? b : c
+    kClamp,    // a limited to [b, c] (a NaN bound gives NaN)
+    kAddcdiv,  // a + p0 * (b / c)
+};
+
+struct TernaryArgs {
+    TernaryOp op = TernaryOp::kWhere;
+    LoopShape shape;
+    Operand a, b, c, out;
+    aclDataType compute = ACL_FLOAT;  // ACL_FLOAT, ACL_DOUBLE, ACL_INT32 or ACL_INT64
+    double p0 = 1.0;                  // kAddcdiv's value in floating compute types
+    int64_t p0_int = 1;               // ... and in integer compute types
 };
 
 // Fills every element of `out` (over `shape`) with one value.
@@ -109,6 +144,8 @@ struct FillArgs {
 
 void RunBinary(const BinaryArgs& args);
 void RunUnary(const UnaryArgs& args);
+void RunTernary(const TernaryArgs& args);
 void RunFill(const FillArgs& args);
+void RunCopy(const CopyArgs& args);
 
 }  // namespace openacl::ops

@@ -14,9 +14,22 @@ namespace openacl::aclnn {
 struct BinarySpec {
     const char* api;  // the second phase: "aclnnAdd"
     ops::BinaryOp op;
-    std::initializer_list<aclDataType> dtypes;  // what self, other and out may be
-    bool true_division = false;                 // integer operands compute (and promote) in float
-    bool comparison = false;                    // out is bool (or any type the 0/1 result casts to)
+    std::initializer_list<aclDataType>
+        dtypes;                  // what self, other (tensor or scalar) and out may be
+    bool true_division = false;  // integer operands compute (and promote) in float
+    bool comparison = false;     // out is bool (or any type the 0/1 result casts to)
+    // When not empty, what out may be (instead of `dtypes`; for comparisons, instead of any type).
+    std::initializer_list<aclDataType> out_dtypes = {};
+    bool bool_to_float = false;  // two bool operands compute in float (FloorDivide)
+    bool no_bool_pair = false;   // two bool operands are refused (Pow)
+    // An integer computation's scalar exponent may not be negative (PowTensorScalar).
+    bool non_negative_int_exponent = false;
+    // The scalar is the first operand, the tensor the second (PowScalarTensor: base^exponent).
+    bool scalar_first = false;
+    // Parameter names for messages: the tensor operand ("self", "selfRef" in place) and the
+    // other operand ("other").
+    const char* self_name = nullptr;
+    const char* other_name = nullptr;
 };
 
 // out = self (op) alpha * other. alpha may be null where the operator has none; out == self

@@ -1,0 +1,46 @@
+// aclnnop/aclnn_logical_not.h: out = !self (true where self is 0), as bool or 1/0 of out's type.
+#include "aclnnop/aclnn_logical_not.h"
+
+#include "aclnn/ops/unary.h"
+#include "core/error.h"
+
+using openacl::aclnn::PlanUnary;
+using openacl::aclnn::UnaryResult;
+using openacl::aclnn::UnarySpec;
+using openacl::ops::UnaryOp;
+
+namespace {
+
+// CANN's lists (complex types aside: openacl computes on real types only).
+constexpr auto kTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,
+                         ACL_INT16, ACL_INT32,   ACL_INT64, ACL_UINT8,  ACL_BOOL};
+constexpr auto kOutTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8,
+                            ACL_INT16, ACL_INT32,   ACL_INT64, ACL_UINT8,  ACL_BOOL};
+
+UnarySpec Spec(const char* api, const char* self_name) {
+    return {.api = api,
+            .op = UnaryOp::kLogicalNot,
+            .dtypes = kTypes,
+            .out_dtypes = kOutTypes,
+            .inplace_dtypes = kOutTypes,
+            .result = UnaryResult::kBool,
+            .float_math = false,
+            .self_name = self_name};
+}
+
+}  // namespace
+
+aclnnStatus aclnnLogicalNotGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+    OPENACL_API();
+    return PlanUnary(Spec("aclnnLogicalNot", "self"), self, out, false, workspaceSize, executor);
+}
+OPENACL_ACLNN_SECOND_PHASE(LogicalNot)
+
+aclnnStatus aclnnInplaceLogicalNotGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+    OPENACL_API();
+    return PlanUnary(Spec("aclnnInplaceLogicalNot", "selfRef"), selfRef, selfRef, true,
+                     workspaceSize, executor);
+}
+OPENACL_ACLNN_SECOND_PHASE(InplaceLogicalNot)

@@ -1,0 +1,42 @@
+// aclnnop/aclnn_sqrt.h: out = sqrt(self); integers and bool compute in float.
+#include "aclnnop/aclnn_sqrt.h"
+
+#include "aclnn/ops/unary.h"
+#include "core/error.h"
+
+using openacl::aclnn::PlanUnary;
+using openacl::aclnn::UnaryResult;
+using openacl::aclnn::UnarySpec;
+using openacl::ops::UnaryOp;
+
+namespace {
+
+// CANN's lists (complex types aside: openacl computes on real types only).
+constexpr auto kTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT32,
+                         ACL_INT64, ACL_INT16,   ACL_INT8, ACL_UINT8,  ACL_BOOL};
+constexpr auto kInplaceTypes = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+
+UnarySpec Spec(const char* api, const char* self_name) {
+    return {.api = api,
+            .op = UnaryOp::kSqrt,
+            .dtypes = kTypes,
+            .inplace_dtypes = kInplaceTypes,
+            .result = UnaryResult::kFloating,
+            .self_name = self_name};
+}
+
+}  // namespace
+
+aclnnStatus aclnnSqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+    OPENACL_API();
+    return PlanUnary(Spec("aclnnSqrt", "self"), self, out, false, workspaceSize, executor);
+}
+OPENACL_ACLNN_SECOND_PHASE(Sqrt)
+
+aclnnStatus aclnnInplaceSqrtGetWorkspaceSize(aclTensor* self, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+    OPENACL_API();
+    return PlanUnary(Spec("aclnnInplaceSqrt", "self"), self, self, true, workspaceSize, executor);
+}
+OPENACL_ACLNN_SECOND_PHASE(InplaceSqrt)
