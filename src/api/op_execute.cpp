@@ -419,8 +419,10 @@ void aclopDestroyHandle(aclopHandle* handle) {
     OPENACL_API();
     if (handle == nullptr) return;
     if (!openacl::op::DeleteHandle(handle)) {
-        openacl::Warn("handle %p is not a live operator handle; nothing is destroyed",
-                      static_cast<void*>(handle));
+        Fail(ACL_ERROR_INVALID_PARAM,
+             "handle %p is not a live operator handle (destroyed already, or never created); "
+             "nothing is destroyed",
+             static_cast<void*>(handle));
     }
 }
 

@@ -554,4 +554,127 @@ TEST_F(OpExecute, TheWorkspaceGoesBackOnceTheOperatorRan) {
     EXPECT_EQ(aclFloat16ToFloat(y.Read<aclFloat16>()[0]), 9.0f);  // 18 products of 0.5
 }
 
+// ---- Errors: CANN's codes, with what was wrong ----
+
+TEST_F(OpExecute, AnUnknownTypeIsOpNotFound) {
+    OpTensor x(ACL_FLOAT, {2}, 2, 4), y(ACL_FLOAT, {2}, 2, 4);
+    EXPECT_EQ(CompileAndRun("Frobnicate", {&x}, {&y}), ACL_ERROR_OP_NOT_FOUND);
+    EXPECT_NE(std::string(TakeErrMsg()).find("no operator of type \"Frobnicate\""),
+              std::string::npos);
+}
+
+TEST_F(OpExecute, AWrongNumberOfInputsIsOpInputNotMatch) {
+    OpTensor x(ACL_FLOAT, {2}, 2, 4), y(ACL_FLOAT, {2}, 2, 4);
+    EXPECT_EQ(CompileAndRun("Add", {&x}, {&y}), ACL_ERROR_OP_INPUT_NOT_MATCH);
+    EXPECT_NE(std::string(TakeErrMsg()).find("Add takes 2 inputs, not 1"), std::string::npos);
+}
+
+TEST_F(OpExecute, AWrongNumberOfOutputsIsOpOutputNotMatch) {
+    OpTensor x(ACL_FLOAT, {2}, 2, 4), y(ACL_FLOAT, {2}, 2, 4);
+    EXPECT_EQ(CompileAndRun("Relu", {&x}, {&y, &y}), ACL_ERROR_OP_OUTPUT_NOT_MATCH);
+}
+
+TEST_F(OpExecute, AnAttributeOfAnotherTypeIsOpAttrNotMatch) {
+    OpTensor x(ACL_FLOAT, {2, 2}, 4, 4), y(ACL_FLOAT, {2, 2}, 4, 4);
+    OpAttr attr;
+    attr.String("transpose_x1", "yes");
+    EXPECT_EQ(CompileAndRun("MatMul", {&x, &x}, {&y}, attr.get()), ACL_ERROR_OP_ATTR_NOT_MATCH);
+    EXPECT_NE(std::string(TakeErrMsg()).find("\"transpose_x1\" is string"), std::string::npos);
+}
+
+TEST_F(OpExecute, AMissingRequiredAttributeIsOpAttrNotMatch) {
+    OpTensor x(ACL_FLOAT, {2}, 2, 4), y(ACL_FLOAT, {4}, 4, 4);
+    EXPECT_EQ(CompileAndRun("ConcatD", {&x, &x}, {&y}), ACL_ERROR_OP_ATTR_NOT_MATCH);
+}
+
+TEST_F(OpExecute, ShapesThatDoNotBroadcastAreInvalid) {
+    OpTensor x1(ACL_FLOAT, {2, 3}, 6, 4), x2(ACL_FLOAT, {4}, 4, 4), y(ACL_FLOAT, {2, 3}, 6, 4);
+    EXPECT_EQ(CompileAndRun("Add", {&x1, &x2}, {&y}), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(std::string(TakeErrMsg()).find("do not broadcast"), std::string::npos);
+}
+
+TEST_F(OpExecute, TheOperatorLibrarysRefusalKeepsItsMessageUnderAclopsCode) {
+    // Sqrt of int8 into int8: the library takes floating results only.
+    OpTensor x(ACL_FLOAT, {2}, 2, 4), y(ACL_INT8, {2}, 2, 1);
+    EXPECT_EQ(CompileAndRun("Sqrt", {&x}, {&y}), ACL_ERROR_INVALID_PARAM);
+    const std::string message = TakeErrMsg();
+    EXPECT_NE(message.find("aclopCompileAndExecute failed (error 100000): Sqrt: "),
+              std::string::npos)
+        << message;
+    EXPECT_EQ(message.find("161002"), std::string::npos) << message;
+}
+
+TEST_F(OpExecute, AnAscendStorageFormatIsFormatNotMatch) {
+    OpTensor x(ACL_FLOAT16, {1, 1, 2, 2, 16}, 64, 2, ACL_FORMAT_NC1HWC0);
+    OpTensor y(ACL_FLOAT16, {1, 1, 2, 2, 16}, 64, 2, ACL_FORMAT_NC1HWC0);
+    EXPECT_EQ(CompileAndRun("Relu", {&x}, {&y}), ACL_ERROR_FORMAT_NOT_MATCH);
+    EXPECT_NE(std::string(TakeErrMsg()).find("NC1HWC0"), std::string::npos);
+}
+
+TEST_F(OpExecute, ABufferSmallerThanItsDescriptionIsInvalid) {
+    OpTensor x1(ACL_FLOAT, {4}, 4, 4), x2(ACL_FLOAT, {4}, 4, 4), y(ACL_FLOAT, {4}, 4, 4);
+    ASSERT_EQ(aclUpdateDataBuffer(y.buffer(), y.dev(), 8), ACL_SUCCESS);
+    EXPECT_EQ(CompileAndRun("Add", {&x1, &x2}, {&y}), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(std::string(TakeErrMsg()).find("outputs[0] holds 8 bytes"), std::string::npos);
+}
+
+TEST_F(OpExecute, HostMemoryForADeviceOperandIsInvalid) {
+    std::vector<float> host(4, 1.0f);
+    OpTensor x1(ACL_FLOAT, {4}, 4, 4), y(ACL_FLOAT, {4}, 4, 4);
+    aclTensorDesc* desc =
+        aclCreateTensorDesc(ACL_FLOAT, 1, std::vector<int64_t>{4}.data(), ACL_FORMAT_ND);
+    aclDataBuffer* buffer = aclCreateDataBuffer(host.data(), 16);
+    aclTensorDesc* in[] = {x1.desc(), desc};
+    aclDataBuffer* bufs[] = {x1.buffer(), buffer};
+    aclTensorDesc* out[] = {y.desc()};
+    aclDataBuffer* outs[] = {y.buffer()};
+    EXPECT_EQ(aclopCompileAndExecute("Add", 2, in, bufs, 1, out, outs, nullptr, ACL_ENGINE_SYS,
+                                     ACL_COMPILE_SYS, nullptr, nullptr),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(std::string(TakeErrMsg()).find("device memory"), std::string::npos);
+    aclDestroyTensorDesc(desc);
+    aclDestroyDataBuffer(buffer);
+}
+
+TEST_F(OpExecute, AnUnregisteredCompileIsNotSupported) {
+    OpTensor x(ACL_FLOAT, {2}, 2, 4), y(ACL_FLOAT, {2}, 2, 4);
+    OpArrays in({&x}), out({&y});
+    EXPECT_EQ(aclopCompileAndExecute("Relu", 1, in.d(), in.b(), 1, out.d(), out.b(), nullptr,
+                                     ACL_ENGINE_SYS, ACL_COMPILE_UNREGISTERED, "/tmp", nullptr),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+TEST_F(OpExecute, AllEmptyOutputsReturnAtOnce) {
+    OpTensor x(ACL_FLOAT, {0, 3}, 0, 4), y(ACL_FLOAT, {0, 3}, 0, 4);
+    EXPECT_EQ(CompileAndRun("Frobnicate", {&x}, {&y}), ACL_SUCCESS);
+}
+
+TEST_F(OpExecute, GraphCaptureRecordsTheOperatorAndItsWorkspace) {
+    aclrtStream stream = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    std::vector<aclFloat16> x(2 * 4 * 4, aclFloatToFloat16(1.0f));
+    std::vector<aclFloat16> w(2 * 2 * 3 * 3, aclFloatToFloat16(0.25f));
+    OpTensor xt(ACL_FLOAT16, {1, 2, 4, 4}, x, ACL_FORMAT_NCHW);
+    OpTensor ft(ACL_FLOAT16, {2, 2, 3, 3}, w, ACL_FORMAT_NCHW);
+    OpTensor y(ACL_FLOAT16, {1, 2, 2, 2}, 8, 2, ACL_FORMAT_NCHW);
+    OpAttr attr;
+    attr.Ints("strides", {1, 1, 1, 1}).Ints("pads", {0, 0, 0, 0}).String("data_format", "NCHW");
+    OpArrays in({&xt, &ft}), out({&y});
+    ASSERT_EQ(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    ASSERT_EQ(aclopCompileAndExecute("Conv2D", 2, in.d(), in.b(), 1, out.d(), out.b(), attr.get(),
+                                     ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr, stream),
+              ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    aclmdlRI model = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream, &model), ACL_SUCCESS) << aclGetRecentErrMsg();
+    for (int i = 0; i < 2; ++i) {
+        ASSERT_EQ(aclrtMemset(y.dev(), y.bytes(), 0, y.bytes()), ACL_SUCCESS);
+        ASSERT_EQ(aclmdlRIExecuteAsync(model, stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+        ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(aclFloat16ToFloat(y.Read<aclFloat16>()[3]), 4.5f);  // 18 products of 0.25
+    }
+    EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+}
+
 }  // namespace
