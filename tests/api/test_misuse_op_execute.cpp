@@ -16,22 +16,23 @@ TEST(MisuseTable, SingleOperators) {
     aclTensorDesc* half = aclCreateTensorDesc(ACL_FLOAT16, 1, dims, ACL_FORMAT_ND);
     aclTensorDesc* host = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
     ASSERT_EQ(aclSetTensorPlaceMent(host, ACL_MEMTYPE_HOST), ACL_SUCCESS);
-    aclTensorDesc* stale = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
-    aclDestroyTensorDesc(stale);
     aclDataBuffer* buffer = aclCreateDataBuffer(dev, 64);
     aclopAttr* string_attr = aclopCreateAttr();
     ASSERT_EQ(aclopSetAttrString(string_attr, "transpose_x1", "yes"), ACL_SUCCESS);
-    aclopAttr* stale_attr = aclopCreateAttr();  // made last: no later set reuses its address
+    aclopHandle* gemm = nullptr;
+    ASSERT_EQ(aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2,
+                                          ACL_COMPUTE_HIGH_PRECISION, &gemm),
+              ACL_SUCCESS);
+    // Destroyed objects, made after every live one so that none of those reuses their address.
+    aclTensorDesc* stale = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+    aclDestroyTensorDesc(stale);
+    aclopAttr* stale_attr = aclopCreateAttr();
     aclopDestroyAttr(stale_attr);
     aclopHandle* destroyed = nullptr;
     ASSERT_EQ(aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2,
                                           ACL_COMPUTE_HIGH_PRECISION, &destroyed),
               ACL_SUCCESS);
     aclopDestroyHandle(destroyed);
-    aclopHandle* gemm = nullptr;
-    ASSERT_EQ(aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2,
-                                          ACL_COMPUTE_HIGH_PRECISION, &gemm),
-              ACL_SUCCESS);
 
     aclTensorDesc* two[] = {desc, desc};
     aclTensorDesc* one[] = {desc};
