@@ -134,6 +134,37 @@ bool FormatFromJsonName(const std::string& name, aclFormat* format) {
     return false;
 }
 
+std::string DescKey(const OpDesc& desc, bool output_dims) {
+    std::string key = desc.type;
+    auto add = [&key](const TensorSpec& t, bool with_dims) {
+        key += '|';
+        key += std::to_string(static_cast<int>(t.dtype));
+        key += ',';
+        key += std::to_string(static_cast<int>(t.format));
+        if (with_dims) {
+            for (int64_t d : t.dims) {
+                key += ',';
+                key += std::to_string(d);
+            }
+        }
+        if (t.host()) key += ",h";
+        if (t.is_const) {
+            key += ",c";
+            key += std::to_string(t.const_data.size());
+            key += ':';
+            key.append(reinterpret_cast<const char*>(t.const_data.data()), t.const_data.size());
+        }
+    };
+    for (const TensorSpec& t : desc.inputs)
+        add(t, true);
+    key += "|>";
+    for (const TensorSpec& t : desc.outputs)
+        add(t, output_dims);
+    key += '|';
+    key += desc.attr.Text();
+    return key;
+}
+
 std::string SpecText(const TensorSpec& spec) {
     if (spec.absent()) return "(absent)";
     const char* dtype = DtypeJsonName(spec.dtype);

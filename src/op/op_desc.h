@@ -67,6 +67,11 @@ const char* FormatJsonName(aclFormat format);
 bool DtypeFromJsonName(const std::string& name, aclDataType* type);
 bool FormatFromJsonName(const std::string& name, aclFormat* format);
 
+// A key equal for calls that match exactly: the type, each input's data type, format, shape,
+// placement and constant value, each output's data type, format and (with output_dims) shape,
+// and the attributes' canonical text. Host-placed inputs' values are not part of it.
+std::string DescKey(const OpDesc& desc, bool output_dims);
+
 // "float16 ND [2, 3]" (with "host"/"const" when so), for messages.
 std::string SpecText(const TensorSpec& spec);
 // "Add(x1: float16 ND [2, 3], x2: ...) -> (float16 ND [2, 3]) {alpha: float = 1}".

@@ -31,24 +31,29 @@ struct Model {
 struct Store {
     std::mutex mutex;
     bool dir_set = false;
-    // By type: loaded models first (never aged), then compiled ones.
+    // Every model by type, for the matching that ranges and tolerances need.
     std::unordered_map<std::string, std::vector<std::shared_ptr<const Model>>> loaded;
     std::unordered_map<std::string, std::vector<std::shared_ptr<const Model>>> compiled;
-    std::list<std::shared_ptr<const Model>> compiled_order;  // most recently added first
+    // By DescKey (with output shapes): a call with the same key matches at once. Loaded models
+    // with static shapes, and every compiled one (least recently used last in `order`).
+    std::unordered_map<std::string, std::shared_ptr<const Model>> loaded_exact;
+    struct Compiled {
+        std::shared_ptr<const Model> model;
+        std::list<std::string>::iterator position;
+    };
+    std::unordered_map<std::string, Compiled> compiled_exact;
+    std::list<std::string> order;
     uint64_t capacity = 20000;
     size_t loaded_count = 0;
 
     void Trim() {
-        while (compiled_order.size() > capacity) {
-            std::shared_ptr<const Model> oldest = compiled_order.back();
-            compiled_order.pop_back();
-            auto& list = compiled[oldest->desc.type];
-            for (auto it = list.begin(); it != list.end(); ++it) {
-                if (*it == oldest) {
-                    list.erase(it);
-                    break;
-                }
-            }
+        while (compiled_exact.size() > capacity && !order.empty()) {
+            auto it = compiled_exact.find(order.back());
+            order.pop_back();
+            if (it == compiled_exact.end()) continue;
+            auto& list = compiled[it->second.model->desc.type];
+            list.erase(std::remove(list.begin(), list.end(), it->second.model), list.end());
+            compiled_exact.erase(it);
         }
     }
 };
@@ -125,18 +130,25 @@ bool Matches(const OpDesc& model, const OpDesc& call, std::string* why) {
     return true;
 }
 
-// The model's text identity, so loading the same model twice keeps one.
-std::string Identity(const OpDesc& desc) {
-    return OpModelToJson(OpModelSpec{desc, ""}, "");
+bool IsStatic(const OpDesc& desc) {
+    for (const auto* list : {&desc.inputs, &desc.outputs}) {
+        for (const TensorSpec& t : *list) {
+            if (!t.absent() && !t.is_static()) return false;
+        }
+    }
+    return true;
 }
 
+// Loading the same model twice keeps one.
 bool AddLoaded(Store& store, OpDesc desc, std::string source) {
     auto& list = store.loaded[desc.type];
-    const std::string identity = Identity(desc);
+    const std::string key = DescKey(desc, true);
     for (const auto& model : list) {
-        if (Identity(model->desc) == identity) return false;
+        if (DescKey(model->desc, true) == key) return false;
     }
-    list.push_back(std::make_shared<const Model>(Model{std::move(desc), std::move(source)}));
+    auto model = std::make_shared<const Model>(Model{std::move(desc), std::move(source)});
+    list.push_back(model);
+    if (IsStatic(model->desc)) store.loaded_exact.emplace(key, model);
     ++store.loaded_count;
     return true;
 }
@@ -239,22 +251,31 @@ void LoadModel(const void* data, size_t size) {
 }
 
 void AddCompiledModel(const OpDesc& desc) {
+    const std::string key = DescKey(desc, true);
     Store& store = TheStore();
     std::lock_guard<std::mutex> lock(store.mutex);
-    auto& list = store.compiled[desc.type];
-    std::string why;
-    for (const auto& model : list) {
-        if (Matches(model->desc, desc, &why) && Matches(desc, model->desc, &why)) return;
+    auto it = store.compiled_exact.find(key);
+    if (it != store.compiled_exact.end()) {
+        store.order.splice(store.order.begin(), store.order, it->second.position);
+        return;
     }
     auto model = std::make_shared<const Model>(Model{desc, "aclopCompile"});
-    list.push_back(model);
-    store.compiled_order.push_front(model);
+    store.compiled[desc.type].push_back(model);
+    store.order.push_front(key);
+    store.compiled_exact.emplace(key, Store::Compiled{model, store.order.begin()});
     store.Trim();
 }
 
-bool HasModel(const OpDesc& call) {
-    Store& store = TheStore();
-    std::lock_guard<std::mutex> lock(store.mutex);
+namespace {
+
+// With the store locked.
+bool HasModelLocked(Store& store, const OpDesc& call) {
+    const std::string key = DescKey(call, true);
+    if (store.loaded_exact.count(key) != 0) return true;
+    if (auto it = store.compiled_exact.find(key); it != store.compiled_exact.end()) {
+        store.order.splice(store.order.begin(), store.order, it->second.position);
+        return true;
+    }
     std::string why;
     for (auto* map : {&store.loaded, &store.compiled}) {
         auto it = map->find(call.type);
@@ -266,10 +287,18 @@ bool HasModel(const OpDesc& call) {
     return false;
 }
 
-void RequireModel(const OpDesc& call) {
-    if (HasModel(call)) return;
+}  // namespace
+
+bool HasModel(const OpDesc& call) {
     Store& store = TheStore();
     std::lock_guard<std::mutex> lock(store.mutex);
+    return HasModelLocked(store, call);
+}
+
+void RequireModel(const OpDesc& call) {
+    Store& store = TheStore();
+    std::lock_guard<std::mutex> lock(store.mutex);
+    if (HasModelLocked(store, call)) return;
     size_t same_type = 0;
     std::string nearest;
     for (auto* map : {&store.loaded, &store.compiled}) {
@@ -278,15 +307,17 @@ void RequireModel(const OpDesc& call) {
         for (const auto& model : it->second) {
             std::string why;
             Matches(model->desc, call, &why);
-            if (same_type++ == 0)
+            if (same_type++ == 0) {
                 nearest = "; the first, from " + model->source + ", differs: " + why;
+            }
         }
     }
     Throw(ACL_ERROR_OP_NOT_FOUND,
-          "no single-operator model matches %s (check op type, number of inputs and outputs, "
-          "format, dtype, memtype, attr, dim range): %zu models loaded, %zu of type %s%s",
-          DescText(call).c_str(), store.loaded_count, same_type, call.type.c_str(),
-          nearest.c_str());
+          "no single-operator model matches %s: %zu models loaded, %zu of type %s%s (check op "
+          "type, number of inputs and outputs, format, dtype, memtype, attr, dim range); the "
+          "call is %s",
+          call.type.c_str(), store.loaded_count, same_type, call.type.c_str(), nearest.c_str(),
+          DescText(call).c_str());
 }
 
 void SetCompiledModelCapacity(uint64_t capacity) {

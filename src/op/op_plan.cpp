@@ -233,6 +233,7 @@ Builder::Builder(const OpDesc& desc, Mode mode)
     : desc_(desc), mode_(mode), plan_(std::make_shared<Plan>()) {
     inputs_.assign(desc.inputs.size(), nullptr);
     host_offsets_.assign(desc.inputs.size(), -1);
+    values_read_.assign(desc.inputs.size(), false);
 }
 
 Builder::~Builder() = default;
@@ -325,6 +326,7 @@ Shape Builder::Values(int i, const char* what) const {
               "(aclSetTensorPlaceMent with ACL_MEMTYPE_HOST)",
               type(), i, what);
     }
+    values_read_[static_cast<size_t>(i)] = true;
     const size_t size = spec.dtype == ACL_INT32 ? 4 : 8;
     const int64_t numel = spec.numel();
     if (numel < 0 || spec.value.size() < static_cast<size_t>(numel) * size) {
@@ -472,6 +474,10 @@ std::shared_ptr<Plan> Builder::Finish() {
     plan.outputs_ = desc_.outputs;
     for (size_t j = 0; j < plan.outputs_.size(); ++j)
         plan.outputs_[j].dims = plan.output_shapes_[j];
+    for (size_t i = 0; i < values_read_.size(); ++i) {
+        if (values_read_[i] && !desc_.inputs[i].is_const)
+            plan.value_inputs_.push_back(static_cast<int>(i));
+    }
     return std::move(plan_);
 }
 

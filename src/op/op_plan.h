@@ -58,6 +58,8 @@ class Plan {
     const std::vector<Shape>& output_shapes() const { return output_shapes_; }
     size_t num_inputs() const { return inputs_.size(); }
     size_t num_outputs() const { return outputs_.size(); }
+    // The host-placed inputs whose values the plan depends on (it read them while planning).
+    const std::vector<int>& value_inputs() const { return value_inputs_; }
 
     // Queues the operator on `stream` (null: the default stream) with these buffers, in the
     // order of the description it was planned from. Checks each buffer against what the plan
@@ -99,6 +101,7 @@ class Plan {
     std::vector<Binding> bindings_;
     std::vector<Step> steps_;
     std::vector<HostCopy> host_copies_;
+    std::vector<int> value_inputs_;
     uint64_t scratch_ = 0;         // bytes of scratch tensors and host copies
     uint64_t step_workspace_ = 0;  // the largest step's own workspace, after the scratch
     std::mutex mutex_;             // one launch at a time moves the executors' addresses
@@ -173,8 +176,9 @@ class Builder {
     const OpDesc& desc_;
     Mode mode_;
     std::shared_ptr<Plan> plan_;
-    std::vector<aclTensor*> inputs_;     // In(i), once made
-    std::vector<int64_t> host_offsets_;  // scratch offset of a host input's copy, -1: none
+    std::vector<aclTensor*> inputs_;         // In(i), once made
+    std::vector<int64_t> host_offsets_;      // scratch offset of a host input's copy, -1: none
+    mutable std::vector<bool> values_read_;  // Values(i) was called
     bool shapes_set_ = false;
     FailureCapture capture_;  // aclnn's failures, reported with aclop's codes
 };

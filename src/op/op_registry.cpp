@@ -23,35 +23,19 @@ const std::vector<OpTypeInfo>& Table() {
     return *table;
 }
 
-// What a plan depends on: the type, each input's type, format, shape, placement and (for
-// constant and host inputs) value, each output's type and format, and the attributes. Output
-// shapes are not part of it: they follow from the rest.
-std::string PlanKey(const OpDesc& desc) {
-    std::string key = desc.type;
-    auto spec = [&key](const TensorSpec& t, bool with_shape) {
-        key += '|';
-        key += std::to_string(static_cast<int>(t.dtype));
-        key += ',';
-        key += std::to_string(static_cast<int>(t.format));
-        if (with_shape) {
-            for (int64_t d : t.dims) {
-                key += ',';
-                key += std::to_string(d);
-            }
-            if (t.host()) key += ",h";
-            if (t.has_value) {
-                key += ",v";
-                key.append(reinterpret_cast<const char*>(t.value.data()), t.value.size());
-            }
-        }
-    };
-    for (const TensorSpec& t : desc.inputs)
-        spec(t, true);
-    key += "|>";
-    for (const TensorSpec& t : desc.outputs)
-        spec(t, false);
-    key += '|';
-    key += desc.attr.Text();
+// What a plan depends on: DescKey without output shapes (they follow from the rest), and the
+// values of the host-placed inputs its handler read (Transpose's perm), learned when the first
+// call of a signature is planned: a host operand (Mul by a host scalar) changes no plan.
+std::string WithValues(std::string key, const OpDesc& desc, const std::vector<int>& inputs) {
+    for (int i : inputs) {
+        const TensorSpec& t = desc.inputs[static_cast<size_t>(i)];
+        key += "|v";
+        key += std::to_string(i);
+        key += ':';
+        key += std::to_string(t.value.size());
+        key += ':';
+        key.append(reinterpret_cast<const char*>(t.value.data()), t.value.size());
+    }
     return key;
 }
 
@@ -64,6 +48,8 @@ struct PlanCache {
         std::list<std::string>::iterator position;
     };
     std::unordered_map<std::string, Entry> entries;
+    // Signature -> the host inputs whose values its plans depend on.
+    std::unordered_map<std::string, std::vector<int>> value_inputs;
 
     void Trim() {
         while (entries.size() > capacity && !order.empty()) {
@@ -166,18 +152,24 @@ std::shared_ptr<Plan> MakePlan(const OpDesc& desc) {
 }
 
 std::shared_ptr<Plan> GetPlan(const OpDesc& desc) {
-    const std::string key = PlanKey(desc);
+    const std::string base = DescKey(desc, false);
     PlanCache& cache = Cache();
     {
         std::lock_guard<std::mutex> lock(cache.mutex);
-        auto it = cache.entries.find(key);
-        if (it != cache.entries.end()) {
-            cache.order.splice(cache.order.begin(), cache.order, it->second.position);
-            return it->second.plan;
+        auto deps = cache.value_inputs.find(base);
+        if (deps != cache.value_inputs.end()) {
+            auto it = cache.entries.find(WithValues(base, desc, deps->second));
+            if (it != cache.entries.end()) {
+                cache.order.splice(cache.order.begin(), cache.order, it->second.position);
+                return it->second.plan;
+            }
         }
     }
     std::shared_ptr<Plan> plan = MakePlan(desc);  // outside the lock: planning takes time
+    const std::string key = WithValues(base, desc, plan->value_inputs());
     std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.value_inputs.size() > 4 * cache.capacity) cache.value_inputs.clear();  // relearned
+    cache.value_inputs.try_emplace(base, plan->value_inputs());
     auto [it, inserted] = cache.entries.try_emplace(key);
     if (inserted) {
         cache.order.push_front(key);

@@ -523,6 +523,30 @@ TEST_F(OpExecute, AHostPlacedOperandIsCopiedToTheDevice) {
     EXPECT_EQ(y.Read<float>(), (std::vector<float>{10, 40, 90}));
 }
 
+TEST_F(OpExecute, AHostOperandMayChangeBetweenCalls) {
+    for (float v : {2.0f, 3.0f}) {
+        OpTensor x1(ACL_FLOAT, {2}, std::vector<float>{1, 2});
+        OpTensor x2(ACL_FLOAT, {}, std::vector<float>{v}, ACL_FORMAT_ND, ACL_MEMTYPE_HOST);
+        OpTensor y(ACL_FLOAT, {2}, 2, 4);
+        ASSERT_EQ(CompileAndRun("Mul", {&x1, &x2}, {&y}), ACL_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(y.Read<float>(), (std::vector<float>{v, 2 * v}));
+    }
+}
+
+TEST_F(OpExecute, AnotherPermIsAnotherPlan) {
+    OpTensor x(ACL_INT32, {1, 2, 3}, std::vector<int32_t>{1, 2, 3, 4, 5, 6});
+    const std::pair<std::vector<int32_t>, std::vector<int64_t>> cases[] = {{{2, 1, 0}, {3, 2, 1}},
+                                                                           {{0, 2, 1}, {1, 3, 2}}};
+    const std::vector<int32_t> want[] = {{1, 4, 2, 5, 3, 6}, {1, 4, 2, 5, 3, 6}};
+    for (size_t c = 0; c < 2; ++c) {
+        OpTensor perm(ACL_INT32, {3}, cases[c].first, ACL_FORMAT_ND, ACL_MEMTYPE_HOST);
+        OpTensor y(ACL_INT32, cases[c].second, 6, 4);
+        ASSERT_EQ(CompileAndRun("Transpose", {&x, &perm}, {&y}), ACL_SUCCESS)
+            << aclGetRecentErrMsg();
+        EXPECT_EQ(y.Read<int32_t>(), want[c]);
+    }
+}
+
 TEST_F(OpExecute, RepeatedCallsReuseOnePlanWithNewBuffers) {
     for (int round = 0; round < 3; ++round) {
         const float v = static_cast<float>(round);
