@@ -238,6 +238,24 @@ TEST_F(OpModels, AclopCompileMakesAModelForExecuteV2) {
     EXPECT_EQ(y.Read<float>(), (std::vector<float>{4, 6, 6, 4}));
 }
 
+TEST_F(OpModels, ADynamicCompileServesShapesInItsRange) {
+    const int64_t dynamic[] = {-1};
+    int64_t range[1][2] = {{1, 8}};
+    aclTensorDesc* x = aclCreateTensorDesc(ACL_FLOAT, 1, dynamic, ACL_FORMAT_ND);
+    ASSERT_EQ(aclSetTensorShapeRange(x, 1, range), ACL_SUCCESS);
+    aclTensorDesc* descs[] = {x};
+    ASSERT_EQ(
+        aclopCompile("Neg", 1, descs, 1, descs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+        ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    aclDestroyTensorDesc(x);
+    OpTensor in(ACL_FLOAT, {3}, std::vector<float>{1, -2, 3}), out(ACL_FLOAT, {3}, 3, 4);
+    ASSERT_EQ(ExecuteV2("Neg", {&in}, {&out}), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(out.Read<float>(), (std::vector<float>{-1, 2, -3}));
+    OpTensor big(ACL_FLOAT, {9}, 9, 4), big_out(ACL_FLOAT, {9}, 9, 4);
+    EXPECT_EQ(ExecuteV2("Neg", {&big}, {&big_out}), ACL_ERROR_OP_NOT_FOUND);
+}
+
 TEST_F(OpModels, AclopCompileRefusesAnUnknownType) {
     OpTensor x(ACL_FLOAT, {4}, 4, 4);
     OpArrays in({&x}), out({&x});
