@@ -87,8 +87,7 @@ bool TensorSpec::is_static() const {
 int64_t TensorSpec::numel() const {
     int64_t n = 1;
     for (int64_t d : dims) {
-        if (d < 0) return -1;
-        n *= d;
+        if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;  // dynamic, or no real size
     }
     return n;
 }

@@ -118,7 +118,9 @@ void AppendValue(std::vector<uint8_t>* bytes, aclDataType type, const Json& j,
         if (j.is_boolean()) return j.get<bool>() ? 1 : 0;
         if (j.is_number_integer()) return j.get<int64_t>();
         if (j.is_number_unsigned()) return static_cast<int64_t>(j.get<uint64_t>());
-        if (std::trunc(d) != d) Bad(where + " is " + j.dump() + ", not an integer");
+        if (std::trunc(d) != d || !(std::fabs(d) < 9.2e18)) {
+            Bad(where + " is " + j.dump() + ", not a 64-bit integer");
+        }
         return static_cast<int64_t>(d);
     };
     switch (type) {

@@ -199,6 +199,7 @@ aclError Plan::Launch(const aclDataBuffer* const* inputs, const aclDataBuffer* c
 aclError Plan::LaunchLocked(const aclDataBuffer* const* inputs, const aclDataBuffer* const* outputs,
                             aclrtStream stream, char* workspace) {
     for (const HostCopy& copy : host_copies_) {
+        if (copy.bytes == 0) continue;
         const TensorSpec& spec = inputs_[static_cast<size_t>(copy.input)];
         const void* source = spec.is_const && !spec.const_data.empty()
                                  ? static_cast<const void*>(spec.const_data.data())
