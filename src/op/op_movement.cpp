@@ -3,6 +3,7 @@
 // ExpandDims, Flatten). Most are a copy between views (aclnnInplaceCopy of a strided view of
 // the input); the "D" forms take as attributes what the others take as constant inputs.
 #include <algorithm>
+#include <string>
 
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_copy.h"
@@ -410,6 +411,49 @@ void ExpandDims(Builder& b) {
     InsertAxes(b, axis);
 }
 
+// TransData between the plain layouts of 4-D data (NCHW <-> NHWC), or within one layout (a
+// copy). CANN's main use, to and from its storage formats (NC1HWC0, FRACTAL_Z, ...), has no
+// meaning on a CPU: those are ACL_ERROR_FORMAT_NOT_MATCH.
+void TransData(Builder& b) {
+    auto layout = [&b](const char* attr, aclFormat fallback) {
+        aclFormat format = fallback;
+        const std::string name = b.AttrString(attr, "");
+        if (!name.empty() && !FormatFromJsonName(name, &format)) {
+            Throw(ACL_ERROR_INVALID_PARAM, "TransData: %s \"%s\" is no format", attr, name.c_str());
+        }
+        return format;
+    };
+    const aclFormat from = layout("src_format", b.in(0).format);
+    const aclFormat to = layout("dst_format", b.out(0).format);
+    for (aclFormat f : {from, to}) {
+        const bool plain = f == ACL_FORMAT_NCHW || f == ACL_FORMAT_NHWC || f == ACL_FORMAT_ND ||
+                           f == ACL_FORMAT_NCL || f == ACL_FORMAT_NC || f == ACL_FORMAT_HWCN ||
+                           f == ACL_FORMAT_NCDHW || f == ACL_FORMAT_NDHWC;
+        if (!plain) {
+            const char* name = FormatJsonName(f);
+            Throw(ACL_ERROR_FORMAT_NOT_MATCH,
+                  "TransData to or from %s: that is an Ascend storage layout, which openacl does "
+                  "not use; it converts NCHW and NHWC",
+                  name != nullptr ? name : "an unknown format");
+        }
+    }
+    const Shape& x = b.in(0).dims;
+    if (from == to) {
+        if (b.Shapes({x})) return;
+        OPENACL_OP_STEP(b, InplaceCopy, b.Out(0), b.In(0));
+        return;
+    }
+    Shape perm;
+    if (from == ACL_FORMAT_NCHW && to == ACL_FORMAT_NHWC) perm = {0, 2, 3, 1};
+    if (from == ACL_FORMAT_NHWC && to == ACL_FORMAT_NCHW) perm = {0, 3, 1, 2};
+    if (perm.empty() || x.size() != 4) {
+        Throw(ACL_ERROR_INVALID_PARAM,
+              "TransData from %s to %s of %s: openacl converts 4-D data between NCHW and NHWC",
+              FormatJsonName(from), FormatJsonName(to), ShapeString(x).c_str());
+    }
+    TransposeWith(b, perm);
+}
+
 void Flatten(Builder& b) {
     const Shape& x = b.in(0).dims;
     const int64_t axis =
@@ -445,6 +489,7 @@ void AddMovementOps(std::vector<OpTypeInfo>* table) {
         {"Unsqueeze", 1, 1, 1, Unsqueeze},
         {"ExpandDims", 2, 2, 1, ExpandDims},
         {"Flatten", 1, 1, 1, Flatten},
+        {"TransData", 1, 1, 1, TransData},
     };
     table->insert(table->end(), ops.begin(), ops.end());
 }

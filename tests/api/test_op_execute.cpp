@@ -457,6 +457,22 @@ TEST_F(OpExecute, TileRepeatsByItsMultiples) {
     EXPECT_EQ(y.Read<int32_t>(), (std::vector<int32_t>{1, 2, 1, 2, 1, 2, 1, 2}));
 }
 
+TEST_F(OpExecute, TransDataTurnsNchwIntoNhwc) {
+    OpTensor x(ACL_FLOAT, {1, 2, 1, 3}, std::vector<float>{1, 2, 3, 4, 5, 6}, ACL_FORMAT_NCHW);
+    OpTensor y(ACL_FLOAT, {1, 1, 3, 2}, 6, 4, ACL_FORMAT_NHWC);
+    OpAttr attr;
+    attr.String("src_format", "NCHW").String("dst_format", "NHWC");
+    ASSERT_EQ(CompileAndRun("TransData", {&x}, {&y}, attr.get()), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(y.Read<float>(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+}
+
+TEST_F(OpExecute, TransDataToAStorageFormatIsFormatNotMatch) {
+    OpTensor x(ACL_FLOAT16, {1, 16, 2, 2}, 64, 2, ACL_FORMAT_NCHW);
+    OpTensor y(ACL_FLOAT16, {1, 1, 2, 2, 16}, 64, 2, ACL_FORMAT_NC1HWC0);
+    EXPECT_EQ(CompileAndRun("TransData", {&x}, {&y}), ACL_ERROR_FORMAT_NOT_MATCH);
+}
+
 TEST_F(OpExecute, ReshapeInfersItsMinusOneEntry) {
     OpTensor x(ACL_FLOAT, {2, 3}, std::vector<float>{1, 2, 3, 4, 5, 6});
     OpTensor shape(ACL_INT64, {2}, std::vector<int64_t>{3, -1}, ACL_FORMAT_ND, ACL_MEMTYPE_HOST);
