@@ -175,7 +175,8 @@ aclError Plan::Launch(const aclDataBuffer* const* inputs, const aclDataBuffer* c
     char* workspace = nullptr;
     if (total > 0) {
         void* p = nullptr;
-        rc = DeviceMalloc(&p, total, ACL_MEM_MALLOC_HUGE_FIRST, DeviceAllocKind::kMalloc, nullptr);
+        rc = DeviceMallocIn(resolved->context(), &p, total, ACL_MEM_MALLOC_HUGE_FIRST,
+                            DeviceAllocKind::kMalloc, nullptr);
         if (rc != ACL_SUCCESS) return rc;
         workspace = static_cast<char*>(p);
     }
