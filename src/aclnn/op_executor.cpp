@@ -183,6 +183,10 @@ aclnnStatus ExecutorBuilder::Finish(std::unique_ptr<Operator> op, uint64_t works
     return ACLNN_SUCCESS;
 }
 
+std::vector<Slot>& SlotsOf(aclOpExecutor* executor) {
+    return executor->slots;
+}
+
 aclnnStatus CheckPhaseOutputs(const uint64_t* workspaceSize, aclOpExecutor* const* executor) {
     if (workspaceSize == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "workspaceSize is null");
     if (executor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "executor is null");

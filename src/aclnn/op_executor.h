@@ -64,6 +64,11 @@ class ExecutorBuilder {
 // 161001 when a first phase's out-parameters are null.
 aclnnStatus CheckPhaseOutputs(const uint64_t* workspaceSize, aclOpExecutor* const* executor);
 
+// The single-operator layer (src/op) keeps its executors repeatable and points their tensors at
+// new memory before each run: the slots, in order, each naming the aclTensor it was planned
+// from. Only for a live executor that no other thread launches meanwhile.
+std::vector<Slot>& SlotsOf(aclOpExecutor* executor);
+
 // The second phase of every operator.
 aclnnStatus Launch(const char* api, void* workspace, uint64_t workspaceSize,
                    aclOpExecutor* executor, aclrtStream stream);

@@ -1,8 +1,9 @@
 // acl/ops/acl_cblas.h: GEMM and GEMV on device memory, enqueued on a stream. Every argument is
 // checked when the call is made (the documented codes, messages that name the argument); the
 // product is computed when the stream gets there (ops/gemm.cpp). The CreateHandleFor*
-// functions prepare single-operator handles for aclopExecWithHandle, which openacl does not
-// have yet, so they stay unsupported.
+// functions plan CANN's GEMM single operator (inputs a, b, c, alpha, beta; output c; alpha and
+// beta one value each in device memory) as an aclopHandle that aclopExecWithHandle runs; like
+// aclblasGemmEx, they need no GEMM model loaded.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -16,6 +17,8 @@
 #include "core/memory.h"
 #include "core/overflow.h"
 #include "core/stream.h"
+#include "op/op_handle.h"
+#include "op/op_registry.h"
 #include "ops/gemm.h"
 
 using openacl::Fail;
@@ -255,7 +258,106 @@ aclError Gemv(aclTransType transA, int m, int n, const void* alpha, const void* 
     return ACL_SUCCESS;
 }
 
+// A GEMM operator handle: C (m x n) = alpha * op(A) * op(B) + beta * C, the matrices packed
+// row-major, op(A) m x k and op(B) k x n.
+aclError GemmHandle(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
+                    int k, aclDataType typeA, aclDataType typeB, aclDataType typeC,
+                    aclComputeType type, aclopHandle** handle, const char* names) {
+    if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "handle is null");
+    bool ta = false, tb = false, tc = false;
+    RETURN_IF_FAILED(CheckTrans(transA, "transA", &ta));
+    RETURN_IF_FAILED(CheckTrans(transB, "transB", &tb));
+    RETURN_IF_FAILED(CheckTrans(transC, "transC", &tc));
+    if (tc) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "transC is ACL_TRANS_T: an operator handle writes C as stored (ACL_TRANS_N)");
+    }
+    RETURN_IF_FAILED(CheckPositive(m, "m"));
+    RETURN_IF_FAILED(CheckPositive(n, "n"));
+    RETURN_IF_FAILED(CheckPositive(k, "k"));
+    RETURN_IF_FAILED(CheckTypes(typeA, typeB, typeC, names));
+    RETURN_IF_FAILED(CheckComputeType(type));
+    namespace op = openacl::op;
+    auto spec = [](aclDataType dtype, op::Shape dims) {
+        op::TensorSpec t;
+        t.dtype = dtype;
+        t.format = ACL_FORMAT_ND;
+        t.dims = std::move(dims);
+        return t;
+    };
+    op::OpDesc desc;
+    desc.type = "GEMM";
+    desc.inputs = {spec(typeA, ta ? op::Shape{k, m} : op::Shape{m, k}),
+                   spec(typeB, tb ? op::Shape{n, k} : op::Shape{k, n}), spec(typeC, {m, n}),
+                   spec(typeC, {}), spec(typeC, {})};
+    desc.outputs = {spec(typeC, {m, n})};
+    desc.attr.Set("transpose_a", ta);
+    desc.attr.Set("transpose_b", tb);
+    return op::Guard([&] {
+        *handle = op::NewHandle(op::MakePlan(desc));
+        return ACL_SUCCESS;
+    });
+}
+
+// A GEMV handle: y = alpha * op(A) * x + beta * y with A stored m x n, as the GEMM of op(A)
+// and the column x.
+aclError GemvHandle(aclTransType transA, int m, int n, aclDataType typeA, aclDataType typeX,
+                    aclDataType typeY, aclComputeType type, aclopHandle** handle) {
+    bool trans = false;
+    RETURN_IF_FAILED(CheckTrans(transA, "transA", &trans));
+    RETURN_IF_FAILED(CheckPositive(m, "m"));
+    RETURN_IF_FAILED(CheckPositive(n, "n"));
+    // op(A) is rows x cols; A itself is m x n either way.
+    const int rows = trans ? n : m, cols = trans ? m : n;
+    return GemmHandle(transA, ACL_TRANS_N, ACL_TRANS_N, rows, 1, cols, typeA, typeX, typeY, type,
+                      handle, "dataTypeA, dataTypeX and dataTypeY");
+}
+
 }  // namespace
+
+aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB, aclTransType transC,
+                                      int m, int n, int k, aclDataType dataTypeA,
+                                      aclDataType dataTypeB, aclDataType dataTypeC,
+                                      aclComputeType type, aclopHandle** handle) {
+    OPENACL_API();
+    return GemmHandle(transA, transB, transC, m, n, k, dataTypeA, dataTypeB, dataTypeC, type,
+                      handle, "dataTypeA, dataTypeB and dataTypeC");
+}
+
+aclError aclblasCreateHandleForHgemm(aclTransType transA, aclTransType transB, aclTransType transC,
+                                     int m, int n, int k, aclComputeType type,
+                                     aclopHandle** handle) {
+    OPENACL_API();
+    return GemmHandle(transA, transB, transC, m, n, k, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type,
+                      handle, "dataTypeA, dataTypeB and dataTypeC");
+}
+
+aclError aclblasCreateHandleForS8gemm(aclTransType transA, aclTransType transB, aclTransType transC,
+                                      int m, int n, int k, aclComputeType type,
+                                      aclopHandle** handle) {
+    OPENACL_API();
+    return GemmHandle(transA, transB, transC, m, n, k, ACL_INT8, ACL_INT8, ACL_INT32, type, handle,
+                      "dataTypeA, dataTypeB and dataTypeC");
+}
+
+aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclDataType dataTypeA,
+                                      aclDataType dataTypeX, aclDataType dataTypeY,
+                                      aclComputeType type, aclopHandle** handle) {
+    OPENACL_API();
+    return GemvHandle(transA, m, n, dataTypeA, dataTypeX, dataTypeY, type, handle);
+}
+
+aclError aclblasCreateHandleForHgemv(aclTransType transA, int m, int n, aclComputeType type,
+                                     aclopHandle** handle) {
+    OPENACL_API();
+    return GemvHandle(transA, m, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type, handle);
+}
+
+aclError aclblasCreateHandleForS8gemv(aclTransType transA, int m, int n, aclComputeType type,
+                                      aclopHandle** handle) {
+    OPENACL_API();
+    return GemvHandle(transA, m, n, ACL_INT8, ACL_INT8, ACL_INT32, type, handle);
+}
 
 aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
                        int k, const void* alpha, const void* matrixA, int lda,

@@ -23,6 +23,7 @@ namespace {
 
 thread_local ThreadApi t_thread;
 thread_local aclError t_last_error = ACL_SUCCESS;
+thread_local FailureCapture* t_capture = nullptr;
 
 // Messages accumulate newest first until aclGetRecentErrMsg takes them.
 struct Messages {
@@ -97,6 +98,12 @@ namespace {
 aclError FailV(LogLevel level, aclError code, const char* fmt, va_list args) {
     char message[1024];
     std::vsnprintf(message, sizeof message, fmt, args);
+    if (t_capture != nullptr) {
+        t_capture->Note(code, message);
+        OPENACL_LOG(LogLevel::kDebug, "%s: captured failure (error %d): %s", CurrentApi(), code,
+                    message);
+        return code;
+    }
     char text[1200];
     std::snprintf(text, sizeof text, "%s failed (error %d): %s", CurrentApi(), code, message);
     Record(text);
@@ -141,6 +148,18 @@ aclError ApiOffChip(const char* name, const char* why) {
     ApiScope scope(name);
     return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s is not available off an Ascend chip: %s",
                 name, why);
+}
+
+FailureCapture::FailureCapture() noexcept : previous_(t_capture) {
+    t_capture = this;
+}
+FailureCapture::~FailureCapture() {
+    t_capture = previous_;
+}
+void FailureCapture::Note(aclError code, const char* message) noexcept {
+    if (code_ != 0) return;
+    code_ = code;
+    std::snprintf(message_, sizeof message_, "%s", message);
 }
 
 void SetLastError(aclError code) {

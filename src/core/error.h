@@ -64,6 +64,30 @@ aclError Fail(aclError code, const char* fmt, ...) __attribute__((format(printf,
 // INFO too (a report thread polling before its channel subscribes it, a report timeout).
 aclError FailQuietly(aclError code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
+// While one lives on a thread, the failures of the calls it wraps are kept in it instead of
+// being recorded and logged, so a layer built on another API (aclop on aclnn) can report them
+// with its own codes: it reads code() and message() and fails with Fail(mapped code, ...).
+// Captures nest; the innermost keeps the first failure, which is the cause.
+class FailureCapture {
+ public:
+    FailureCapture() noexcept;
+    ~FailureCapture();
+    FailureCapture(const FailureCapture&) = delete;
+    FailureCapture& operator=(const FailureCapture&) = delete;
+
+    bool failed() const { return code_ != 0; }
+    aclError code() const { return code_; }
+    // The first failure's message, without the "<api> failed (error <code>): " prefix.
+    const char* message() const { return message_; }
+    // Called by Fail: keeps the first failure.
+    void Note(aclError code, const char* message) noexcept;
+
+ private:
+    FailureCapture* previous_;
+    aclError code_ = 0;
+    char message_[1024] = {};
+};
+
 // Logs a warning about the current API call (misuse the real runtime tolerates).
 void Warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

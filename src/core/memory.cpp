@@ -356,6 +356,12 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
     aclError rc = ACL_SUCCESS;
     Context* ctx = RequireContext(&rc);
     if (ctx == nullptr) return rc;
+    return DeviceMallocIn(ctx, ptr, size, policy, kind, call_site);
+}
+
+aclError DeviceMallocIn(Context* ctx, void** ptr, size_t size, aclrtMemMallocPolicy policy,
+                        DeviceAllocKind kind, const void* call_site) {
+    *ptr = nullptr;
     Device* device = ctx->device();
     backend::DeviceMemory& arena = device->memory();
     if (size > arena.capacity()) {

@@ -12,6 +12,7 @@
 
 namespace openacl {
 
+class Context;
 class Device;
 
 // What a pointer is, as far as the runtime knows.
@@ -61,6 +62,9 @@ const char* AllocName(DeviceAllocKind kind);
 
 aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, DeviceAllocKind kind,
                       const void* call_site);
+// The same in a given context (a stream's) rather than the thread's current one; size > 0.
+aclError DeviceMallocIn(Context* ctx, void** ptr, size_t size, aclrtMemMallocPolicy policy,
+                        DeviceAllocKind kind, const void* call_site);
 aclError DeviceFree(void* ptr, bool dvpp);
 aclError HostMalloc(void** ptr, size_t size, const void* call_site);
 aclError HostFree(void* ptr);

@@ -48,9 +48,9 @@ std::set<std::string> NotSupported(const std::vector<CoverageRow>& rows) {
     return names;
 }
 
-const char* const kLibraries[] = {"libascendcl.so",       "libacl_rt.so",    "libacl_mdl.so",
-                                  "libacl_dvpp.so",       "libacl_cblas.so", "libmsprofiler.so",
-                                  "libacl_op_compiler.so"};
+const char* const kLibraries[] = {
+    "libascendcl.so",  "libacl_rt.so",     "libacl_mdl.so",         "libacl_dvpp.so",
+    "libacl_cblas.so", "libmsprofiler.so", "libacl_op_compiler.so", "libacl_op_executor.so"};
 
 }  // namespace
 

@@ -363,11 +363,121 @@ TEST_F(CblasBadInput, NullScalarsAndUnknownComputeTypesAreInvalid) {
               ACL_ERROR_INVALID_PARAM);
 }
 
-TEST_F(CblasBadInput, HandlesWaitForSingleOperators) {
+TEST_F(CblasBadInput, HandleCreationChecksItsArguments) {
     aclopHandle* handle = nullptr;
     EXPECT_EQ(aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2,
+                                          ACL_COMPUTE_HIGH_PRECISION, nullptr),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_T, 2, 2, 2,
                                           ACL_COMPUTE_HIGH_PRECISION, &handle),
-              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_THAT_MESSAGE_CONTAINS("transC is ACL_TRANS_T");
+    EXPECT_EQ(
+        aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, ACL_FLOAT,
+                                     ACL_FLOAT, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, &handle),
+        ACL_ERROR_UNSUPPORTED_DATA_TYPE);
+    EXPECT_EQ(handle, nullptr);
+}
+
+// ---- Handles: a planned GEMM (inputs A, B, C, alpha, beta; output C) run repeatedly ----
+
+// aclopExecWithHandle on a GEMM handle; alpha and beta are device memory, as CANN's GEMM reads.
+template <class TAB, class TC>
+aclError RunGemmHandle(aclopHandle* handle, const DeviceArray<TAB>& a, const DeviceArray<TAB>& b,
+                       DeviceArray<TC>& c, const DeviceArray<TC>& alpha,
+                       const DeviceArray<TC>& beta) {
+    aclDataBuffer* in[] = {aclCreateDataBuffer(a.dev, a.host.size() * sizeof(TAB)),
+                           aclCreateDataBuffer(b.dev, b.host.size() * sizeof(TAB)),
+                           aclCreateDataBuffer(c.dev, c.host.size() * sizeof(TC)),
+                           aclCreateDataBuffer(alpha.dev, sizeof(TC)),
+                           aclCreateDataBuffer(beta.dev, sizeof(TC))};
+    aclDataBuffer* out[] = {aclCreateDataBuffer(c.dev, c.host.size() * sizeof(TC))};
+    aclError rc = aclopExecWithHandle(handle, 5, in, 1, out, nullptr);
+    if (rc == ACL_SUCCESS) rc = aclrtSynchronizeStream(nullptr);
+    for (aclDataBuffer* buffer : in)
+        aclDestroyDataBuffer(buffer);
+    aclDestroyDataBuffer(out[0]);
+    return rc;
+}
+
+TEST_F(Cblas, AnHgemmHandleRunsOnNewMatricesEachTime) {
+    const int m = 3, n = 4, k = 5;
+    aclopHandle* handle = nullptr;
+    ASSERT_EQ(aclblasCreateHandleForHgemm(ACL_TRANS_T, ACL_TRANS_N, ACL_TRANS_N, m, n, k,
+                                          ACL_COMPUTE_HIGH_PRECISION, &handle),
+              ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    DeviceArray<aclFloat16> alpha({aclFloatToFloat16(1.0f)}), beta({aclFloatToFloat16(2.0f)});
+    for (int round = 0; round < 2; ++round) {
+        DeviceArray<aclFloat16> a(Halves(k * m, rng_)), b(Halves(k * n, rng_)),
+            c(Halves(m * n, rng_));
+        ASSERT_EQ(RunGemmHandle(handle, a, b, c, alpha, beta), ACL_SUCCESS) << aclGetRecentErrMsg();
+        const auto got = c.Read();
+        for (int i = 0; i < m; ++i) {
+            for (int j = 0; j < n; ++j) {
+                double s = 2.0 * F(c.host[i * n + j]);
+                for (int p = 0; p < k; ++p)
+                    s += Op(a.host, m, true, i, p) * Op(b.host, n, false, p, j);
+                EXPECT_NEAR(F(got[i * n + j]), s, 2e-2) << i << "," << j;
+            }
+        }
+    }
+    aclopDestroyHandle(handle);
+}
+
+TEST_F(Cblas, AnS8gemmHandleIsExactInInt32) {
+    const int m = 2, n = 3, k = 4;
+    aclopHandle* handle = nullptr;
+    ASSERT_EQ(aclblasCreateHandleForS8gemm(ACL_TRANS_N, ACL_TRANS_T, ACL_TRANS_N, m, n, k,
+                                           ACL_COMPUTE_HIGH_PRECISION, &handle),
+              ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    DeviceArray<int8_t> a(Bytes(m * k, rng_)), b(Bytes(n * k, rng_));
+    DeviceArray<int32_t> c(std::vector<int32_t>(m * n, 7)), alpha({1}), beta({1});
+    ASSERT_EQ(RunGemmHandle(handle, a, b, c, alpha, beta), ACL_SUCCESS) << aclGetRecentErrMsg();
+    const auto got = c.Read();
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+            int32_t s = 7;
+            for (int p = 0; p < k; ++p)
+                s += a.host[i * k + p] * b.host[j * k + p];
+            EXPECT_EQ(got[i * n + j], s);
+        }
+    }
+    aclopDestroyHandle(handle);
+}
+
+TEST_F(Cblas, AGemvExHandleMultipliesAMatrixByAVector) {
+    const int m = 3, n = 5;  // A is m x n; transposed, y has n elements and x m
+    aclopHandle* handle = nullptr;
+    ASSERT_EQ(aclblasCreateHandleForGemvEx(ACL_TRANS_T, m, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT,
+                                           ACL_COMPUTE_HIGH_PRECISION, &handle),
+              ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    DeviceArray<aclFloat16> a(Halves(m * n, rng_)), x(Halves(m, rng_));
+    DeviceArray<float> y(std::vector<float>(n, 1.0f)), alpha({1.0f}), beta({0.0f});
+    ASSERT_EQ(RunGemmHandle(handle, a, x, y, alpha, beta), ACL_SUCCESS) << aclGetRecentErrMsg();
+    const auto got = y.Read();
+    for (int j = 0; j < n; ++j) {
+        double s = 0;
+        for (int i = 0; i < m; ++i)
+            s += F(a.host[i * n + j]) * F(x.host[i]);
+        EXPECT_NEAR(got[j], s, 1e-3) << j;
+    }
+    aclopDestroyHandle(handle);
+}
+
+TEST_F(Cblas, HgemvAndS8gemvHandlesAreMade) {
+    aclopHandle* h = nullptr;
+    aclopHandle* s = nullptr;
+    EXPECT_EQ(aclblasCreateHandleForHgemv(ACL_TRANS_N, 4, 3, ACL_COMPUTE_HIGH_PRECISION, &h),
+              ACL_SUCCESS);
+    EXPECT_EQ(aclblasCreateHandleForS8gemv(ACL_TRANS_N, 4, 3, ACL_COMPUTE_LOW_PRECISION, &s),
+              ACL_SUCCESS);
+    EXPECT_NE(h, nullptr);
+    EXPECT_NE(s, nullptr);
+    aclopDestroyHandle(h);
+    aclopDestroyHandle(s);
 }
 
 }  // namespace

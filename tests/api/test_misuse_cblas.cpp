@@ -60,6 +60,47 @@ TEST(MisuseTable, Blas) {
                                   nullptr);
          },
          ACL_ERROR_INVALID_PARAM},
+        {"aclblasCreateHandleForGemmEx(NULL handle)",
+         [&] {
+             return aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2,
+                                                 ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, kHigh,
+                                                 nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclblasCreateHandleForHgemm(transC ACL_TRANS_T)",
+         [&] {
+             aclopHandle* handle = nullptr;
+             return aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_T, 2, 2, 2,
+                                                kHigh, &handle);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclblasCreateHandleForS8gemm(k = 0)",
+         [&] {
+             aclopHandle* handle = nullptr;
+             return aclblasCreateHandleForS8gemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 0,
+                                                 kHigh, &handle);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclblasCreateHandleForGemvEx(float operands)",
+         [&] {
+             aclopHandle* handle = nullptr;
+             return aclblasCreateHandleForGemvEx(ACL_TRANS_N, 2, 2, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT,
+                                                 kHigh, &handle);
+         },
+         ACL_ERROR_UNSUPPORTED_DATA_TYPE},
+        {"aclblasCreateHandleForHgemv(ACL_TRANS_NZ)",
+         [&] {
+             aclopHandle* handle = nullptr;
+             return aclblasCreateHandleForHgemv(ACL_TRANS_NZ, 2, 2, kHigh, &handle);
+         },
+         ACL_ERROR_FORMAT_NOT_MATCH},
+        {"aclblasCreateHandleForS8gemv(compute type 9)",
+         [&] {
+             aclopHandle* handle = nullptr;
+             return aclblasCreateHandleForS8gemv(ACL_TRANS_N, 2, 2, static_cast<aclComputeType>(9),
+                                                 &handle);
+         },
+         ACL_ERROR_INVALID_PARAM},
     };
     ExpectEveryRowFails(rows);
     aclrtFree(dev);

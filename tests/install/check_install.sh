@@ -11,8 +11,8 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build_dir" --prefix "$prefix" > /dev/null
 
 libraries=(ascendcl acl_rt acl_rt_impl acl_mdl acl_dvpp acl_cblas msprofiler profapi
-           acl_op_compiler ms_tools_ext c_sec nnopbase opapi opapi_math opapi_nn opapi_transformer
-           opapi_cv)
+           acl_op_compiler acl_op_executor ms_tools_ext c_sec nnopbase opapi opapi_math opapi_nn
+           opapi_transformer opapi_cv)
 paths=(include/acl/acl.h include/acl/ops/acl_dvpp.h include/acl/ops/acl_cblas.h include/securec.h
        include/securectype.h include/openacl/acl.hpp runtime/include/acl/acl.h
        include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnn/opdev/op_errno.h

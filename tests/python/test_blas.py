@@ -62,7 +62,8 @@ def test_s8gemm_is_exact(acl, runtime):
         assert acl.rt.free(p) == ACL_SUCCESS
 
 
-def test_operator_handles_are_not_supported_yet(acl):
+def test_operator_handles_are_planned_gemms(acl, runtime):
     handle, ret = acl.blas.create_handle_for_hgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2,
                                                    ACL_COMPUTE_HIGH_PRECISION)
-    assert ret == 207000  # ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert ret == ACL_SUCCESS and handle != 0
+    assert acl.op.destroy_handle(handle) is None

@@ -11,8 +11,10 @@
 
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
+#include <nlohmann/json.hpp>
 
 #include "model/om_file.h"
+#include "op/op_model_file.h"
 #include "temp_dir.h"
 
 namespace {
@@ -377,6 +379,88 @@ TEST_F(AtcTest, GarbageIsNotAModel) {
     EXPECT_EQ(Atc({"--model=text.onnx", "--framework=5", "--output=out"}), 1);
     EXPECT_NE(err_.find("is not an ONNX model"), std::string::npos) << err_;
     EXPECT_FALSE(fs::exists(dir_ / "out.om"));
+}
+
+// ---- --singleop: single-operator models ----
+
+const char* const kOps = R"([
+  {"op": "Add",
+   "input_desc": [{"format": "ND", "shape": [2, 3], "type": "float16"},
+                  {"format": "ND", "shape": [2, 3], "type": "float16"}],
+   "output_desc": [{"format": "ND", "shape": [2, 3], "type": "float16"}]},
+  {"op": "Cast", "name": "cast_model",
+   "input_desc": [{"format": "ND", "shape": [-1], "shape_range": [[1, 64]], "type": "float"}],
+   "output_desc": [{"format": "ND", "shape": [-1], "type": "half"}],
+   "attr": [{"name": "dst_type", "type": "int", "value": 1},
+            {"name": "truncate", "type": "bool", "value": false}]},
+  {"op": "ArgMaxV2",
+   "input_desc": [{"format": "nd", "shape": [3, 4], "type": "float"},
+                  {"format": "ND", "shape": [1], "type": "int32", "is_const": true,
+                   "const_value": [1]}],
+   "output_desc": [{"format": "ND", "shape": [3], "type": "int32"}],
+   "attr": [{"name": "dtype", "type": "data_type", "value": "int32"}]}
+])";
+
+openacl::op::OpModelSpec ReadModel(const fs::path& path) {
+    const std::string bytes = ReadFile(path);
+    openacl::op::OpModelSpec spec;
+    std::string error;
+    EXPECT_TRUE(openacl::op::ParseOpModel(bytes.data(), bytes.size(), &spec, &error))
+        << path << ": " << error;
+    return spec;
+}
+
+TEST_F(AtcTest, SingleOpWritesOneModelPerOperator) {
+    std::ofstream(dir_ / "ops.json") << kOps;
+    ASSERT_EQ(Atc({"--singleop=ops.json", "--output=models", "--soc_version=Ascend310P3"}), 0)
+        << err_;
+    EXPECT_NE(out_.find("3 single-operator models written to models"), std::string::npos);
+    // Unnamed operators get CANN's name: index, type, then dtype, format and dims of each tensor.
+    const auto add = ReadModel(dir_ / "models/0_Add_1_2_2_3_1_2_2_3_1_2_2_3.om");
+    EXPECT_EQ(add.desc.type, "Add");
+    ASSERT_EQ(add.desc.inputs.size(), 2u);
+    EXPECT_EQ(add.desc.inputs[1].dtype, ACL_FLOAT16);
+    const auto cast = ReadModel(dir_ / "models/cast_model.om");
+    EXPECT_EQ(cast.desc.outputs[0].dtype, ACL_FLOAT16);  // "half"
+    ASSERT_EQ(cast.desc.inputs[0].shape_range.size(), 1u);
+    EXPECT_EQ(cast.desc.inputs[0].shape_range[0][1], 64);
+    EXPECT_EQ(cast.desc.attr.Text(), "{dst_type: int = 1, truncate: bool = false}");
+    const auto argmax = ReadModel(dir_ / "models/2_ArgMaxV2_0_2_3_4_3_2_1_3_2_3.om");
+    EXPECT_TRUE(argmax.desc.inputs[1].is_const);
+    EXPECT_EQ(argmax.desc.inputs[1].const_data, (std::vector<uint8_t>{1, 0, 0, 0}));
+    EXPECT_EQ(argmax.desc.attr.Text(), "{dtype: data_type = 3}");
+}
+
+TEST_F(AtcTest, ModeOneShowsASingleOperatorModel) {
+    std::ofstream(dir_ / "ops.json") << kOps;
+    ASSERT_EQ(Atc({"--singleop=ops.json", "--output=models"}), 0) << err_;
+    ASSERT_EQ(Atc({"--mode=1", "--om=models/cast_model.om", "--json=cast.json"}), 0) << err_;
+    const auto json = nlohmann::json::parse(ReadFile(dir_ / "cast.json"));
+    EXPECT_EQ(json["op"], "Cast");
+    EXPECT_EQ(json["input_desc"][0]["type"], "float");
+    EXPECT_EQ(json["producer"].get<std::string>().rfind("openacl atc ", 0), 0u);
+}
+
+TEST_F(AtcTest, SingleOpNamesTheOperatorAndKeyAtFault) {
+    std::ofstream(dir_ / "bad.json") << R"([{"op": "Add", "output_desc": [{"format": "ND",
+        "shape": [2], "type": "float"}]}, {"op": "Add", "output_desc": [{"format": "ND",
+        "shape": [2], "type": "complex7"}]}])";
+    EXPECT_EQ(Atc({"--singleop=bad.json", "--output=models"}), 1);
+    EXPECT_NE(err_.find("operator 1.output_desc[0].type is \"complex7\""), std::string::npos)
+        << err_;
+    EXPECT_FALSE(fs::exists(dir_ / "models"));
+}
+
+TEST_F(AtcTest, SingleOpTakesAListOfOperators) {
+    std::ofstream(dir_ / "one.json") << R"({"op": "Add"})";
+    EXPECT_EQ(Atc({"--singleop=one.json", "--output=models"}), 1);
+    EXPECT_NE(err_.find("not a JSON list of operators"), std::string::npos) << err_;
+}
+
+TEST_F(AtcTest, SingleOpExcludesModelConversion) {
+    std::ofstream(dir_ / "ops.json") << kOps;
+    EXPECT_EQ(Atc({"--singleop=ops.json", "--model=" + kRelu, "--output=models"}), 1);
+    EXPECT_NE(err_.find("--model belongs to model conversion"), std::string::npos) << err_;
 }
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include "atc.h"
 #include "model/compiler/compiler.h"
 #include "model/om_file.h"
+#include "op/op_model_file.h"
 
 namespace {
 
@@ -57,12 +58,16 @@ void Log(LogLevel level, const std::string& message) {
 
 const char kHelp[] =
     R"(Usage: atc --model=<file.onnx> --framework=5 --output=<path> --soc_version=<Ascend...> [options]
+       atc --singleop=<ops.json> --output=<directory> [--soc_version=<Ascend...>]
        atc --mode=1 --om=<file.om> --json=<file.json>
 
 openacl's atc checks an ONNX model and the options below against each other and writes
 <path>.om, which openacl's aclmdlLoadFromFile loads. Options take "--key=value" or "--key value".
 
   --mode=0|1             0: convert a model (default); 1: write what an .om holds as JSON
+  --singleop=<file>      single operators to describe (a JSON list of {"op", "input_desc",
+                         "output_desc", "attr"} objects, CANN's format): one .om per operator
+                         in the --output directory, for aclopSetModelDir and aclopLoad
   --model=<file>         the ONNX model to convert
   --framework=5          5: ONNX, the only framework openacl converts
   --output=<path>        where to write the model; ".om" is appended
@@ -94,13 +99,13 @@ constexpr std::string_view kIgnoredOptions =
 // Options of CANN's atc that change the model's meaning; refusing them beats ignoring them.
 constexpr std::string_view kUnsupportedOptions =
     "insert_op_conf out_nodes input_shape_range dynamic_dims "
-    "is_input_adjust_hw_layout is_output_adjust_hw_layout weight singleop "
+    "is_input_adjust_hw_layout is_output_adjust_hw_layout weight "
     "compression_optimize_conf check_report display_model_info op_name_map dump_mode "
     "status_check save_original_model";
 
 constexpr std::string_view kOptions =
     "mode model framework output soc_version input_shape input_format "
-    "input_fp16_nodes output_type dynamic_batch_size dynamic_image_size log om json";
+    "input_fp16_nodes output_type dynamic_batch_size dynamic_image_size log om json singleop";
 
 // Whether `key` is one of the space-separated words of `list`.
 bool Listed(std::string_view list, const std::string& key) {
@@ -703,6 +708,63 @@ void Convert(const Flags& flags) {
               << verdict << "\n";
 }
 
+// --singleop: one single-operator model per operator of the JSON list, in the --output
+// directory (created when missing). openacl's models describe the operator (its kernels are
+// built into the runtime); the runtime says at execution if it has no operator of a type.
+void ConvertSingleOp(const Flags& flags) {
+    for (const char* key :
+         {"model", "framework", "input_shape", "input_format", "input_fp16_nodes", "output_type",
+          "dynamic_batch_size", "dynamic_image_size", "om", "json"}) {
+        if (Find(flags, key) != nullptr) {
+            Die(std::string("--") + key +
+                " belongs to model conversion; --singleop takes "
+                "--output (and --soc_version)");
+        }
+    }
+    const std::string& json_path = *Find(flags, "singleop");
+    const std::string* output = Find(flags, "output");
+    if (output == nullptr) {
+        Die("--output is required with --singleop: the directory the models go to");
+    }
+    const std::string text = ReadFile(json_path, "--singleop");
+    std::vector<openacl::op::OpModelSpec> ops;
+    std::string error;
+    if (!openacl::op::ParseSingleOpJson(text, &ops, &error)) {
+        Die("--singleop=" + json_path + ": " + error);
+    }
+    std::error_code ec;
+    fs::create_directories(*output, ec);
+    if (!fs::is_directory(*output, ec)) {
+        Die("--output=" + *output + " is not a directory and cannot be created");
+    }
+    const std::string producer = std::string("openacl atc ") + OPENACL_VERSION_STRING;
+    std::set<std::string> written;
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const std::string name =
+            ops[i].name.empty() ? openacl::op::DefaultModelName(i, ops[i].desc) : ops[i].name;
+        if (!written.insert(name).second) {
+            Die("operator " + std::to_string(i) + " would be written as " + name +
+                ".om, which an earlier operator of the list is already: give them distinct "
+                "\"name\"s");
+        }
+        const std::string image = openacl::op::SerializeOpModel(ops[i], producer);
+        openacl::op::OpModelSpec check;
+        if (!openacl::op::ParseOpModel(image.data(), image.size(), &check, &error)) {
+            Die("internal error: the model of operator " + std::to_string(i) +
+                " does not read back (" + error + ")");
+        }
+        const std::string path = (fs::path(*output) / (name + ".om")).string();
+        WriteFile(path, image);
+        paths.push_back(path);
+        Log(kInfo,
+            "operator " + std::to_string(i) + " (" + ops[i].desc.type + ") written to " + path);
+    }
+    std::cout << "ATC run success, welcome to the next use.\n"
+              << ops.size() << " single-operator model" << (ops.size() == 1 ? "" : "s")
+              << " written to " << *output << "\n";
+}
+
 // --mode=1: what an .om holds, as JSON.
 void ShowOm(const Flags& flags) {
     const std::string* om = Find(flags, "om");
@@ -711,6 +773,17 @@ void ShowOm(const Flags& flags) {
         Die("--mode=1 needs --om=<file.om> and --json=<file to write>");
     }
     const std::string bytes = ReadFile(*om, "--om");
+    if (openacl::op::IsOpModel(bytes.data(), bytes.size())) {
+        openacl::op::OpModelSpec spec;
+        std::string error;
+        if (!openacl::op::ParseOpModel(bytes.data(), bytes.size(), &spec, &error)) {
+            Die("--om=" + *om + " cannot be read: " + error);
+        }
+        WriteFile(*json, openacl::op::OpModelJsonText(bytes.data(), bytes.size()) + "\n");
+        std::cout << "ATC run success, welcome to the next use.\n"
+                  << "Model information written to " << *json << "\n";
+        return;
+    }
     OmFile file;
     std::string error;
     if (!openacl::model::ParseOm(bytes.data(), bytes.size(), &file, &error)) {
@@ -750,7 +823,11 @@ void Run(int argc, char** argv) {
     for (const std::string& warning : ignored)
         Log(kWarning, warning);
     const std::string* mode = Find(flags, "mode");
-    if (mode == nullptr || *mode == "0") {
+    if (Find(flags, "singleop") != nullptr) {
+        if (mode != nullptr && *mode != "0")
+            Die("--singleop converts: it takes no --mode=" + *mode);
+        ConvertSingleOp(flags);
+    } else if (mode == nullptr || *mode == "0") {
         Convert(flags);
     } else if (*mode == "1") {
         ShowOm(flags);
