@@ -74,7 +74,7 @@ aclnnStatus Describe(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDi
 // Answers a shape getter: a new[] copy the caller releases with delete[].
 aclnnStatus CopyOut(const std::vector<int64_t>& values, int64_t** out, uint64_t* count) {
     auto* copy = new int64_t[values.empty() ? 1 : values.size()];
-    std::memcpy(copy, values.data(), values.size() * sizeof(int64_t));
+    if (!values.empty()) std::memcpy(copy, values.data(), values.size() * sizeof(int64_t));
     *out = copy;
     *count = values.size();
     return ACLNN_SUCCESS;
