@@ -75,6 +75,18 @@ void CheckAttr(const aclopAttr* attr, const char* name) {
     }
 }
 
+// What every call naming an operator checks first: its type, counts, descriptions and attributes.
+template <class In, class Out>
+void CheckSignature(const char* opType, int numInputs, const In* const* inputDesc, int numOutputs,
+                    const Out* const* outputDesc, const aclopAttr* attr) {
+    CheckType(opType);
+    CheckCount(numInputs, "numInputs");
+    CheckCount(numOutputs, "numOutputs");
+    CheckDescs(numInputs, inputDesc, "inputDesc");
+    CheckDescs(numOutputs, outputDesc, "outputDesc");
+    CheckAttr(attr, "attr");
+}
+
 void CheckCompileArgs(aclopEngineType engine, aclopCompileType flag, const char* opPath) {
     if (engine != ACL_ENGINE_SYS && engine != ACL_ENGINE_AICORE && engine != ACL_ENGINE_VECTOR) {
         Throw(ACL_ERROR_INVALID_PARAM, "engineType %d is not an aclopEngineType",
@@ -198,12 +210,7 @@ aclError CompileAndExecute(const char* opType, int numInputs,
                            aclopCompileType compileFlag, const char* opPath,
                            aclTensorDesc* const* update, aclrtStream stream) {
     return Guard([&] {
-        CheckType(opType);
-        CheckCount(numInputs, "numInputs");
-        CheckCount(numOutputs, "numOutputs");
-        CheckDescs(numInputs, inputDesc, "inputDesc");
-        CheckDescs(numOutputs, outputDesc, "outputDesc");
-        CheckAttr(attr, "attr");
+        CheckSignature(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
         CheckCompileArgs(engineType, compileFlag, opPath);
         if (AllEmpty(numOutputs, outputDesc)) return ACL_SUCCESS;
         CheckBuffers(numInputs, inputs, "inputs");
@@ -221,12 +228,7 @@ aclError ExecuteModel(const char* opType, int numInputs, const aclTensorDesc* co
                       const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
                       const aclopAttr* attr, aclTensorDesc* const* update, aclrtStream stream) {
     return Guard([&] {
-        CheckType(opType);
-        CheckCount(numInputs, "numInputs");
-        CheckCount(numOutputs, "numOutputs");
-        CheckDescs(numInputs, inputDesc, "inputDesc");
-        CheckDescs(numOutputs, outputDesc, "outputDesc");
-        CheckAttr(attr, "attr");
+        CheckSignature(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
         if (AllEmpty(numOutputs, outputDesc)) return ACL_SUCCESS;
         CheckBuffers(numInputs, inputs, "inputs");
         CheckBuffers(numOutputs, outputs, "outputs");
@@ -301,12 +303,7 @@ aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* co
                       aclopCompileType compileFlag, const char* opPath) {
     OPENACL_API();
     return Guard([&] {
-        CheckType(opType);
-        CheckCount(numInputs, "numInputs");
-        CheckCount(numOutputs, "numOutputs");
-        CheckDescs(numInputs, inputDesc, "inputDesc");
-        CheckDescs(numOutputs, outputDesc, "outputDesc");
-        CheckAttr(attr, "attr");
+        CheckSignature(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
         CheckCompileArgs(engineType, compileFlag, opPath);
         const OpDesc desc =
             MakeDesc(opType, numInputs, inputDesc, nullptr, numOutputs, outputDesc, attr);
@@ -490,12 +487,7 @@ aclError aclopUpdateParams(const char* opType, int numInputs,
                            const aclTensorDesc* const outputDesc[], const aclopAttr* attr) {
     OPENACL_API();
     return Guard([&] {
-        CheckType(opType);
-        CheckCount(numInputs, "numInputs");
-        CheckCount(numOutputs, "numOutputs");
-        CheckDescs(numInputs, inputDesc, "inputDesc");
-        CheckDescs(numOutputs, outputDesc, "outputDesc");
-        CheckAttr(attr, "attr");
+        CheckSignature(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
         const OpDesc desc =
             MakeDesc(opType, numInputs, inputDesc, nullptr, numOutputs, outputDesc, attr);
         openacl::op::CheckOpType(desc);
@@ -522,12 +514,7 @@ aclError aclopInferShape(const char* opType, int numInputs, aclTensorDesc* input
                          aclopAttr* attr) {
     OPENACL_API();
     return Guard([&] {
-        CheckType(opType);
-        CheckCount(numInputs, "numInputs");
-        CheckCount(numOutputs, "numOutputs");
-        CheckDescs(numInputs, inputDesc, "inputDesc");
-        CheckDescs(numOutputs, outputDesc, "outputDesc");
-        CheckAttr(attr, "attr");
+        CheckSignature(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
         if (inputs != nullptr) {
             for (int i = 0; i < numInputs; ++i) {
                 if (inputs[i] != nullptr && !openacl::IsLiveDataBuffer(inputs[i])) {
