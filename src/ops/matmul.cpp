@@ -3,6 +3,7 @@
 
 #include <omp.h>
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 #include <oneapi/dnnl/dnnl.hpp>
@@ -173,8 +174,14 @@ __attribute__((target("avx,f16c"))) void FloatsToHalfsF16c(const float* in, int6
     }
     if (i < n) Store<float>(in + i, n - i, out + 2 * i, 2, ACL_FLOAT16);
 }
+// cpuid leaf 1 rather than __builtin_cpu_supports("f16c"), which clang 14 does not know;
+// "avx" also says the OS saves the YMM registers.
 bool HasF16c() {
-    static const bool has = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    static const bool has = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) &&
+               (ecx & bit_F16C) != 0;
+    }();
     return has;
 }
 #else
