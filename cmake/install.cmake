@@ -1,6 +1,7 @@
 # `cmake --install` lays out a CANN-like tree so existing build scripts work unchanged:
 #   <prefix>/include/acl/...          <prefix>/lib64/libascendcl.so (+ libacl_rt.so, ...)
 #   <prefix>/include/aclnn/, <prefix>/include/aclnnop/   the aclnn headers (nnopbase objects and
+#   <prefix>/include/hccl/              HCCL (libhccl.so, libhcomm.so: names of libascendcl)
 #                                     the operator declarations), where CANN keeps them
 #   <prefix>/runtime/include -> ../include, <prefix>/runtime/lib64 -> ../lib64
 #   <prefix>/lib64/stub/, <prefix>/devlib/   every library name again: CANN's link-time stub
@@ -17,6 +18,7 @@ install(TARGETS ascendcl EXPORT openaclTargets
         INCLUDES DESTINATION include)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/acl ${PROJECT_SOURCE_DIR}/include/mstx
                   ${PROJECT_SOURCE_DIR}/include/aclnn ${PROJECT_SOURCE_DIR}/include/aclnnop
+                  ${PROJECT_SOURCE_DIR}/include/hccl
         DESTINATION include)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/openacl)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/openacl DESTINATION include)

@@ -1,0 +1,467 @@
+// hccl/hccl.h: the collective operations (src/hccl/). Each entry point checks what one rank
+// can get wrong alone (handles, types, counts, ranks, host arrays, the buffers' memory) and
+// enqueues one task; what the ranks must agree on is checked when they meet.
+#include "hccl/hccl.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/error.h"
+#include "hccl/communicator.h"
+#include "hccl/data_type.h"
+#include "hccl/group.h"
+
+using openacl::Fail;
+namespace hccl = openacl::hccl;
+
+namespace {
+
+HcclResult Code(aclError code) {
+    return static_cast<HcclResult>(code);
+}
+
+std::shared_ptr<hccl::Communicator> Lookup(HcclComm comm, HcclResult* rc) {
+    if (comm == nullptr) {
+        *rc = Code(Fail(HCCL_E_PTR, "comm is null"));
+        return nullptr;
+    }
+    std::shared_ptr<hccl::Communicator> found = hccl::Find(comm);
+    if (found == nullptr) {
+        *rc = Code(Fail(HCCL_E_PARA,
+                        "comm %p is not a live communicator (never created, or already "
+                        "destroyed with HcclCommDestroy)",
+                        comm));
+        return nullptr;
+    }
+    if (found->status() == HCCL_COMM_STATUS_SUSPENDING) {
+        *rc = Code(Fail(HCCL_E_SUSPENDING,
+                        "communicator \"%s\" is suspended (HcclCommSuspend): resume it with "
+                        "HcclCommResume first",
+                        found->name().c_str()));
+        return nullptr;
+    }
+    return found;
+}
+
+#define OPENACL_HCCL_TRY(expr)                                        \
+    do {                                                              \
+        if (HcclResult rc_ = (expr); rc_ != HCCL_SUCCESS) return rc_; \
+    } while (0)
+
+HcclResult CheckType(HcclDataType type, const char* what, bool reduces, size_t* size) {
+    *size = hccl::DataTypeSize(type);
+    if (*size == 0)
+        return Code(
+            Fail(HCCL_E_PARA, "%s %d is not an HcclDataType", what, static_cast<int>(type)));
+    if (reduces && !hccl::Reducible(type)) {
+        return Code(Fail(HCCL_E_NOT_SUPPORT,
+                         "%s %s cannot be reduced: reductions take int8/16/32/64, "
+                         "uint8/16/32/64, fp16, bfp16, fp32 and fp64",
+                         what, hccl::DataTypeName(type)));
+    }
+    return HCCL_SUCCESS;
+}
+
+HcclResult CheckOp(HcclReduceOp op) {
+    if (op == HCCL_REDUCE_SUM || op == HCCL_REDUCE_PROD || op == HCCL_REDUCE_MAX ||
+        op == HCCL_REDUCE_MIN) {
+        return HCCL_SUCCESS;
+    }
+    return Code(Fail(HCCL_E_PARA, "op %d is not an HcclReduceOp (sum, prod, max or min)",
+                     static_cast<int>(op)));
+}
+
+HcclResult CheckRank(uint32_t rank, const hccl::Communicator& comm, const char* what) {
+    if (rank < comm.size()) return HCCL_SUCCESS;
+    return Code(Fail(HCCL_E_PARA, "%s %u is out of range: communicator \"%s\" has ranks 0..%u",
+                     what, rank, comm.name().c_str(), comm.size() - 1));
+}
+
+HcclResult CheckPeer(uint32_t peer, const hccl::Communicator& comm, const char* what) {
+    OPENACL_HCCL_TRY(CheckRank(peer, comm, what));
+    if (peer != comm.rank()) return HCCL_SUCCESS;
+    return Code(Fail(HCCL_E_PARA,
+                     "%s %u is this rank itself: a rank sends to and receives from others", what,
+                     peer));
+}
+
+// A host array of one uint64_t per rank, copied.
+HcclResult CopyCounts(const void* array, const char* what, uint32_t n, std::vector<uint64_t>* out) {
+    if (array == nullptr) {
+        return Code(Fail(HCCL_E_PTR, "%s is null: it is a host array of %u uint64_t, one per rank",
+                         what, n));
+    }
+    const auto* values = static_cast<const uint64_t*>(array);
+    out->assign(values, values + n);
+    return HCCL_SUCCESS;
+}
+
+// Elements a buffer must hold for blocks of `counts` at `displs`.
+uint64_t Extent(const std::vector<uint64_t>& counts, const std::vector<uint64_t>& displs) {
+    uint64_t extent = 0;
+    for (size_t i = 0; i < counts.size(); ++i) {
+        if (counts[i] != 0) extent = std::max(extent, displs[i] + counts[i]);
+    }
+    return extent;
+}
+
+HcclResult Distinct(const void* send, const void* recv, const char* api) {
+    if (send == nullptr || send != recv) return HCCL_SUCCESS;
+    return Code(
+        Fail(HCCL_E_PARA, "%s needs separate send and receive buffers (both are %p)", api, send));
+}
+
+}  // namespace
+
+// HCCL's headers carry no visibility attribute (CANN's do not): export explicitly.
+#pragma GCC visibility push(default)
+extern "C" {
+
+HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType,
+                         HcclReduceOp op, HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", true, &es));
+    OPENACL_HCCL_TRY(CheckOp(op));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kAllReduce;
+    o.type = dataType;
+    o.op = op;
+    o.send = sendBuf;
+    o.recv = recvBuf;
+    o.count = count;
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, count * es}, {"recvBuf", recvBuf, count * es}});
+}
+
+HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root,
+                         HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    OPENACL_HCCL_TRY(CheckRank(root, *c, "root"));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kBroadcast;
+    o.type = dataType;
+    o.root = root;
+    o.recv = buf;
+    o.count = count;
+    return hccl::Issue(c, stream, std::move(o), {{"buf", buf, count * es}});
+}
+
+HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType,
+                      HcclReduceOp op, uint32_t root, HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", true, &es));
+    OPENACL_HCCL_TRY(CheckOp(op));
+    OPENACL_HCCL_TRY(CheckRank(root, *c, "root"));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kReduce;
+    o.type = dataType;
+    o.op = op;
+    o.root = root;
+    o.send = sendBuf;
+    o.recv = recvBuf;
+    o.count = count;
+    // Only the root receives.
+    const uint64_t recv_bytes = c->rank() == root ? count * es : 0;
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, count * es}, {"recvBuf", recvBuf, recv_bytes}});
+}
+
+HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType,
+                         HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kAllGather;
+    o.type = dataType;
+    o.send = sendBuf;
+    o.recv = recvBuf;
+    o.count = sendCount;
+    return hccl::Issue(
+        c, stream, std::move(o),
+        {{"sendBuf", sendBuf, sendCount * es}, {"recvBuf", recvBuf, sendCount * es * c->size()}});
+}
+
+HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, const void* recvCounts,
+                          const void* recvDispls, HcclDataType dataType, HcclComm comm,
+                          aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    OPENACL_HCCL_TRY(Distinct(sendBuf, recvBuf, "HcclAllGatherV"));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kAllGatherV;
+    o.type = dataType;
+    o.send = sendBuf;
+    o.recv = recvBuf;
+    o.count = sendCount;
+    OPENACL_HCCL_TRY(CopyCounts(recvCounts, "recvCounts", c->size(), &o.recv_counts));
+    OPENACL_HCCL_TRY(CopyCounts(recvDispls, "recvDispls", c->size(), &o.recv_displs));
+    if (o.recv_counts[c->rank()] != sendCount) {
+        return Code(Fail(HCCL_E_PARA,
+                         "recvCounts[%u] is %llu but this rank sends %llu (sendCount): a rank's "
+                         "own entry is what it sends",
+                         c->rank(), static_cast<unsigned long long>(o.recv_counts[c->rank()]),
+                         static_cast<unsigned long long>(sendCount)));
+    }
+    const uint64_t extent = Extent(o.recv_counts, o.recv_displs);
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, sendCount * es}, {"recvBuf", recvBuf, extent * es}});
+}
+
+HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
+                             HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                             aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", true, &es));
+    OPENACL_HCCL_TRY(CheckOp(op));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kReduceScatter;
+    o.type = dataType;
+    o.op = op;
+    o.send = sendBuf;
+    o.recv = recvBuf;
+    o.count = recvCount;
+    return hccl::Issue(
+        c, stream, std::move(o),
+        {{"sendBuf", sendBuf, recvCount * es * c->size()}, {"recvBuf", recvBuf, recvCount * es}});
+}
+
+HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls,
+                              void* recvBuf, uint64_t recvCount, HcclDataType dataType,
+                              HcclReduceOp op, HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", true, &es));
+    OPENACL_HCCL_TRY(CheckOp(op));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kReduceScatterV;
+    o.type = dataType;
+    o.op = op;
+    o.send = sendBuf;
+    o.recv = recvBuf;
+    o.count = recvCount;
+    OPENACL_HCCL_TRY(CopyCounts(sendCounts, "sendCounts", c->size(), &o.send_counts));
+    OPENACL_HCCL_TRY(CopyCounts(sendDispls, "sendDispls", c->size(), &o.send_displs));
+    const uint64_t extent = Extent(o.send_counts, o.send_displs);
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, extent * es}, {"recvBuf", recvBuf, recvCount * es}});
+}
+
+HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType,
+                       uint32_t root, HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    OPENACL_HCCL_TRY(CheckRank(root, *c, "root"));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kScatter;
+    o.type = dataType;
+    o.root = root;
+    o.send = sendBuf;
+    o.recv = recvBuf;
+    o.count = recvCount;
+    const uint64_t send_bytes = c->rank() == root ? recvCount * es * c->size() : 0;
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recvCount * es}});
+}
+
+HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
+                    HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    OPENACL_HCCL_TRY(CheckPeer(destRank, *c, "destRank"));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kSend;
+    o.type = dataType;
+    o.root = destRank;
+    o.send = sendBuf;
+    o.count = count;
+    return hccl::Issue(c, stream, std::move(o), {{"sendBuf", sendBuf, count * es}});
+}
+
+HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
+                    HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    OPENACL_HCCL_TRY(CheckPeer(srcRank, *c, "srcRank"));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kRecv;
+    o.type = dataType;
+    o.root = srcRank;
+    o.recv = recvBuf;
+    o.count = count;
+    return hccl::Issue(c, stream, std::move(o), {{"recvBuf", recvBuf, count * es}});
+}
+
+HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm,
+                             aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    if (sendRecvInfo == nullptr && itemNum > 0)
+        return Code(Fail(HCCL_E_PTR, "sendRecvInfo is null but itemNum is %u", itemNum));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kBatchSendRecv;
+    std::vector<hccl::BufferUse> buffers;
+    std::vector<uint8_t> sends_to(c->size()), recvs_from(c->size());
+    for (uint32_t i = 0; i < itemNum; ++i) {
+        const HcclSendRecvItem& item = sendRecvInfo[i];
+        if (item.sendRecvType != HCCL_SEND && item.sendRecvType != HCCL_RECV) {
+            return Code(Fail(HCCL_E_PARA,
+                             "sendRecvInfo[%u].sendRecvType is %d: HCCL_SEND or HCCL_RECV", i,
+                             static_cast<int>(item.sendRecvType)));
+        }
+        size_t es = 0;
+        OPENACL_HCCL_TRY(CheckType(item.dataType, "dataType", false, &es));
+        OPENACL_HCCL_TRY(CheckPeer(item.remoteRank, *c, "remoteRank"));
+        const bool send = item.sendRecvType == HCCL_SEND;
+        uint8_t& seen = send ? sends_to[item.remoteRank] : recvs_from[item.remoteRank];
+        if (seen++ != 0) {
+            return Code(Fail(HCCL_E_PARA,
+                             "sendRecvInfo[%u] is a second %s rank %u in one call: a batch moves "
+                             "one buffer per direction between two ranks",
+                             i, send ? "send to" : "receive from", item.remoteRank));
+        }
+        buffers.push_back({send ? "sendRecvInfo[].buf (send)" : "sendRecvInfo[].buf (receive)",
+                           item.buf, item.count * es});
+        o.items.push_back(item);
+    }
+    return hccl::Issue(c, stream, std::move(o), std::move(buffers));
+}
+
+HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType,
+                        const void* recvBuf, uint64_t recvCount, HcclDataType recvType,
+                        HcclComm comm, aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(sendType, "sendType", false, &es));
+    if (recvType != sendType || recvCount != sendCount) {
+        return Code(Fail(HCCL_E_PARA,
+                         "HcclAlltoAll sends %llu %s and receives %llu %s per rank: the counts "
+                         "and the types must be equal",
+                         static_cast<unsigned long long>(sendCount), hccl::DataTypeName(sendType),
+                         static_cast<unsigned long long>(recvCount), hccl::DataTypeName(recvType)));
+    }
+    OPENACL_HCCL_TRY(Distinct(sendBuf, recvBuf, "HcclAlltoAll"));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kAlltoAll;
+    o.type = sendType;
+    o.send = sendBuf;
+    o.recv = const_cast<void*>(recvBuf);
+    o.count = sendCount;
+    const uint64_t bytes = sendCount * es * c->size();
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, bytes}, {"recvBuf", recvBuf, bytes}});
+}
+
+HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void* sdispls,
+                         HcclDataType sendType, const void* recvBuf, const void* recvCounts,
+                         const void* rdispls, HcclDataType recvType, HcclComm comm,
+                         aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(sendType, "sendType", false, &es));
+    if (recvType != sendType) {
+        return Code(Fail(HCCL_E_PARA, "sendType is %s but recvType is %s: they must be equal",
+                         hccl::DataTypeName(sendType), hccl::DataTypeName(recvType)));
+    }
+    OPENACL_HCCL_TRY(Distinct(sendBuf, recvBuf, "HcclAlltoAllV"));
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kAlltoAllV;
+    o.type = sendType;
+    o.send = sendBuf;
+    o.recv = const_cast<void*>(recvBuf);
+    OPENACL_HCCL_TRY(CopyCounts(sendCounts, "sendCounts", c->size(), &o.send_counts));
+    OPENACL_HCCL_TRY(CopyCounts(sdispls, "sdispls", c->size(), &o.send_displs));
+    OPENACL_HCCL_TRY(CopyCounts(recvCounts, "recvCounts", c->size(), &o.recv_counts));
+    OPENACL_HCCL_TRY(CopyCounts(rdispls, "rdispls", c->size(), &o.recv_displs));
+    const uint64_t send_extent = Extent(o.send_counts, o.send_displs);
+    const uint64_t recv_extent = Extent(o.recv_counts, o.recv_displs);
+    return hccl::Issue(
+        c, stream, std::move(o),
+        {{"sendBuf", sendBuf, send_extent * es}, {"recvBuf", recvBuf, recv_extent * es}});
+}
+
+HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, HcclDataType sendType,
+                          const void* recvBuf, HcclDataType recvType, HcclComm comm,
+                          aclrtStream stream) {
+    OPENACL_API();
+    HcclResult rc = HCCL_SUCCESS;
+    auto c = Lookup(comm, &rc);
+    if (c == nullptr) return rc;
+    size_t es = 0;
+    OPENACL_HCCL_TRY(CheckType(sendType, "sendType", false, &es));
+    if (recvType != sendType) {
+        return Code(Fail(HCCL_E_PARA, "sendType is %s but recvType is %s: they must be equal",
+                         hccl::DataTypeName(sendType), hccl::DataTypeName(recvType)));
+    }
+    OPENACL_HCCL_TRY(Distinct(sendBuf, recvBuf, "HcclAlltoAllVC"));
+    const uint32_t n = c->size();
+    std::vector<uint64_t> matrix;
+    OPENACL_HCCL_TRY(CopyCounts(sendCountMatrix, "sendCountMatrix", n * n, &matrix));
+    // Row `rank` is what this rank sends, column `rank` what it receives, both packed.
+    hccl::CollOp o;
+    o.kind = hccl::CollKind::kAlltoAllV;
+    o.type = sendType;
+    o.send = sendBuf;
+    o.recv = const_cast<void*>(recvBuf);
+    uint64_t sent = 0, received = 0;
+    for (uint32_t peer = 0; peer < n; ++peer) {
+        o.send_counts.push_back(matrix[c->rank() * n + peer]);
+        o.send_displs.push_back(sent);
+        sent += o.send_counts.back();
+        o.recv_counts.push_back(matrix[peer * n + c->rank()]);
+        o.recv_displs.push_back(received);
+        received += o.recv_counts.back();
+    }
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, sent * es}, {"recvBuf", recvBuf, received * es}});
+}
+
+}  // extern "C"
+#pragma GCC visibility pop
