@@ -180,7 +180,46 @@ def operator_section(operators, implemented):
     return out
 
 
-def write_coverage(path, functions, implemented, reasons, operators=()):
+HCCL_DECL_RE = re.compile(r"\bextern\s+(?:HcclResult|const\s+char\s*\*|uint32_t)\s*(Hccl\w+)\s*\(")
+HCCL_NOT_SUPPORTED_RE = re.compile(r'NotSupported\(\s*"(Hccl\w+)"')
+
+
+def declared_hccl(include_dir):
+    """Returns [(header, function)] for include/hccl."""
+    result = []
+    folder = os.path.join(include_dir, "hccl")
+    if not os.path.isdir(folder):
+        return result
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".h"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                text = strip_comments_and_directives(f.read())
+            result += [(f"hccl/{name}", fn) for fn in HCCL_DECL_RE.findall(text)]
+    return result
+
+
+def hccl_section(functions, implemented, sources):
+    """HCCL's functions: written by hand (an HCCL function answers HcclResult codes, so no
+    generated stub fits); those that answer HCCL_E_NOT_SUPPORT call NotSupported("<name>", ...)."""
+    refused = set()
+    for path in sources:
+        with open(path, encoding="utf-8") as f:
+            refused.update(HCCL_NOT_SUPPORTED_RE.findall(f.read()))
+    missing = [fn for _, fn in functions if fn not in implemented]
+    if missing:
+        sys.exit("gen_api_stubs: HCCL functions declared but not defined: " + ", ".join(missing))
+    done = [fn for _, fn in functions if fn not in refused]
+    out = ["", "## HCCL (hccl/)", "",
+           "HCCL's functions (`libhccl.so`, `libhcomm.so`: names of libascendcl). A function marked",
+           "*not supported* returns `HCCL_E_NOT_SUPPORT` and records why for `aclGetRecentErrMsg`.", "",
+           f"**{len(done)} of {len(functions)} declared functions implemented.**", "",
+           "| header | function | status |", "|---|---|---|"]
+    for header, fn in functions:
+        out.append(f"| `{header}` | `{fn}` | {'not supported' if fn in refused else 'implemented'} |")
+    return out
+
+
+def write_coverage(path, functions, implemented, reasons, operators=(), hccl=(), hccl_sources=()):
     by_header = {}
     for header, _, name, _ in functions:
         by_header.setdefault(header, []).append(name)
@@ -213,6 +252,8 @@ def write_coverage(path, functions, implemented, reasons, operators=()):
             out.append(f"| `{name}` | {status} |")
     if operators:
         out += operator_section(operators, implemented)
+    if hccl:
+        out += hccl_section(hccl, implemented, hccl_sources)
     write_if_changed(path, "\n".join(out) + "\n")
 
 
@@ -223,6 +264,8 @@ def main():
     ap.add_argument("--coverage")
     ap.add_argument("--reasons", help="tools/off_chip.tsv: functions that mean nothing off the chip")
     ap.add_argument("--objects", nargs="*", default=[])
+    ap.add_argument("--hccl-sources", nargs="*", default=[],
+                    help="the files defining HCCL's entry points (their NotSupported calls)")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
     functions = declared_functions(args.include)
@@ -243,7 +286,8 @@ def main():
         write_stubs(args.stubs, headers, missing, reasons)
     if args.coverage:
         write_coverage(args.coverage, functions, implemented, reasons,
-                       declared_operators(args.include))
+                       declared_operators(args.include), declared_hccl(args.include),
+                       args.hccl_sources)
 
 
 if __name__ == "__main__":
