@@ -12,11 +12,12 @@ cmake --install "$build_dir" --prefix "$prefix" > /dev/null
 
 libraries=(ascendcl acl_rt acl_rt_impl acl_mdl acl_dvpp acl_cblas msprofiler profapi
            acl_op_compiler acl_op_executor ms_tools_ext c_sec nnopbase opapi opapi_math opapi_nn
-           opapi_transformer opapi_cv)
+           opapi_transformer opapi_cv hccl hcomm)
 paths=(include/acl/acl.h include/acl/ops/acl_dvpp.h include/acl/ops/acl_cblas.h include/securec.h
        include/securectype.h include/openacl/acl.hpp runtime/include/acl/acl.h
        include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnn/opdev/op_errno.h
        include/aclnnop/aclnn_util.h include/aclnnop/aclnn_add.h runtime/include/aclnnop/aclnn_mm.h
+       include/hccl/hccl.h include/hccl/hccl_comm.h include/hccl/hccl_types.h
        runtime/include/securec.h set_env.sh bin/setenv.bash bin/atc lib64/pkgconfig/openacl.pc
        share/cmake/openacl/openaclConfig.cmake include/mstx/ms_tools_ext.h
        include/mstx/ms_tools_ext_mem.h tools/mstx/include/mstx/ms_tools_ext.h
@@ -78,6 +79,12 @@ c++ -std=c++17 "$source_dir/../../examples/aclnn_add.cpp" -I"$ASCEND_HOME_PATH/i
     "$ASCEND_HOME_PATH/lib64/libnnopbase.so" "$ASCEND_HOME_PATH/lib64/libopapi_math.so" \
     -o "$work/app_aclnn_math"
 "$work/app_aclnn_math" | grep -q "aclnnAdd OK" || { echo "the aclnn program (opapi_math) fails"; exit 1; }
+# HCCL: a data-parallel program linked as HCCL's examples link (-lhccl -lascendcl), with the
+# operators beside, on two virtual devices.
+c++ -std=c++17 "$source_dir/../../examples/hccl_data_parallel.cpp" -I"$ASCEND_HOME_PATH/include" \
+    -L"$ASCEND_HOME_PATH/lib64" -lhccl -lascendcl -lnnopbase -lopapi -pthread -o "$work/app_hccl"
+OPENACL_DEVICE_COUNT=2 "$work/app_hccl" | grep -q "data-parallel training OK" ||
+  { echo "the HCCL program fails"; exit 1; }
 # A run script that begins as CANN's examples do, in a clean environment.
 env -i HOME="$HOME" PATH=/usr/bin:/bin bash -c "source '$prefix/bin/setenv.bash' &&
   [ \"\$ASCEND_HOME_PATH\" = '$prefix' ] && [ \"\$(command -v atc)\" = '$prefix/bin/atc' ] &&
