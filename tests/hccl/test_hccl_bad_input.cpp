@@ -208,6 +208,37 @@ TEST_F(HcclTest, BufferSmallerThanTheCountSaysIsRefused) {
     });
 }
 
+TEST_F(HcclTest, CountsWhoseByteSizeOverflowAreRefused) {
+    RunRanks(2, [](Rank& r) {
+        void* buf = Filled(4096, 0);
+        // 2^62 floats are 2^64 bytes: zero when the multiplication wraps.
+        const uint64_t huge = uint64_t{1} << 62;
+        EXPECT_EQ(
+            HcclAllReduce(buf, buf, huge, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm, r.stream),
+            HCCL_E_PARA);
+        EXPECT_TRUE(ErrorMentions({"count"}));
+        EXPECT_EQ(
+            HcclAllGather(buf, buf, uint64_t{1} << 61, HCCL_DATA_TYPE_INT32, r.comm, r.stream),
+            HCCL_E_PARA);
+        const uint64_t counts[2] = {4, 4};
+        const uint64_t displs[2] = {0, ~uint64_t{0} - 1};
+        EXPECT_EQ(HcclAllGatherV(buf, 4, static_cast<char*>(buf) + 1024, counts, displs,
+                                 HCCL_DATA_TYPE_INT8, r.comm, r.stream),
+                  HCCL_E_PARA);
+        const uint64_t matrix[4] = {~uint64_t{0}, 1, 1, ~uint64_t{0}};  // every row overflows
+        EXPECT_EQ(HcclAlltoAllVC(buf, matrix, HCCL_DATA_TYPE_INT8, static_cast<char*>(buf) + 1024,
+                                 HCCL_DATA_TYPE_INT8, r.comm, r.stream),
+                  HCCL_E_PARA);
+        // Nothing was enqueued: the stream is clean and the ranks are in step.
+        EXPECT_EQ(r.Sync(), ACL_SUCCESS);
+        EXPECT_EQ(
+            HcclAllReduce(buf, buf, 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm, r.stream),
+            HCCL_SUCCESS);
+        EXPECT_EQ(r.Sync(), ACL_SUCCESS);
+        aclrtFree(buf);
+    });
+}
+
 TEST_F(HcclTest, MemoryOfAnotherDeviceIsRefused) {
     RunRanks(1, [](Rank& r) {
         void* mine = Filled(kCount * 4, 0);
