@@ -347,6 +347,7 @@ TEST_F(HcclTest, SuspendedCommunicatorRefusesCollectivesUntilResumed) {
             HcclAllReduce(buf, buf, 1, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, r.comm, r.stream),
             HCCL_E_SUSPENDING);
         EXPECT_TRUE(ErrorMentions({"suspended", "HcclCommResume"}));
+        EXPECT_EQ(HcclBarrier(r.comm, r.stream), HCCL_E_SUSPENDING);
         EXPECT_EQ(HcclCommResume(r.comm), HCCL_SUCCESS);
         EXPECT_EQ(HcclCommGetStatus(name.c_str(), &status), HCCL_SUCCESS);
         EXPECT_EQ(status, HCCL_COMM_STATUS_READY);
