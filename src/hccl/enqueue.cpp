@@ -86,8 +86,16 @@ cpu::TaskStatus RunCollective(cpu::TaskContext& ctx, const TaskState& s) {
         delete p;
     };
     if (ctx.cancelled()) {
-        if (p->state.load(std::memory_order_acquire) == PendingOp::kStarted)
+        const uint8_t state = p->state.load(std::memory_order_acquire);
+        if (state == PendingOp::kStarted) {
             comm.transport().Withdraw(p);
+        } else if (state == PendingOp::kNew && s.counted) {
+            // Skipped or discarded before it ran: it still takes its turn, which fails for the
+            // peers, so that the rank's later operations meet the peers' later ones. (A
+            // captured op released with its model never was a turn.)
+            if (Collective(p->op.kind)) p->seq = comm.NextSeq();
+            comm.transport().Withdraw(p);
+        }
         release();
         return cpu::TaskStatus::Done();
     }

@@ -289,13 +289,17 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
         std::string why;
         int64_t deadline = 0;
     };
-    // One send or receive waiting for its partner.
+    // One send or receive waiting for its partner. An item whose op failed or was discarded
+    // keeps its place with no owner, so the partner that comes for it fails (with `code` and
+    // `why`) instead of pairing with the op's successor: pairs stay in step, as rounds do.
     struct P2p {
-        PendingOp* owner;
+        PendingOp* owner;  // null: failed
         void* buf;
         uint64_t count;
         HcclDataType type;
-        int64_t deadline;
+        int64_t deadline;  // 0: none
+        HcclResult code = HCCL_SUCCESS;
+        std::string why;
     };
     struct Channel {
         std::deque<P2p> sends, recvs;
@@ -306,10 +310,22 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     };
 
     Transport::Outcome ArriveP2p(uint32_t rank, PendingOp* op);
+    // A collective discarded before it ran: its round fails for the ranks that meet it.
+    void GiveUpRound(uint32_t rank, PendingOp* op);
     // Fails `round` for every rank that arrived (their ops go to `out`).
     void FailRound(Round& round, HcclResult code, std::string why, Finishing* out);
-    // Drops every item of `owner` still waiting in a channel.
-    void DropItems(PendingOp* owner);
+    // The queue `item` of `rank` waits in, and the one its partners wait in.
+    std::deque<P2p>& OwnQueue(uint32_t rank, const HcclSendRecvItem& item);
+    std::deque<P2p>& PartnerQueue(uint32_t rank, const HcclSendRecvItem& item);
+    // An item that will never be run for real (its op failed or was discarded): fails the
+    // partner waiting for it, or leaves a failed item in its place for the partner to come.
+    void GiveUpItem(uint32_t rank, const HcclSendRecvItem& item, HcclResult code,
+                    const std::string& why, Finishing* out);
+    // Fails a waiting p2p op (to `out`) and leaves its waiting items failed in their places.
+    // Does nothing when the op is not waiting any more.
+    void FailP2p(PendingOp* owner, HcclResult code, const std::string& why, Finishing* out);
+    // Leaves every waiting item of `owner` failed in its place.
+    void FailItems(PendingOp* owner, HcclResult code, const std::string& why);
     void Watch(int64_t deadline);
     void FinishOutsideLock(Finishing& finishing);
 
@@ -325,6 +341,14 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
 };
 
 namespace {
+
+// A Send or Recv as the one item of a batch; a BatchSendRecv's own items.
+std::vector<HcclSendRecvItem> ItemsOf(const CollOp& op) {
+    if (op.kind == CollKind::kBatchSendRecv) return op.items;
+    const bool send = op.kind == CollKind::kSend;
+    return {{send ? HCCL_SEND : HCCL_RECV, send ? const_cast<void*>(op.send) : op.recv, op.count,
+             op.type, op.root}};
+}
 
 // Fails overdue waits of every group: one thread for the process, asleep until the earliest
 // deadline, started by the first group that waits with a timeout.
@@ -466,17 +490,81 @@ Transport::Outcome LocalGroup::Arrive(uint32_t rank, PendingOp* op) {
     return Transport::Outcome::kDone;
 }
 
-Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
-    // A Send or Recv is a batch of one item.
-    std::vector<HcclSendRecvItem> single;
-    const std::vector<HcclSendRecvItem>* items = &op->op.items;
-    if (op->op.kind != CollKind::kBatchSendRecv) {
-        const bool send = op->op.kind == CollKind::kSend;
-        single.push_back({send ? HCCL_SEND : HCCL_RECV,
-                          send ? const_cast<void*>(op->op.send) : op->op.recv, op->op.count,
-                          op->op.type, op->op.root});
-        items = &single;
+void LocalGroup::GiveUpRound(uint32_t rank, PendingOp* op) {
+    std::unique_lock lock(mutex_);
+    auto [it, inserted] = rounds_.try_emplace(op->seq);
+    Round& round = it->second;
+    if (inserted) round.ops.assign(size_, nullptr);
+    Finishing finishing;
+    if (!round.failed) {
+        FailRound(round, HCCL_E_REMOTE,
+                  "rank " + std::to_string(rank) + "'s collective #" + std::to_string(op->seq) +
+                      " (" + CollName(op->op.kind) +
+                      ") was discarded before it ran (its stream was destroyed, or stopped "
+                      "after an earlier failure)",
+                  &finishing);
     }
+    if (++round.passed == size_) rounds_.erase(it);
+    if (finishing.ops.empty()) return;
+    ++busy_;
+    lock.unlock();
+    FinishOutsideLock(finishing);
+}
+
+std::deque<LocalGroup::P2p>& LocalGroup::OwnQueue(uint32_t rank, const HcclSendRecvItem& item) {
+    if (item.sendRecvType == HCCL_SEND) return channels_[{rank, item.remoteRank}].sends;
+    return channels_[{item.remoteRank, rank}].recvs;
+}
+
+std::deque<LocalGroup::P2p>& LocalGroup::PartnerQueue(uint32_t rank, const HcclSendRecvItem& item) {
+    if (item.sendRecvType == HCCL_SEND) return channels_[{rank, item.remoteRank}].recvs;
+    return channels_[{item.remoteRank, rank}].sends;
+}
+
+void LocalGroup::GiveUpItem(uint32_t rank, const HcclSendRecvItem& item, HcclResult code,
+                            const std::string& why, Finishing* out) {
+    if (gone_[item.remoteRank]) return;  // nobody will come for it
+    std::deque<P2p>& partners = PartnerQueue(rank, item);
+    const std::string theirs = std::string("the matching ") +
+                               (item.sendRecvType == HCCL_SEND ? "send" : "receive") + " of rank " +
+                               std::to_string(rank) + " failed: " + why;
+    if (partners.empty()) {
+        OwnQueue(rank, item)
+            .push_back({nullptr, item.buf, item.count, item.dataType, 0, code, theirs});
+        return;
+    }
+    P2p partner = std::move(partners.front());
+    partners.pop_front();
+    if (partner.owner != nullptr) FailP2p(partner.owner, code, theirs, out);
+    // Two failed items meet: both are spent.
+}
+
+void LocalGroup::FailItems(PendingOp* owner, HcclResult code, const std::string& why) {
+    for (auto& [pair, channel] : channels_) {
+        for (std::deque<P2p>* queue : {&channel.sends, &channel.recvs}) {
+            for (P2p& p : *queue) {
+                if (p.owner != owner) continue;
+                p.owner = nullptr;
+                p.deadline = 0;
+                p.code = code;
+                p.why = (queue == &channel.sends
+                             ? "the matching send of rank " + std::to_string(pair.first)
+                             : "the matching receive of rank " + std::to_string(pair.second)) +
+                        " failed: " + why;
+            }
+        }
+    }
+}
+
+void LocalGroup::FailP2p(PendingOp* owner, HcclResult code, const std::string& why,
+                         Finishing* out) {
+    if (unmatched_.erase(owner) == 0) return;
+    FailItems(owner, code, why);
+    out->ops.push_back({owner, {code, why}});
+}
+
+Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
+    const std::vector<HcclSendRecvItem> items = ItemsOf(op->op);
     std::unique_lock lock(mutex_);
     Finishing finishing;
     const int64_t deadline = timeout_ms_ > 0 ? NowMs() + timeout_ms_ : 0;
@@ -490,7 +578,9 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
     };
     std::vector<Copy> copies;
     std::vector<PendingOp*> partners_done;
-    for (const HcclSendRecvItem& item : *items) {
+    size_t next = 0;  // the first item not dealt with
+    for (; next < items.size(); ++next) {
+        const HcclSendRecvItem& item = items[next];
         const bool send = item.sendRecvType == HCCL_SEND;
         const uint32_t peer = item.remoteRank;
         if (gone_[peer]) {
@@ -498,17 +588,21 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
             failure_why = "rank " + std::to_string(peer) + " destroyed its communicator";
             break;
         }
-        Channel& channel =
-            channels_[send ? std::make_pair(rank, peer) : std::make_pair(peer, rank)];
-        std::deque<P2p>& partners = send ? channel.recvs : channel.sends;
+        std::deque<P2p>& partners = PartnerQueue(rank, item);
         if (partners.empty()) {
-            (send ? channel.sends : channel.recvs)
-                .push_back({op, item.buf, item.count, item.dataType, deadline});
+            OwnQueue(rank, item)
+                .push_back({op, item.buf, item.count, item.dataType, deadline, HCCL_SUCCESS, {}});
             ++unmatched;
             continue;
         }
-        P2p partner = partners.front();
+        P2p partner = std::move(partners.front());
         partners.pop_front();
+        if (partner.owner == nullptr) {  // its op failed or was discarded
+            failure = partner.code;
+            failure_why = std::move(partner.why);
+            ++next;
+            break;
+        }
         if (partner.count != item.count || partner.type != item.dataType) {
             const std::string mine = std::to_string(item.count) + " " + DataTypeName(item.dataType);
             const std::string theirs =
@@ -518,9 +612,8 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
                                      std::to_string(peer) + ", which receives " + theirs
                                : "rank " + std::to_string(peer) + " sends " + theirs + " to rank " +
                                      std::to_string(rank) + ", which receives " + mine;
-            DropItems(partner.owner);
-            unmatched_.erase(partner.owner);
-            finishing.ops.push_back({partner.owner, {failure, failure_why}});
+            FailP2p(partner.owner, failure, failure_why, &finishing);
+            ++next;
             break;
         }
         const size_t bytes = item.count * DataTypeSize(item.dataType);
@@ -533,8 +626,13 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
         }
     }
     if (failure != HCCL_SUCCESS) {
-        if (unmatched > 0) DropItems(op);
-        // Partners already matched with this op still get their data: their side is sound.
+        // The op fails, but each of its items still takes its place opposite its peer's, so the
+        // peers' later sends and receives pair as they were issued: the ones already queued
+        // stay, failed, and the ones not reached are given up. Partners already matched with
+        // this op get their data: their side is sound.
+        if (unmatched > 0) FailItems(op, failure, failure_why);
+        for (; next < items.size(); ++next)
+            GiveUpItem(rank, items[next], failure, failure_why, &finishing);
     } else if (unmatched > 0) {
         unmatched_[op] = unmatched;
         if (deadline != 0) Watch(deadline);
@@ -556,20 +654,23 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
     return Transport::Outcome::kDone;
 }
 
-void LocalGroup::DropItems(PendingOp* owner) {
-    for (auto& [pair, channel] : channels_) {
-        for (std::deque<P2p>* queue : {&channel.sends, &channel.recvs}) {
-            queue->erase(std::remove_if(queue->begin(), queue->end(),
-                                        [owner](const P2p& p) { return p.owner == owner; }),
-                         queue->end());
-        }
-    }
-}
-
 void LocalGroup::Withdraw(uint32_t rank, PendingOp* op) {
+    const bool started = op->state.load(std::memory_order_acquire) != PendingOp::kNew;
+    if (!started && Collective(op->op.kind)) {
+        GiveUpRound(rank, op);
+        return;
+    }
     std::unique_lock lock(mutex_);
     Finishing finishing;
-    for (auto it = rounds_.begin(); it != rounds_.end(); ++it) {
+    if (!started) {  // a send or receive that never ran: its items give up their places
+        const std::string why =
+            "rank " + std::to_string(rank) + "'s " + CollName(op->op.kind) +
+            " was discarded before it ran (its stream was destroyed, or stopped after an "
+            "earlier failure)";
+        for (const HcclSendRecvItem& item : ItemsOf(op->op))
+            GiveUpItem(rank, item, HCCL_E_REMOTE, why, &finishing);
+    }
+    for (auto it = rounds_.begin(); started && it != rounds_.end(); ++it) {
         Round& round = it->second;
         if (round.ops[rank] != op) continue;
         round.ops[rank] = nullptr;
@@ -582,7 +683,11 @@ void LocalGroup::Withdraw(uint32_t rank, PendingOp* op) {
         if (round.passed == size_) rounds_.erase(it);
         break;
     }
-    if (unmatched_.erase(op) != 0) DropItems(op);
+    if (started && unmatched_.erase(op) != 0) {
+        FailItems(op, HCCL_E_REMOTE,
+                  "rank " + std::to_string(rank) + "'s stream was destroyed while its " +
+                      CollName(op->op.kind) + " waited");
+    }
     if (!finishing.ops.empty()) {
         ++busy_;
         lock.unlock();
@@ -609,21 +714,19 @@ void LocalGroup::Leave(uint32_t rank) {
         ++it;
     }
     // Sends and receives waiting for the rank that left.
+    const std::string why = "rank " + std::to_string(rank) +
+                            " destroyed its communicator while a send or receive with it waited";
+    std::vector<PendingOp*> waiting;
     for (auto& [pair, channel] : channels_) {
         if (pair.first != rank && pair.second != rank) continue;
         for (std::deque<P2p>* queue : {&channel.sends, &channel.recvs}) {
             for (const P2p& p : *queue) {
-                if (unmatched_.erase(p.owner) == 0) continue;
-                finishing.ops.push_back(
-                    {p.owner,
-                     {HCCL_E_REMOTE, "rank " + std::to_string(rank) +
-                                         " destroyed its communicator while a send or receive "
-                                         "with it waited"}});
+                if (p.owner != nullptr) waiting.push_back(p.owner);
             }
         }
     }
-    for (auto& [owner, outcome] : finishing.ops)
-        DropItems(owner);
+    for (PendingOp* owner : waiting)
+        FailP2p(owner, HCCL_E_REMOTE, why, &finishing);
     if (finishing.ops.empty()) return;
     ++busy_;
     lock.unlock();
@@ -637,7 +740,8 @@ int64_t LocalGroup::Expire(int64_t now) {
     auto later = [&next](int64_t deadline) {
         if (deadline != 0 && (next == 0 || deadline < next)) next = deadline;
     };
-    const double seconds = static_cast<double>(timeout_ms_) / 1000.0;
+    char limit[64];
+    std::snprintf(limit, sizeof limit, "%g s", static_cast<double>(timeout_ms_) / 1000.0);
     for (auto& [seq, round] : rounds_) {
         if (round.failed || round.deadline == 0) continue;
         if (round.deadline > now) {
@@ -653,8 +757,6 @@ int64_t LocalGroup::Expire(int64_t now) {
                 someone = round.ops[r];
             }
         }
-        char limit[64];
-        std::snprintf(limit, sizeof limit, "%g s", seconds);
         FailRound(round, HCCL_E_TIMEOUT,
                   std::string(missing.size() == 1 ? "rank " : "ranks ") + RankList(missing) +
                       " did not issue collective #" + std::to_string(seq) + " (" +
@@ -663,33 +765,29 @@ int64_t LocalGroup::Expire(int64_t now) {
                       " (HCCL_EXEC_TIMEOUT or hcclExecTimeOut)",
                   &finishing);
     }
-    std::vector<PendingOp*> expired;
+    std::vector<std::pair<PendingOp*, std::string>> overdue;
     for (auto& [pair, channel] : channels_) {
         for (std::deque<P2p>* queue : {&channel.sends, &channel.recvs}) {
             const bool sends = queue == &channel.sends;
             for (const P2p& p : *queue) {
-                if (p.deadline == 0) continue;
+                if (p.owner == nullptr || p.deadline == 0) continue;
                 if (p.deadline > now) {
                     later(p.deadline);
                     continue;
                 }
-                if (unmatched_.erase(p.owner) == 0) continue;
-                char limit[64];
-                std::snprintf(limit, sizeof limit, "%g s", seconds);
-                finishing.ops.push_back(
-                    {p.owner,
-                     {HCCL_E_TIMEOUT,
-                      sends ? "rank " + std::to_string(pair.second) +
-                                  " did not receive what rank " + std::to_string(pair.first) +
-                                  " sent within the execution timeout of " + limit
-                            : "rank " + std::to_string(pair.first) + " did not send what rank " +
-                                  std::to_string(pair.second) +
-                                  " receives within the execution timeout of " + limit}});
+                overdue.push_back(
+                    {p.owner, sends
+                                  ? "rank " + std::to_string(pair.second) +
+                                        " did not receive what rank " + std::to_string(pair.first) +
+                                        " sent within the execution timeout of " + limit
+                                  : "rank " + std::to_string(pair.first) +
+                                        " did not send what rank " + std::to_string(pair.second) +
+                                        " receives within the execution timeout of " + limit});
             }
         }
     }
-    for (auto& [owner, outcome] : finishing.ops)
-        DropItems(owner);
+    for (auto& [owner, why] : overdue)
+        FailP2p(owner, HCCL_E_TIMEOUT, why, &finishing);
     if (!finishing.ops.empty()) {
         ++busy_;
         lock.unlock();

@@ -297,6 +297,83 @@ TEST_F(HcclTest, DestroyWaitsForTheRanksQueuedCollectives) {
     });
 }
 
+TEST_F(HcclTest, ForceDestroyingAStreamWithAParkedCollectiveFailsThePeers) {
+    std::latch rank0_destroyed(1);
+    RunRanks(2, [&](Rank& r) {
+        void* buf = r.Upload(std::vector<int32_t>{static_cast<int32_t>(r.rank + 1)});
+        if (r.rank == 0) {
+            // Two collectives: the first parks waiting for rank 1, the second waits behind it.
+            EXPECT_EQ(
+                HcclAllReduce(buf, buf, 1, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, r.comm, r.stream),
+                HCCL_SUCCESS);
+            EXPECT_EQ(HcclBarrier(r.comm, r.stream), HCCL_SUCCESS);
+            EXPECT_EQ(aclrtDestroyStreamForce(r.stream), ACL_SUCCESS);
+            ASSERT_EQ(aclrtCreateStream(&r.stream), ACL_SUCCESS);
+            rank0_destroyed.count_down();
+        } else {
+            rank0_destroyed.wait();
+            EXPECT_EQ(
+                HcclAllReduce(buf, buf, 1, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, r.comm, r.stream),
+                HCCL_SUCCESS);
+            EXPECT_EQ(HcclBarrier(r.comm, r.stream), HCCL_SUCCESS);
+            ExpectStreamFailed(r, ACL_ERROR_RT_SUSPECT_REMOTE_ERROR, HCCL_E_REMOTE, {"rank 0"});
+        }
+        // Both discarded collectives used up rank 0's turns: the next ones meet.
+        void* one = r.Upload(std::vector<int32_t>{1});
+        EXPECT_EQ(
+            HcclAllReduce(one, one, 1, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, r.comm, r.stream),
+            HCCL_SUCCESS);
+        EXPECT_EQ(r.Sync(), ACL_SUCCESS);
+        EXPECT_EQ(r.Download<int32_t>(one, 1)[0], 2);
+        aclrtFree(buf);
+        aclrtFree(one);
+    });
+}
+
+TEST_F(HcclTest, CollectiveSkippedAfterAFailureStillTakesItsTurn) {
+    RunRanks(2, [](Rank& r) {
+        // Rank 0's stream stops after a failure: its second collective is skipped, not run.
+        if (r.rank == 0) {
+            ASSERT_EQ(aclrtSetStreamFailureMode(r.stream, ACL_STOP_ON_FAILURE), ACL_SUCCESS);
+        }
+        void* buf = r.Upload(std::vector<int32_t>(8, 1));
+        EXPECT_EQ(HcclAllReduce(buf, buf, r.rank == 0 ? 8 : 4, HCCL_DATA_TYPE_INT32,
+                                HCCL_REDUCE_SUM, r.comm, r.stream),
+                  HCCL_SUCCESS);
+        EXPECT_EQ(HcclBarrier(r.comm, r.stream), HCCL_SUCCESS);
+        // The first failure (the disagreement) is what both streams report.
+        EXPECT_EQ(r.Sync(), ACL_ERROR_RT_PARAM_INVALID);
+        // The skipped barrier used up rank 0's turn, so the next collectives meet.
+        ExpectStillInStep(r);
+        aclrtFree(buf);
+    });
+}
+
+TEST_F(HcclTest, ForceDestroyingAStreamWithAParkedReceiveFailsTheSender) {
+    std::latch rank0_destroyed(1);
+    RunRanks(2, [&](Rank& r) {
+        void* buf = Filled(64, 0);
+        if (r.rank == 0) {
+            EXPECT_EQ(HcclRecv(buf, 4, HCCL_DATA_TYPE_FP32, 1, r.comm, r.stream), HCCL_SUCCESS);
+            EXPECT_EQ(aclrtDestroyStreamForce(r.stream), ACL_SUCCESS);
+            ASSERT_EQ(aclrtCreateStream(&r.stream), ACL_SUCCESS);
+            rank0_destroyed.count_down();
+        } else {
+            rank0_destroyed.wait();
+            EXPECT_EQ(HcclSend(buf, 4, HCCL_DATA_TYPE_FP32, 0, r.comm, r.stream), HCCL_SUCCESS);
+            ExpectStreamFailed(r, ACL_ERROR_RT_SUSPECT_REMOTE_ERROR, HCCL_E_REMOTE, {"rank 0"});
+        }
+        // The pair is in step again.
+        if (r.rank == 0) {
+            EXPECT_EQ(HcclRecv(buf, 4, HCCL_DATA_TYPE_FP32, 1, r.comm, r.stream), HCCL_SUCCESS);
+        } else {
+            EXPECT_EQ(HcclSend(buf, 4, HCCL_DATA_TYPE_FP32, 0, r.comm, r.stream), HCCL_SUCCESS);
+        }
+        EXPECT_EQ(r.Sync(), ACL_SUCCESS);
+        aclrtFree(buf);
+    });
+}
+
 // ---- Communicator creation ------------------------------------------------------------
 
 class HcclInitTest : public HcclTest {
