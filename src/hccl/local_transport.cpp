@@ -276,7 +276,8 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     Transport::Outcome Arrive(uint32_t rank, PendingOp* op);
     void Withdraw(uint32_t rank, PendingOp* op);
     void Leave(uint32_t rank);
-    // Fails the waits that are overdue at `now`; returns the next deadline (0: none).
+    // Fails the waits that are overdue at `now`; returns the next deadline (0: none), which the
+    // watchdog then waits for.
     int64_t Expire(int64_t now);
 
  private:
@@ -326,6 +327,7 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     void FailP2p(PendingOp* owner, HcclResult code, const std::string& why, Finishing* out);
     // Leaves every waiting item of `owner` failed in its place.
     void FailItems(PendingOp* owner, HcclResult code, const std::string& why);
+    // Makes sure the watchdog will call Expire by `deadline`.
     void Watch(int64_t deadline);
     void FinishOutsideLock(Finishing& finishing);
 
@@ -334,6 +336,10 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     std::mutex mutex_;
     std::condition_variable settled_;
     uint32_t busy_ = 0;  // threads moving data or finishing ops outside the lock
+    // Whether the watchdog holds a deadline for this group. One is enough: deadlines are set
+    // in arrival order with one timeout, so a later wait's deadline is never the earlier, and
+    // Expire hands the watchdog the next one.
+    bool watched_ = false;
     std::map<uint64_t, Round> rounds_;
     std::map<std::pair<uint32_t, uint32_t>, Channel> channels_;  // (sender, receiver)
     std::unordered_map<PendingOp*, uint32_t> unmatched_;         // items left per p2p op
@@ -402,7 +408,9 @@ class Watchdog {
 }  // namespace
 
 void LocalGroup::Watch(int64_t deadline) {
-    Watchdog::Instance().Watch(weak_from_this(), deadline);
+    if (watched_) return;
+    watched_ = true;
+    Watchdog::Instance().Watch(weak_from_this(), deadline);  // never takes our lock under its
 }
 
 void LocalGroup::FinishOutsideLock(Finishing& finishing) {
@@ -433,7 +441,7 @@ Transport::Outcome LocalGroup::Arrive(uint32_t rank, PendingOp* op) {
         round.ops.assign(size_, nullptr);
         if (timeout_ms_ > 0) {
             round.deadline = NowMs() + timeout_ms_;
-            Watch(round.deadline);  // the watchdog never takes a group's lock under its own
+            Watch(round.deadline);
         }
     }
     Finishing finishing;
@@ -788,6 +796,7 @@ int64_t LocalGroup::Expire(int64_t now) {
     }
     for (auto& [owner, why] : overdue)
         FailP2p(owner, HCCL_E_TIMEOUT, why, &finishing);
+    watched_ = next != 0;  // the watchdog waits for `next` when it is not 0
     if (!finishing.ops.empty()) {
         ++busy_;
         lock.unlock();
