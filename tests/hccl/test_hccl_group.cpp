@@ -93,6 +93,46 @@ TEST_F(HcclTest, OneThreadCreatesARankPerDeviceInsideAGroup) {
     }
 }
 
+TEST_F(HcclTest, OneThreadDrivesGroupedSendsAndReceivesOfEveryRank) {
+    constexpr uint32_t kRanks = 3;
+    int32_t devices[kRanks] = {0, 1, 2};
+    HcclComm comms[kRanks] = {};
+    ASSERT_EQ(HcclCommInitAll(kRanks, devices, comms), HCCL_SUCCESS);
+    aclrtStream streams[kRanks] = {};
+    void* sends[kRanks] = {};
+    void* recvs[kRanks] = {};
+    for (uint32_t d = 0; d < kRanks; ++d) {
+        ASSERT_EQ(aclrtSetDevice(devices[d]), ACL_SUCCESS);
+        ASSERT_EQ(aclrtCreateStream(&streams[d]), ACL_SUCCESS);
+        sends[d] = Upload(Elements(HCCL_DATA_TYPE_INT16, d, kCount));
+        recvs[d] = Filled(kCount * 2, 0);
+    }
+    // Every rank sends to the next and receives from the previous, all from this thread.
+    ASSERT_EQ(HcclGroupStart(), HCCL_SUCCESS);
+    for (uint32_t d = 0; d < kRanks; ++d) {
+        ASSERT_EQ(aclrtSetDevice(devices[d]), ACL_SUCCESS);
+        EXPECT_EQ(HcclSend(sends[d], kCount, HCCL_DATA_TYPE_INT16, (d + 1) % kRanks, comms[d],
+                           streams[d]),
+                  HCCL_SUCCESS);
+        EXPECT_EQ(HcclRecv(recvs[d], kCount, HCCL_DATA_TYPE_INT16, (d + kRanks - 1) % kRanks,
+                           comms[d], streams[d]),
+                  HCCL_SUCCESS);
+    }
+    ASSERT_EQ(HcclGroupEnd(), HCCL_SUCCESS);
+    for (uint32_t d = 0; d < kRanks; ++d) {
+        ASSERT_EQ(aclrtSetDevice(devices[d]), ACL_SUCCESS);
+        EXPECT_EQ(aclrtSynchronizeStream(streams[d]), ACL_SUCCESS);
+        EXPECT_TRUE(SameElements(Download(recvs[d], kCount * 2),
+                                 Elements(HCCL_DATA_TYPE_INT16, (d + kRanks - 1) % kRanks, kCount),
+                                 2))
+            << "rank " << d;
+        EXPECT_EQ(aclrtDestroyStream(streams[d]), ACL_SUCCESS);
+        aclrtFree(sends[d]);
+        aclrtFree(recvs[d]);
+        EXPECT_EQ(HcclCommDestroy(comms[d]), HCCL_SUCCESS);
+    }
+}
+
 TEST_F(HcclTest, GroupStatusGetSaysWhetherAGroupIsOpenOnThisThread) {
     bool in_group = true;
     EXPECT_EQ(HcclGroupStatusGet(&in_group), HCCL_SUCCESS);
@@ -122,6 +162,23 @@ TEST_F(HcclTest, GroupEndWithoutGroupStartFails) {
     EXPECT_EQ(HcclGroupStart(), HCCL_SUCCESS);
     EXPECT_EQ(HcclGroupEnd(), HCCL_SUCCESS);
     EXPECT_EQ(HcclGroupEnd(), HCCL_E_PARA) << "one end too many";
+}
+
+TEST_F(HcclTest, GroupedInitThatFailsIsReportedByGroupEndWithItsReason) {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    HcclRootInfo root;
+    ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
+    HcclComm first = nullptr;
+    ASSERT_EQ(HcclCommInitRootInfo(1, &root, 0, &first), HCCL_SUCCESS);
+    // The root info's communicator is complete: joining it again fails, at HcclGroupEnd.
+    ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+    HcclComm second = nullptr;
+    ASSERT_EQ(HcclGroupStart(), HCCL_SUCCESS);
+    EXPECT_EQ(HcclCommInitRootInfo(1, &root, 0, &second), HCCL_SUCCESS);
+    EXPECT_EQ(HcclGroupEnd(), HCCL_E_PARA);
+    EXPECT_TRUE(ErrorMentions({"HcclGroupEnd", "root info"}));
+    EXPECT_EQ(second, nullptr);
+    EXPECT_EQ(HcclCommDestroy(first), HCCL_SUCCESS);
 }
 
 TEST_F(HcclTest, GroupedCallThatIsWrongFailsAtOnce) {
