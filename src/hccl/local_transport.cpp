@@ -305,6 +305,17 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     struct Channel {
         std::deque<P2p> sends, recvs;
     };
+    // A send/receive op that is not done: items still queued, or copies to or from its buffers
+    // still running (on the threads that matched them, outside the lock). It is done, and
+    // finished, when neither is left, so its task never completes while a peer still touches
+    // its buffers; failing it early only records the failure.
+    struct P2pOp {
+        uint32_t unmatched = 0;
+        uint32_t copying = 0;
+        bool failed = false;
+        HcclResult code = HCCL_SUCCESS;
+        std::string why;
+    };
     // Ops to finish once the lock is released (Finish wakes tasks; never under our lock).
     struct Finishing {
         std::vector<std::pair<PendingOp*, std::pair<HcclResult, std::string>>> ops;
@@ -322,9 +333,12 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     // partner waiting for it, or leaves a failed item in its place for the partner to come.
     void GiveUpItem(uint32_t rank, const HcclSendRecvItem& item, HcclResult code,
                     const std::string& why, Finishing* out);
-    // Fails a waiting p2p op (to `out`) and leaves its waiting items failed in their places.
-    // Does nothing when the op is not waiting any more.
+    // Fails a p2p op that is not done and leaves its queued items failed in their places; it
+    // is finished (to `out`) at once, or by the last of its copies. Does nothing when the op
+    // is done or failed already.
     void FailP2p(PendingOp* owner, HcclResult code, const std::string& why, Finishing* out);
+    // When `owner` is done, forgets it and returns true with its outcome in `code`/`why`.
+    bool SettleP2p(PendingOp* owner, HcclResult* code, std::string* why);
     // Leaves every waiting item of `owner` failed in its place.
     void FailItems(PendingOp* owner, HcclResult code, const std::string& why);
     // Makes sure the watchdog will call Expire by `deadline`.
@@ -342,7 +356,7 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     bool watched_ = false;
     std::map<uint64_t, Round> rounds_;
     std::map<std::pair<uint32_t, uint32_t>, Channel> channels_;  // (sender, receiver)
-    std::unordered_map<PendingOp*, uint32_t> unmatched_;         // items left per p2p op
+    std::unordered_map<PendingOp*, P2pOp> p2p_;                  // not done yet
     std::vector<uint8_t> gone_;
 };
 
@@ -566,9 +580,26 @@ void LocalGroup::FailItems(PendingOp* owner, HcclResult code, const std::string&
 
 void LocalGroup::FailP2p(PendingOp* owner, HcclResult code, const std::string& why,
                          Finishing* out) {
-    if (unmatched_.erase(owner) == 0) return;
-    FailItems(owner, code, why);
-    out->ops.push_back({owner, {code, why}});
+    auto it = p2p_.find(owner);
+    if (it == p2p_.end() || it->second.failed) return;
+    P2pOp& state = it->second;
+    if (state.unmatched > 0) FailItems(owner, code, why);
+    state.unmatched = 0;
+    state.failed = true;
+    state.code = code;
+    state.why = why;
+    HcclResult result = HCCL_SUCCESS;
+    std::string reason;
+    if (SettleP2p(owner, &result, &reason)) out->ops.push_back({owner, {result, reason}});
+}
+
+bool LocalGroup::SettleP2p(PendingOp* owner, HcclResult* code, std::string* why) {
+    auto it = p2p_.find(owner);
+    if (it == p2p_.end() || it->second.unmatched > 0 || it->second.copying > 0) return false;
+    *code = it->second.failed ? it->second.code : HCCL_SUCCESS;
+    *why = std::move(it->second.why);
+    p2p_.erase(it);
+    return true;
 }
 
 Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
@@ -576,16 +607,17 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
     std::unique_lock lock(mutex_);
     Finishing finishing;
     const int64_t deadline = timeout_ms_ > 0 ? NowMs() + timeout_ms_ : 0;
-    uint32_t unmatched = 0;
+    P2pOp& mine = p2p_[op];
     HcclResult failure = HCCL_SUCCESS;
     std::string failure_why;
+    // Copies between this op and partners that were waiting, made once the lock is released.
     struct Copy {
         void* dst;
         const void* src;
         size_t bytes;
+        PendingOp* partner;
     };
     std::vector<Copy> copies;
-    std::vector<PendingOp*> partners_done;
     size_t next = 0;  // the first item not dealt with
     for (; next < items.size(); ++next) {
         const HcclSendRecvItem& item = items[next];
@@ -600,7 +632,7 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
         if (partners.empty()) {
             OwnQueue(rank, item)
                 .push_back({op, item.buf, item.count, item.dataType, deadline, HCCL_SUCCESS, {}});
-            ++unmatched;
+            ++mine.unmatched;
             continue;
         }
         P2p partner = std::move(partners.front());
@@ -612,53 +644,94 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
             break;
         }
         if (partner.count != item.count || partner.type != item.dataType) {
-            const std::string mine = std::to_string(item.count) + " " + DataTypeName(item.dataType);
+            const std::string ours = std::to_string(item.count) + " " + DataTypeName(item.dataType);
             const std::string theirs =
                 std::to_string(partner.count) + " " + DataTypeName(partner.type);
             failure = HCCL_E_PARA;
-            failure_why = send ? "rank " + std::to_string(rank) + " sends " + mine + " to rank " +
+            failure_why = send ? "rank " + std::to_string(rank) + " sends " + ours + " to rank " +
                                      std::to_string(peer) + ", which receives " + theirs
                                : "rank " + std::to_string(peer) + " sends " + theirs + " to rank " +
-                                     std::to_string(rank) + ", which receives " + mine;
+                                     std::to_string(rank) + ", which receives " + ours;
             FailP2p(partner.owner, failure, failure_why, &finishing);
             ++next;
             break;
         }
         const size_t bytes = item.count * DataTypeSize(item.dataType);
-        copies.push_back(send ? Copy{partner.buf, item.buf, bytes}
-                              : Copy{item.buf, partner.buf, bytes});
-        auto left = unmatched_.find(partner.owner);
-        if (--left->second == 0) {
-            unmatched_.erase(left);
-            partners_done.push_back(partner.owner);
-        }
+        copies.push_back(send ? Copy{partner.buf, item.buf, bytes, partner.owner}
+                              : Copy{item.buf, partner.buf, bytes, partner.owner});
+        P2pOp& theirs = p2p_[partner.owner];
+        --theirs.unmatched;
+        ++theirs.copying;
+        ++mine.copying;
     }
     if (failure != HCCL_SUCCESS) {
         // The op fails, but each of its items still takes its place opposite its peer's, so the
         // peers' later sends and receives pair as they were issued: the ones already queued
         // stay, failed, and the ones not reached are given up. Partners already matched with
         // this op get their data: their side is sound.
-        if (unmatched > 0) FailItems(op, failure, failure_why);
+        if (mine.unmatched > 0) FailItems(op, failure, failure_why);
+        mine.unmatched = 0;
+        mine.failed = true;
+        mine.code = failure;
+        mine.why = failure_why;
         for (; next < items.size(); ++next)
             GiveUpItem(rank, items[next], failure, failure_why, &finishing);
-    } else if (unmatched > 0) {
-        unmatched_[op] = unmatched;
-        if (deadline != 0) Watch(deadline);
+    } else if (mine.unmatched > 0 && deadline != 0) {
+        Watch(deadline);
     }
-    ++busy_;
-    lock.unlock();
-    for (const Copy& copy : copies)
-        CopyBytes(static_cast<char*>(copy.dst), static_cast<const char*>(copy.src), copy.bytes);
-    for (PendingOp* done : partners_done)
-        finishing.ops.push_back({done, {HCCL_SUCCESS, {}}});
-    FinishOutsideLock(finishing);
-    if (failure != HCCL_SUCCESS) {
-        op->result = failure;
-        op->message = std::move(failure_why);
+    HcclResult result = HCCL_SUCCESS;
+    std::string why;
+    if (copies.empty()) {
+        // Nothing to move: the op is done now, or waits for partners to come.
+        if (!SettleP2p(op, &result, &why)) {
+            if (finishing.ops.empty()) return Transport::Outcome::kPending;
+            ++busy_;
+            lock.unlock();
+            FinishOutsideLock(finishing);
+            return Transport::Outcome::kPending;
+        }
+    } else {
+        ++busy_;
+        lock.unlock();
+        for (const Copy& copy : copies) {
+            CopyBytes(static_cast<char*>(copy.dst), static_cast<const char*>(copy.src), copy.bytes);
+        }
+        lock.lock();
+        --busy_;
+        P2pOp& ours = p2p_.at(op);  // only this task settles or withdraws it meanwhile
+        for (const Copy& copy : copies) {
+            --ours.copying;
+            // A partner withdrawn meanwhile (its stream destroyed) is forgotten already; it
+            // waits for busy_ before it goes.
+            if (auto it = p2p_.find(copy.partner); it != p2p_.end()) --it->second.copying;
+        }
+        // Partners whose last copy this was are done. (Several copies may share a partner.)
+        for (const Copy& copy : copies) {
+            HcclResult code = HCCL_SUCCESS;
+            std::string reason;
+            if (SettleP2p(copy.partner, &code, &reason))
+                finishing.ops.push_back({copy.partner, {code, std::move(reason)}});
+        }
+        const bool done = SettleP2p(op, &result, &why);
+        if (!finishing.ops.empty()) {
+            ++busy_;
+            lock.unlock();
+            FinishOutsideLock(finishing);
+        } else if (busy_ == 0) {
+            settled_.notify_all();
+        }
+        if (!done) return Transport::Outcome::kPending;
+        op->result = result;
+        op->message = std::move(why);
         return Transport::Outcome::kDone;
     }
-    if (unmatched > 0) return Transport::Outcome::kPending;
-    op->result = HCCL_SUCCESS;
+    if (!finishing.ops.empty()) {
+        ++busy_;
+        lock.unlock();
+        FinishOutsideLock(finishing);
+    }
+    op->result = result;
+    op->message = std::move(why);
     return Transport::Outcome::kDone;
 }
 
@@ -691,10 +764,15 @@ void LocalGroup::Withdraw(uint32_t rank, PendingOp* op) {
         if (round.passed == size_) rounds_.erase(it);
         break;
     }
-    if (started && unmatched_.erase(op) != 0) {
-        FailItems(op, HCCL_E_REMOTE,
-                  "rank " + std::to_string(rank) + "'s stream was destroyed while its " +
-                      CollName(op->op.kind) + " waited");
+    if (auto it = p2p_.find(op); started && it != p2p_.end()) {
+        // Copies other ranks still make to or from its buffers end before this returns
+        // (busy_); the op is forgotten now.
+        if (it->second.unmatched > 0) {
+            FailItems(op, HCCL_E_REMOTE,
+                      "rank " + std::to_string(rank) + "'s stream was destroyed while its " +
+                          CollName(op->op.kind) + " waited");
+        }
+        p2p_.erase(it);
     }
     if (!finishing.ops.empty()) {
         ++busy_;

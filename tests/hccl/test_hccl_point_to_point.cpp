@@ -106,6 +106,38 @@ TEST_P(HcclPairTest, SendsBetweenOnePairArriveInTheOrderTheyWereIssued) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, HcclPairTest, ::testing::Values(2u, 3u, 4u), RanksName);
 
+TEST_F(HcclTest, BatchCompletesOnlyOnceEveryCopyIntoItsBuffersIsDone) {
+    // Rank 0 receives a large buffer from rank 1 and a small one from rank 2. Rank 1's copy is
+    // still running when rank 2's lands: rank 0's batch must not complete before both have.
+    constexpr uint64_t kLarge = 32u << 20, kSmall = 4;
+    std::latch rank0_queued(1), rank1_queued(1);
+    RunRanks(3, [&](Rank& r) {
+        if (r.rank == 0) {
+            void* large = Filled(kLarge, 0);
+            void* small = Filled(kSmall, 0);
+            HcclSendRecvItem items[2] = {{HCCL_RECV, large, kLarge, HCCL_DATA_TYPE_UINT8, 1},
+                                         {HCCL_RECV, small, kSmall, HCCL_DATA_TYPE_UINT8, 2}};
+            EXPECT_EQ(HcclBatchSendRecv(items, 2, r.comm, r.stream), HCCL_SUCCESS);
+            rank0_queued.count_down();
+            EXPECT_EQ(r.Sync(), ACL_SUCCESS);
+            // The copy runs front to back: its last bytes land last.
+            const Bytes tail = Download(static_cast<char*>(large) + kLarge - 4096, 4096);
+            EXPECT_EQ(tail, Bytes(4096, 0x11));
+            EXPECT_EQ(Download(small, kSmall), Bytes(kSmall, 0x22));
+            aclrtFree(large);
+            aclrtFree(small);
+        } else {
+            const uint64_t n = r.rank == 1 ? kLarge : kSmall;
+            void* buf = Filled(n, r.rank == 1 ? 0x11 : 0x22);
+            (r.rank == 1 ? rank0_queued : rank1_queued).wait();
+            EXPECT_EQ(HcclSend(buf, n, HCCL_DATA_TYPE_UINT8, 0, r.comm, r.stream), HCCL_SUCCESS);
+            if (r.rank == 1) rank1_queued.count_down();
+            EXPECT_EQ(r.Sync(), ACL_SUCCESS);
+            aclrtFree(buf);
+        }
+    });
+}
+
 TEST_F(HcclTest, SendAndRecvOfZeroElementsMeetWithoutBuffers) {
     RunRanks(2, [](Rank& r) {
         if (r.rank == 0) {
