@@ -59,6 +59,55 @@ TEST_F(HcclTest, InitAllMakesOneRankPerListedDeviceInListOrder) {
         t.join();
 }
 
+TEST_F(HcclTest, TwoCommunicatorsOfTheSameDevicesAreIndependent) {
+    // Two communicators over devices 0 and 1, each on its own stream: rank 0 uses A then B,
+    // rank 1 B then A. Neither waits for the other's order.
+    int32_t devices[2] = {0, 1};
+    HcclComm a[2] = {}, b[2] = {};
+    ASSERT_EQ(HcclCommInitAll(2, devices, a), HCCL_SUCCESS);
+    ASSERT_EQ(HcclCommInitAll(2, devices, b), HCCL_SUCCESS);
+    EXPECT_NE(NameOf(a[0]), NameOf(b[0]));
+    std::vector<std::thread> threads;
+    for (uint32_t i = 0; i < 2; ++i) {
+        threads.emplace_back([&, i] {
+            ASSERT_EQ(aclrtSetDevice(devices[i]), ACL_SUCCESS);
+            aclrtStream sa = nullptr, sb = nullptr;
+            ASSERT_EQ(aclrtCreateStream(&sa), ACL_SUCCESS);
+            ASSERT_EQ(aclrtCreateStream(&sb), ACL_SUCCESS);
+            Rank r;
+            void* x = r.Upload(std::vector<int32_t>{1});
+            void* y = r.Upload(std::vector<int32_t>{10});
+            auto on_a = [&] {
+                EXPECT_EQ(HcclAllReduce(x, x, 1, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, a[i], sa),
+                          HCCL_SUCCESS);
+            };
+            auto on_b = [&] {
+                EXPECT_EQ(HcclAllReduce(y, y, 1, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, b[i], sb),
+                          HCCL_SUCCESS);
+            };
+            if (i == 0) {
+                on_a();
+                on_b();
+            } else {
+                on_b();
+                on_a();
+            }
+            EXPECT_EQ(aclrtSynchronizeStream(sa), ACL_SUCCESS);
+            EXPECT_EQ(aclrtSynchronizeStream(sb), ACL_SUCCESS);
+            EXPECT_EQ(r.Download<int32_t>(x, 1)[0], 2);
+            EXPECT_EQ(r.Download<int32_t>(y, 1)[0], 20);
+            aclrtFree(x);
+            aclrtFree(y);
+            EXPECT_EQ(aclrtDestroyStream(sa), ACL_SUCCESS);
+            EXPECT_EQ(aclrtDestroyStream(sb), ACL_SUCCESS);
+            EXPECT_EQ(HcclCommDestroy(a[i]), HCCL_SUCCESS);
+            EXPECT_EQ(HcclCommDestroy(b[i]), HCCL_SUCCESS);
+        });
+    }
+    for (std::thread& t : threads)
+        t.join();
+}
+
 TEST_F(HcclTest, InitAllRefusesDuplicateAndUnknownDevices) {
     HcclComm comms[2] = {};
     int32_t twice[2] = {1, 1};

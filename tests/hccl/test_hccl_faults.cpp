@@ -232,6 +232,56 @@ TEST_F(HcclTest, ReceiveWithoutASendTimesOut) {
     });
 }
 
+TEST_F(HcclTest, RankIssuingAfterTheTimeoutFailsTooAndTheRanksStayInStep) {
+    ScopedEnv timeout("HCCL_EXEC_TIMEOUT", "1");
+    std::latch rank0_timed_out(1);
+    RunRanks(2, [&](Rank& r) {
+        // A first collective that completes, then one that rank 1 issues only after rank 0
+        // has timed out in it.
+        ExpectStillInStep(r);
+        void* buf = Filled(64, 0);
+        if (r.rank == 1) rank0_timed_out.wait();
+        EXPECT_EQ(
+            HcclAllReduce(buf, buf, 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm, r.stream),
+            HCCL_SUCCESS);
+        ExpectStreamFailed(r, ACL_ERROR_RT_TASK_TIMEOUT, HCCL_E_TIMEOUT,
+                           {"rank 1 did not issue collective #1"});
+        if (r.rank == 0) rank0_timed_out.count_down();
+        ExpectStillInStep(r);
+        aclrtFree(buf);
+    });
+}
+
+TEST_F(HcclTest, SendIssuedAfterItsReceiveTimedOutFailsTooAndThePairStaysInStep) {
+    ScopedEnv timeout("HCCL_EXEC_TIMEOUT", "1");
+    std::latch rank0_timed_out(1);
+    RunRanks(2, [&](Rank& r) {
+        void* buf = Filled(64, 0);
+        if (r.rank == 0) {
+            EXPECT_EQ(HcclRecv(buf, 4, HCCL_DATA_TYPE_FP32, 1, r.comm, r.stream), HCCL_SUCCESS);
+            ExpectStreamFailed(r, ACL_ERROR_RT_TASK_TIMEOUT, HCCL_E_TIMEOUT,
+                               {"rank 1 did not send"});
+            rank0_timed_out.count_down();
+        } else {
+            rank0_timed_out.wait();
+            EXPECT_EQ(HcclSend(buf, 4, HCCL_DATA_TYPE_FP32, 0, r.comm, r.stream), HCCL_SUCCESS);
+            ExpectStreamFailed(r, ACL_ERROR_RT_TASK_TIMEOUT, HCCL_E_TIMEOUT,
+                               {"the matching receive of rank 0 failed"});
+        }
+        // The late send met the receive that timed out; the next pair meets as issued.
+        void* data = r.Upload(std::vector<int32_t>{r.rank == 1 ? 42 : 0});
+        if (r.rank == 0) {
+            EXPECT_EQ(HcclRecv(data, 1, HCCL_DATA_TYPE_INT32, 1, r.comm, r.stream), HCCL_SUCCESS);
+        } else {
+            EXPECT_EQ(HcclSend(data, 1, HCCL_DATA_TYPE_INT32, 0, r.comm, r.stream), HCCL_SUCCESS);
+        }
+        EXPECT_EQ(r.Sync(), ACL_SUCCESS);
+        EXPECT_EQ(r.Download<int32_t>(data, 1)[0], 42);
+        aclrtFree(buf);
+        aclrtFree(data);
+    });
+}
+
 TEST_F(HcclTest, DestroyingARankFailsThePeersWaitingForItPromptly) {
     std::latch others_queued(2);
     RunRanks(3, [&](Rank& r) {

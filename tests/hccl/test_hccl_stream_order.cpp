@@ -207,4 +207,35 @@ TEST_F(HcclTest, CapturedCollectivesReplayCorrectlyEveryTime) {
     });
 }
 
+TEST_F(HcclTest, CapturedSendsAndReceivesReplayCorrectlyEveryTime) {
+    RunRanks(3, [](Rank& r) {
+        // A ring: each rank sends to the next and receives from the previous, grouped so the
+        // sends do not wait for each other.
+        const uint32_t next = (r.rank + 1) % 3, previous = (r.rank + 2) % 3;
+        void* send = Filled(kCount * 4, 0);
+        void* recv = Filled(kCount * 4, 0);
+        aclmdlRI model = nullptr;
+        ASSERT_EQ(aclmdlRICaptureBegin(r.stream, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL),
+                  ACL_SUCCESS);
+        HcclSendRecvItem items[2] = {{HCCL_SEND, send, kCount, HCCL_DATA_TYPE_INT32, next},
+                                     {HCCL_RECV, recv, kCount, HCCL_DATA_TYPE_INT32, previous}};
+        EXPECT_EQ(HcclBatchSendRecv(items, 2, r.comm, r.stream), HCCL_SUCCESS);
+        ASSERT_EQ(aclmdlRICaptureEnd(r.stream, &model), ACL_SUCCESS);
+        for (int32_t replay = 1; replay <= 3; ++replay) {
+            const std::vector<int32_t> input(kCount, replay * 10 + static_cast<int32_t>(r.rank));
+            EXPECT_EQ(
+                aclrtMemcpy(send, kCount * 4, input.data(), kCount * 4, ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_SUCCESS);
+            EXPECT_EQ(aclmdlRIExecuteAsync(model, r.stream), ACL_SUCCESS);
+            EXPECT_EQ(r.Sync(), ACL_SUCCESS) << "replay " << replay;
+            EXPECT_EQ(r.Download<int32_t>(recv, kCount),
+                      std::vector<int32_t>(kCount, replay * 10 + static_cast<int32_t>(previous)))
+                << "replay " << replay;
+        }
+        EXPECT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+        aclrtFree(send);
+        aclrtFree(recv);
+    });
+}
+
 }  // namespace
