@@ -2,6 +2,7 @@
 #include "hccl/enqueue.h"
 
 #include <cinttypes>
+#include <cstdio>
 
 #include "acl/acl.h"
 #include "backend/cpu/executor.h"
@@ -29,6 +30,8 @@ aclError StreamCode(HcclResult result) {
             return ACL_ERROR_RT_SOCKET_CLOSE;
         case HCCL_E_PARA:
             return ACL_ERROR_RT_PARAM_INVALID;
+        case HCCL_E_MEMORY:  // a buffer freed while the operation waited, as for copies
+            return ACL_ERROR_RT_COPY_DATA;
         default:
             return ACL_ERROR_RT_INTERNAL_ERROR;
     }
@@ -126,6 +129,25 @@ cpu::TaskStatus RunCollective(cpu::TaskContext& ctx, const TaskState& s) {
 
 }  // namespace
 
+std::string LostBuffer(const CollOp& op) {
+    for (const BufferUse& use : op.buffers) {
+        const MemRegion region = ClassifyPointer(use.address);
+        const uint64_t offset = reinterpret_cast<uintptr_t>(use.address) - region.base;
+        if (region.domain == MemDomain::kDevice && offset <= region.usable &&
+            use.bytes <= region.usable - offset) {
+            continue;
+        }
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "%s (%p, %" PRIu64
+                      " bytes) of %s was freed while the operation waited in its stream: "
+                      "buffers must stay allocated until the stream has run it",
+                      use.name, use.address, use.bytes, CollName(op.kind));
+        return text;
+    }
+    return {};
+}
+
 int32_t CurrentDevice(HcclResult* rc) {
     Context* context = CurrentContext();
     if (context == nullptr) {
@@ -171,6 +193,9 @@ HcclResult Enqueue(const std::shared_ptr<Communicator>& comm, aclrtStream handle
     if (check_only) return HCCL_SUCCESS;
     auto* pending = new PendingOp;
     pending->op = std::move(op);
+    for (size_t i = 0; i < n_buffers; ++i) {
+        if (buffers[i].bytes != 0) pending->op.buffers.push_back(buffers[i]);
+    }
     pending->comm = comm;
     const bool counted = !stream->diverted();
     if (counted) comm->BeginOp();

@@ -15,6 +15,7 @@
 
 #include "backend/cpu/executor.h"
 #include "hccl/data_type.h"
+#include "hccl/enqueue.h"
 
 namespace openacl::hccl {
 namespace {
@@ -500,9 +501,19 @@ Transport::Outcome LocalGroup::Arrive(uint32_t rank, PendingOp* op) {
     ++busy_;
     lock.unlock();
     Plan plan;
-    std::string why = MakePlan(ops, &plan);
+    HcclResult code = HCCL_SUCCESS;
+    std::string why;
+    for (uint32_t r = 0; r < size_ && why.empty(); ++r) {
+        if (std::string lost = LostBuffer(ops[r]->op); !lost.empty()) {
+            code = HCCL_E_MEMORY;
+            why = "rank " + std::to_string(r) + ": " + lost;
+        }
+    }
+    if (why.empty()) {
+        why = MakePlan(ops, &plan);
+        if (!why.empty()) code = HCCL_E_PARA;
+    }
     if (why.empty()) RunPlan(plan);
-    const HcclResult code = why.empty() ? HCCL_SUCCESS : HCCL_E_PARA;
     for (uint32_t r = 0; r < size_; ++r) {
         if (r != rank) finishing.ops.push_back({ops[r], {code, why}});
     }
@@ -604,12 +615,16 @@ bool LocalGroup::SettleP2p(PendingOp* owner, HcclResult* code, std::string* why)
 
 Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
     const std::vector<HcclSendRecvItem> items = ItemsOf(op->op);
+    HcclResult failure = HCCL_SUCCESS;
+    std::string failure_why = LostBuffer(op->op);
+    if (!failure_why.empty()) {
+        failure = HCCL_E_MEMORY;
+        failure_why = "rank " + std::to_string(rank) + ": " + failure_why;
+    }
     std::unique_lock lock(mutex_);
     Finishing finishing;
     const int64_t deadline = timeout_ms_ > 0 ? NowMs() + timeout_ms_ : 0;
     P2pOp& mine = p2p_[op];
-    HcclResult failure = HCCL_SUCCESS;
-    std::string failure_why;
     // Copies between this op and partners that were waiting, made once the lock is released.
     struct Copy {
         void* dst;
@@ -619,7 +634,7 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
     };
     std::vector<Copy> copies;
     size_t next = 0;  // the first item not dealt with
-    for (; next < items.size(); ++next) {
+    for (; failure == HCCL_SUCCESS && next < items.size(); ++next) {
         const HcclSendRecvItem& item = items[next];
         const bool send = item.sendRecvType == HCCL_SEND;
         const uint32_t peer = item.remoteRank;
@@ -640,6 +655,14 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
         if (partner.owner == nullptr) {  // its op failed or was discarded
             failure = partner.code;
             failure_why = std::move(partner.why);
+            ++next;
+            break;
+        }
+        // The partner waited: its buffers may have been freed meanwhile.
+        if (std::string lost = LostBuffer(partner.owner->op); !lost.empty()) {
+            failure = HCCL_E_MEMORY;
+            failure_why = "rank " + std::to_string(peer) + ": " + lost;
+            FailP2p(partner.owner, failure, failure_why, &finishing);
             ++next;
             break;
         }

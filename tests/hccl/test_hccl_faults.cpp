@@ -347,6 +347,55 @@ TEST_F(HcclTest, DestroyWaitsForTheRanksQueuedCollectives) {
     });
 }
 
+TEST_F(HcclTest, CollectiveWhoseBufferWasFreedWhileItWaitedWritesNothing) {
+    std::latch rank0_freed(1);
+    RunRanks(2, [&](Rank& r) {
+        void* send = Filled(64, 1);
+        void* recv = Filled(64, 0);
+        if (r.rank == 1) rank0_freed.wait();
+        EXPECT_EQ(
+            HcclAllReduce(send, recv, 16, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, r.comm, r.stream),
+            HCCL_SUCCESS);
+        if (r.rank == 0) {  // frees its receive buffer while the AllReduce waits for rank 1
+            EXPECT_EQ(aclrtFree(recv), ACL_SUCCESS);
+            recv = nullptr;
+            rank0_freed.count_down();
+        }
+        // Copies fail the same way when their memory is freed under them.
+        ExpectStreamFailed(r, ACL_ERROR_RT_COPY_DATA, HCCL_E_MEMORY,
+                           {"rank 0", "recvBuf", "freed while the operation waited"});
+        if (recv != nullptr) {
+            EXPECT_EQ(Download(recv, 64), Bytes(64, 0)) << "nothing was written";
+            aclrtFree(recv);
+        }
+        ExpectStillInStep(r);
+        aclrtFree(send);
+    });
+}
+
+TEST_F(HcclTest, ReceiveWhoseBufferWasFreedWhileItWaitedFailsTheSenderToo) {
+    std::latch rank0_freed(1), rank1_done(1);
+    RunRanks(2, [&](Rank& r) {
+        void* buf = Filled(64, 7);
+        if (r.rank == 0) {
+            EXPECT_EQ(HcclRecv(buf, 16, HCCL_DATA_TYPE_FP32, 1, r.comm, r.stream), HCCL_SUCCESS);
+            EXPECT_EQ(aclrtFree(buf), ACL_SUCCESS);
+            buf = nullptr;
+            rank0_freed.count_down();
+        } else {
+            rank0_freed.wait();
+            EXPECT_EQ(HcclSend(buf, 16, HCCL_DATA_TYPE_FP32, 0, r.comm, r.stream), HCCL_SUCCESS);
+        }
+        ExpectStreamFailed(r, ACL_ERROR_RT_COPY_DATA, HCCL_E_MEMORY,
+                           {"rank 0", "recvBuf", "freed"});
+        // Rank 0 stays until rank 1 has met its failed receive (a rank that left is a
+        // different failure).
+        if (r.rank == 1) rank1_done.count_down();
+        if (r.rank == 0) rank1_done.wait();
+        if (buf != nullptr) aclrtFree(buf);
+    });
+}
+
 TEST_F(HcclTest, ForceDestroyingAStreamWithAParkedCollectiveFailsThePeers) {
     std::latch rank0_destroyed(1);
     RunRanks(2, [&](Rank& r) {
