@@ -96,13 +96,37 @@ HcclResult CopyCounts(const void* array, const char* what, uint32_t n, std::vect
     return HCCL_SUCCESS;
 }
 
-// Elements a buffer must hold for blocks of `counts` at `displs`.
-uint64_t Extent(const std::vector<uint64_t>& counts, const std::vector<uint64_t>& displs) {
-    uint64_t extent = 0;
+// The bytes `count` elements of `es` bytes take, `times` over; fails (HCCL_E_PARA) when that
+// is more than 64 bits can count, which would otherwise wrap to a small size that passes the
+// buffer checks and then moves far more.
+HcclResult Bytes(uint64_t count, size_t es, uint64_t times, const char* what, uint64_t* bytes) {
+    if (!__builtin_mul_overflow(count, es, bytes) && !__builtin_mul_overflow(*bytes, times, bytes))
+        return HCCL_SUCCESS;
+    return Code(Fail(HCCL_E_PARA,
+                     "%s is %llu: that many %zu-byte elements%s are more bytes than 64 bits can "
+                     "count",
+                     what, static_cast<unsigned long long>(count), es,
+                     times == 1 ? "" : " for each rank"));
+}
+
+// Elements a buffer must hold for blocks of `counts` at `displs` (in *extent); fails when a
+// block's end is past what 64 bits count.
+HcclResult Extent(const std::vector<uint64_t>& counts, const std::vector<uint64_t>& displs,
+                  const char* what, uint64_t* extent) {
+    *extent = 0;
     for (size_t i = 0; i < counts.size(); ++i) {
-        if (counts[i] != 0) extent = std::max(extent, displs[i] + counts[i]);
+        if (counts[i] == 0) continue;
+        uint64_t end = 0;
+        if (__builtin_add_overflow(displs[i], counts[i], &end)) {
+            return Code(Fail(HCCL_E_PARA,
+                             "%s block %zu (count %llu at displacement %llu) ends past what 64 "
+                             "bits can count",
+                             what, i, static_cast<unsigned long long>(counts[i]),
+                             static_cast<unsigned long long>(displs[i])));
+        }
+        *extent = std::max(*extent, end);
     }
-    return extent;
+    return HCCL_SUCCESS;
 }
 
 HcclResult Distinct(const void* send, const void* recv, const char* api) {
@@ -133,8 +157,10 @@ HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataT
     o.send = sendBuf;
     o.recv = recvBuf;
     o.count = count;
+    uint64_t bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(count, es, 1, "count", &bytes));
     return hccl::Issue(c, stream, std::move(o),
-                       {{"sendBuf", sendBuf, count * es}, {"recvBuf", recvBuf, count * es}});
+                       {{"sendBuf", sendBuf, bytes}, {"recvBuf", recvBuf, bytes}});
 }
 
 HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint32_t root,
@@ -152,7 +178,9 @@ HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint3
     o.root = root;
     o.recv = buf;
     o.count = count;
-    return hccl::Issue(c, stream, std::move(o), {{"buf", buf, count * es}});
+    uint64_t bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(count, es, 1, "count", &bytes));
+    return hccl::Issue(c, stream, std::move(o), {{"buf", buf, bytes}});
 }
 
 HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType dataType,
@@ -173,10 +201,12 @@ HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType
     o.send = sendBuf;
     o.recv = recvBuf;
     o.count = count;
+    uint64_t bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(count, es, 1, "count", &bytes));
     // Only the root receives.
-    const uint64_t recv_bytes = c->rank() == root ? count * es : 0;
+    const uint64_t recv_bytes = c->rank() == root ? bytes : 0;
     return hccl::Issue(c, stream, std::move(o),
-                       {{"sendBuf", sendBuf, count * es}, {"recvBuf", recvBuf, recv_bytes}});
+                       {{"sendBuf", sendBuf, bytes}, {"recvBuf", recvBuf, recv_bytes}});
 }
 
 HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclDataType dataType,
@@ -193,9 +223,11 @@ HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclD
     o.send = sendBuf;
     o.recv = recvBuf;
     o.count = sendCount;
-    return hccl::Issue(
-        c, stream, std::move(o),
-        {{"sendBuf", sendBuf, sendCount * es}, {"recvBuf", recvBuf, sendCount * es * c->size()}});
+    uint64_t send_bytes = 0, recv_bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(sendCount, es, 1, "sendCount", &send_bytes));
+    OPENACL_HCCL_TRY(Bytes(sendCount, es, c->size(), "sendCount", &recv_bytes));
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recv_bytes}});
 }
 
 HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, const void* recvCounts,
@@ -223,9 +255,12 @@ HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, cons
                          c->rank(), static_cast<unsigned long long>(o.recv_counts[c->rank()]),
                          static_cast<unsigned long long>(sendCount)));
     }
-    const uint64_t extent = Extent(o.recv_counts, o.recv_displs);
+    uint64_t extent = 0, send_bytes = 0, recv_bytes = 0;
+    OPENACL_HCCL_TRY(Extent(o.recv_counts, o.recv_displs, "recvCounts/recvDispls", &extent));
+    OPENACL_HCCL_TRY(Bytes(sendCount, es, 1, "sendCount", &send_bytes));
+    OPENACL_HCCL_TRY(Bytes(extent, es, 1, "the receive extent", &recv_bytes));
     return hccl::Issue(c, stream, std::move(o),
-                       {{"sendBuf", sendBuf, sendCount * es}, {"recvBuf", recvBuf, extent * es}});
+                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recv_bytes}});
 }
 
 HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
@@ -245,9 +280,11 @@ HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
     o.send = sendBuf;
     o.recv = recvBuf;
     o.count = recvCount;
-    return hccl::Issue(
-        c, stream, std::move(o),
-        {{"sendBuf", sendBuf, recvCount * es * c->size()}, {"recvBuf", recvBuf, recvCount * es}});
+    uint64_t send_bytes = 0, recv_bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(recvCount, es, c->size(), "recvCount", &send_bytes));
+    OPENACL_HCCL_TRY(Bytes(recvCount, es, 1, "recvCount", &recv_bytes));
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recv_bytes}});
 }
 
 HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void* sendDispls,
@@ -269,9 +306,12 @@ HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void*
     o.count = recvCount;
     OPENACL_HCCL_TRY(CopyCounts(sendCounts, "sendCounts", c->size(), &o.send_counts));
     OPENACL_HCCL_TRY(CopyCounts(sendDispls, "sendDispls", c->size(), &o.send_displs));
-    const uint64_t extent = Extent(o.send_counts, o.send_displs);
+    uint64_t extent = 0, send_bytes = 0, recv_bytes = 0;
+    OPENACL_HCCL_TRY(Extent(o.send_counts, o.send_displs, "sendCounts/sendDispls", &extent));
+    OPENACL_HCCL_TRY(Bytes(extent, es, 1, "the send extent", &send_bytes));
+    OPENACL_HCCL_TRY(Bytes(recvCount, es, 1, "recvCount", &recv_bytes));
     return hccl::Issue(c, stream, std::move(o),
-                       {{"sendBuf", sendBuf, extent * es}, {"recvBuf", recvBuf, recvCount * es}});
+                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recv_bytes}});
 }
 
 HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDataType dataType,
@@ -290,9 +330,13 @@ HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDat
     o.send = sendBuf;
     o.recv = recvBuf;
     o.count = recvCount;
-    const uint64_t send_bytes = c->rank() == root ? recvCount * es * c->size() : 0;
+    uint64_t all_bytes = 0, recv_bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(recvCount, es, c->size(), "recvCount", &all_bytes));
+    OPENACL_HCCL_TRY(Bytes(recvCount, es, 1, "recvCount", &recv_bytes));
+    // Only the root sends.
+    const uint64_t send_bytes = c->rank() == root ? all_bytes : 0;
     return hccl::Issue(c, stream, std::move(o),
-                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recvCount * es}});
+                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recv_bytes}});
 }
 
 HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
@@ -310,7 +354,9 @@ HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32
     o.root = destRank;
     o.send = sendBuf;
     o.count = count;
-    return hccl::Issue(c, stream, std::move(o), {{"sendBuf", sendBuf, count * es}});
+    uint64_t bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(count, es, 1, "count", &bytes));
+    return hccl::Issue(c, stream, std::move(o), {{"sendBuf", sendBuf, bytes}});
 }
 
 HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
@@ -328,7 +374,9 @@ HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32
     o.root = srcRank;
     o.recv = recvBuf;
     o.count = count;
-    return hccl::Issue(c, stream, std::move(o), {{"recvBuf", recvBuf, count * es}});
+    uint64_t bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(count, es, 1, "count", &bytes));
+    return hccl::Issue(c, stream, std::move(o), {{"recvBuf", recvBuf, bytes}});
 }
 
 HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm,
@@ -361,8 +409,10 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, H
                              "one buffer per direction between two ranks",
                              i, send ? "send to" : "receive from", item.remoteRank));
         }
-        buffers.push_back({send ? "sendRecvInfo[].buf (send)" : "sendRecvInfo[].buf (receive)",
-                           item.buf, item.count * es});
+        uint64_t bytes = 0;
+        OPENACL_HCCL_TRY(Bytes(item.count, es, 1, "sendRecvInfo[].count", &bytes));
+        buffers.push_back(
+            {send ? "sendRecvInfo[].buf (send)" : "sendRecvInfo[].buf (receive)", item.buf, bytes});
         o.items.push_back(item);
     }
     return hccl::Issue(c, stream, std::move(o), std::move(buffers));
@@ -391,7 +441,8 @@ HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType se
     o.send = sendBuf;
     o.recv = const_cast<void*>(recvBuf);
     o.count = sendCount;
-    const uint64_t bytes = sendCount * es * c->size();
+    uint64_t bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(sendCount, es, c->size(), "sendCount", &bytes));
     return hccl::Issue(c, stream, std::move(o),
                        {{"sendBuf", sendBuf, bytes}, {"recvBuf", recvBuf, bytes}});
 }
@@ -420,11 +471,13 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
     OPENACL_HCCL_TRY(CopyCounts(sdispls, "sdispls", c->size(), &o.send_displs));
     OPENACL_HCCL_TRY(CopyCounts(recvCounts, "recvCounts", c->size(), &o.recv_counts));
     OPENACL_HCCL_TRY(CopyCounts(rdispls, "rdispls", c->size(), &o.recv_displs));
-    const uint64_t send_extent = Extent(o.send_counts, o.send_displs);
-    const uint64_t recv_extent = Extent(o.recv_counts, o.recv_displs);
-    return hccl::Issue(
-        c, stream, std::move(o),
-        {{"sendBuf", sendBuf, send_extent * es}, {"recvBuf", recvBuf, recv_extent * es}});
+    uint64_t send_extent = 0, recv_extent = 0, send_bytes = 0, recv_bytes = 0;
+    OPENACL_HCCL_TRY(Extent(o.send_counts, o.send_displs, "sendCounts/sdispls", &send_extent));
+    OPENACL_HCCL_TRY(Extent(o.recv_counts, o.recv_displs, "recvCounts/rdispls", &recv_extent));
+    OPENACL_HCCL_TRY(Bytes(send_extent, es, 1, "the send extent", &send_bytes));
+    OPENACL_HCCL_TRY(Bytes(recv_extent, es, 1, "the receive extent", &recv_bytes));
+    return hccl::Issue(c, stream, std::move(o),
+                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recv_bytes}});
 }
 
 HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, HcclDataType sendType,
@@ -451,16 +504,26 @@ HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, Hccl
     o.send = sendBuf;
     o.recv = const_cast<void*>(recvBuf);
     uint64_t sent = 0, received = 0;
+    bool overflow = false;
     for (uint32_t peer = 0; peer < n; ++peer) {
         o.send_counts.push_back(matrix[c->rank() * n + peer]);
         o.send_displs.push_back(sent);
-        sent += o.send_counts.back();
+        overflow |= __builtin_add_overflow(sent, o.send_counts.back(), &sent);
         o.recv_counts.push_back(matrix[peer * n + c->rank()]);
         o.recv_displs.push_back(received);
-        received += o.recv_counts.back();
+        overflow |= __builtin_add_overflow(received, o.recv_counts.back(), &received);
     }
+    if (overflow) {
+        return Code(Fail(HCCL_E_PARA,
+                         "sendCountMatrix's row or column %u adds up to more elements than 64 "
+                         "bits can count",
+                         c->rank()));
+    }
+    uint64_t send_bytes = 0, recv_bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(sent, es, 1, "the elements sent", &send_bytes));
+    OPENACL_HCCL_TRY(Bytes(received, es, 1, "the elements received", &recv_bytes));
     return hccl::Issue(c, stream, std::move(o),
-                       {{"sendBuf", sendBuf, sent * es}, {"recvBuf", recvBuf, received * es}});
+                       {{"sendBuf", sendBuf, send_bytes}, {"recvBuf", recvBuf, recv_bytes}});
 }
 
 }  // extern "C"

@@ -316,6 +316,14 @@ HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
     HcclResult rc = HCCL_SUCCESS;
     auto found = Lookup(comm, &rc);
     if (found == nullptr) return rc;
+    // A barrier is an operation like the collectives of hccl.h: a suspended communicator
+    // refuses it too.
+    if (found->status() == HCCL_COMM_STATUS_SUSPENDING) {
+        return static_cast<HcclResult>(Fail(HCCL_E_SUSPENDING,
+                                            "communicator \"%s\" is suspended (HcclCommSuspend): "
+                                            "resume it with HcclCommResume first",
+                                            found->name().c_str()));
+    }
     hccl::CollOp op;
     op.kind = hccl::CollKind::kBarrier;
     return hccl::Issue(found, stream, std::move(op), {});

@@ -33,6 +33,13 @@ const char* CollName(CollKind kind);
 // Whether every rank of the communicator takes part (false: point to point).
 bool Collective(CollKind kind);
 
+// A buffer the op reads or writes: its address and size in bytes, for the checks.
+struct BufferUse {
+    const char* name;  // "sendBuf"
+    const void* address;
+    uint64_t bytes;
+};
+
 struct CollOp {
     CollKind kind = CollKind::kBarrier;
     HcclDataType type = HCCL_DATA_TYPE_INT8;
@@ -47,6 +54,8 @@ struct CollOp {
     // AlltoAllV's send and recv. An AlltoAllVC is stored as the AlltoAllV it means.
     std::vector<uint64_t> send_counts, send_displs, recv_counts, recv_displs;
     std::vector<HcclSendRecvItem> items;  // BatchSendRecv
+    // The device memory it moves (checked when enqueued), to re-check before data moves.
+    std::vector<BufferUse> buffers;
 };
 
 }  // namespace openacl::hccl

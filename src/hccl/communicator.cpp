@@ -11,8 +11,11 @@ namespace openacl::hccl {
 void PendingOp::Finish(HcclResult code, std::string why) {
     result = code;
     message = std::move(why);
+    // Once the state says finished, the task may run (a discarded one without being resumed)
+    // and delete this op: the token is read before, and nothing of the op after.
+    const cpu::SuspendToken wake = token;
     state.store(kFinished, std::memory_order_release);
-    cpu::Executor::Resume(token);
+    cpu::Executor::Resume(wake);
 }
 
 Communicator::Communicator(uint32_t rank, uint32_t size, int32_t device, std::string name,

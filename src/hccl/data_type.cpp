@@ -18,7 +18,9 @@ constexpr size_t kBlock = 512;
 template <typename T>
 T Apply(HcclReduceOp op, T a, T b) {
     if constexpr (std::is_integral_v<T>) {
-        using U = std::make_unsigned_t<T>;
+        // Unsigned arithmetic wraps; but types narrower than int are promoted to (signed) int
+        // first, where 65535 * 65535 overflows: compute in unsigned int at least.
+        using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
         switch (op) {
             case HCCL_REDUCE_SUM:
                 return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));

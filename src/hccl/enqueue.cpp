@@ -2,6 +2,7 @@
 #include "hccl/enqueue.h"
 
 #include <cinttypes>
+#include <cstdio>
 
 #include "acl/acl.h"
 #include "backend/cpu/executor.h"
@@ -29,6 +30,8 @@ aclError StreamCode(HcclResult result) {
             return ACL_ERROR_RT_SOCKET_CLOSE;
         case HCCL_E_PARA:
             return ACL_ERROR_RT_PARAM_INVALID;
+        case HCCL_E_MEMORY:  // a buffer freed while the operation waited, as for copies
+            return ACL_ERROR_RT_COPY_DATA;
         default:
             return ACL_ERROR_RT_INTERNAL_ERROR;
     }
@@ -86,8 +89,16 @@ cpu::TaskStatus RunCollective(cpu::TaskContext& ctx, const TaskState& s) {
         delete p;
     };
     if (ctx.cancelled()) {
-        if (p->state.load(std::memory_order_acquire) == PendingOp::kStarted)
+        const uint8_t state = p->state.load(std::memory_order_acquire);
+        if (state == PendingOp::kStarted) {
             comm.transport().Withdraw(p);
+        } else if (state == PendingOp::kNew && s.counted) {
+            // Skipped or discarded before it ran: it still takes its turn, which fails for the
+            // peers, so that the rank's later operations meet the peers' later ones. (A
+            // captured op released with its model never was a turn.)
+            if (Collective(p->op.kind)) p->seq = comm.NextSeq();
+            comm.transport().Withdraw(p);
+        }
         release();
         return cpu::TaskStatus::Done();
     }
@@ -117,6 +128,25 @@ cpu::TaskStatus RunCollective(cpu::TaskContext& ctx, const TaskState& s) {
 }
 
 }  // namespace
+
+std::string LostBuffer(const CollOp& op) {
+    for (const BufferUse& use : op.buffers) {
+        const MemRegion region = ClassifyPointer(use.address);
+        const uint64_t offset = reinterpret_cast<uintptr_t>(use.address) - region.base;
+        if (region.domain == MemDomain::kDevice && offset <= region.usable &&
+            use.bytes <= region.usable - offset) {
+            continue;
+        }
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "%s (%p, %" PRIu64
+                      " bytes) of %s was freed while the operation waited in its stream: "
+                      "buffers must stay allocated until the stream has run it",
+                      use.name, use.address, use.bytes, CollName(op.kind));
+        return text;
+    }
+    return {};
+}
 
 int32_t CurrentDevice(HcclResult* rc) {
     Context* context = CurrentContext();
@@ -163,6 +193,9 @@ HcclResult Enqueue(const std::shared_ptr<Communicator>& comm, aclrtStream handle
     if (check_only) return HCCL_SUCCESS;
     auto* pending = new PendingOp;
     pending->op = std::move(op);
+    for (size_t i = 0; i < n_buffers; ++i) {
+        if (buffers[i].bytes != 0) pending->op.buffers.push_back(buffers[i]);
+    }
     pending->comm = comm;
     const bool counted = !stream->diverted();
     if (counted) comm->BeginOp();

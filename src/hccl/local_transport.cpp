@@ -15,6 +15,7 @@
 
 #include "backend/cpu/executor.h"
 #include "hccl/data_type.h"
+#include "hccl/enqueue.h"
 
 namespace openacl::hccl {
 namespace {
@@ -276,7 +277,8 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     Transport::Outcome Arrive(uint32_t rank, PendingOp* op);
     void Withdraw(uint32_t rank, PendingOp* op);
     void Leave(uint32_t rank);
-    // Fails the waits that are overdue at `now`; returns the next deadline (0: none).
+    // Fails the waits that are overdue at `now`; returns the next deadline (0: none), which the
+    // watchdog then waits for.
     int64_t Expire(int64_t now);
 
  private:
@@ -289,16 +291,31 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
         std::string why;
         int64_t deadline = 0;
     };
-    // One send or receive waiting for its partner.
+    // One send or receive waiting for its partner. An item whose op failed or was discarded
+    // keeps its place with no owner, so the partner that comes for it fails (with `code` and
+    // `why`) instead of pairing with the op's successor: pairs stay in step, as rounds do.
     struct P2p {
-        PendingOp* owner;
+        PendingOp* owner;  // null: failed
         void* buf;
         uint64_t count;
         HcclDataType type;
-        int64_t deadline;
+        int64_t deadline;  // 0: none
+        HcclResult code = HCCL_SUCCESS;
+        std::string why;
     };
     struct Channel {
         std::deque<P2p> sends, recvs;
+    };
+    // A send/receive op that is not done: items still queued, or copies to or from its buffers
+    // still running (on the threads that matched them, outside the lock). It is done, and
+    // finished, when neither is left, so its task never completes while a peer still touches
+    // its buffers; failing it early only records the failure.
+    struct P2pOp {
+        uint32_t unmatched = 0;
+        uint32_t copying = 0;
+        bool failed = false;
+        HcclResult code = HCCL_SUCCESS;
+        std::string why;
     };
     // Ops to finish once the lock is released (Finish wakes tasks; never under our lock).
     struct Finishing {
@@ -306,10 +323,26 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     };
 
     Transport::Outcome ArriveP2p(uint32_t rank, PendingOp* op);
+    // A collective discarded before it ran: its round fails for the ranks that meet it.
+    void GiveUpRound(uint32_t rank, PendingOp* op);
     // Fails `round` for every rank that arrived (their ops go to `out`).
     void FailRound(Round& round, HcclResult code, std::string why, Finishing* out);
-    // Drops every item of `owner` still waiting in a channel.
-    void DropItems(PendingOp* owner);
+    // The queue `item` of `rank` waits in, and the one its partners wait in.
+    std::deque<P2p>& OwnQueue(uint32_t rank, const HcclSendRecvItem& item);
+    std::deque<P2p>& PartnerQueue(uint32_t rank, const HcclSendRecvItem& item);
+    // An item that will never be run for real (its op failed or was discarded): fails the
+    // partner waiting for it, or leaves a failed item in its place for the partner to come.
+    void GiveUpItem(uint32_t rank, const HcclSendRecvItem& item, HcclResult code,
+                    const std::string& why, Finishing* out);
+    // Fails a p2p op that is not done and leaves its queued items failed in their places; it
+    // is finished (to `out`) at once, or by the last of its copies. Does nothing when the op
+    // is done or failed already.
+    void FailP2p(PendingOp* owner, HcclResult code, const std::string& why, Finishing* out);
+    // When `owner` is done, forgets it and returns true with its outcome in `code`/`why`.
+    bool SettleP2p(PendingOp* owner, HcclResult* code, std::string* why);
+    // Leaves every waiting item of `owner` failed in its place.
+    void FailItems(PendingOp* owner, HcclResult code, const std::string& why);
+    // Makes sure the watchdog will call Expire by `deadline`.
     void Watch(int64_t deadline);
     void FinishOutsideLock(Finishing& finishing);
 
@@ -318,13 +351,25 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     std::mutex mutex_;
     std::condition_variable settled_;
     uint32_t busy_ = 0;  // threads moving data or finishing ops outside the lock
+    // Whether the watchdog holds a deadline for this group. One is enough: deadlines are set
+    // in arrival order with one timeout, so a later wait's deadline is never the earlier, and
+    // Expire hands the watchdog the next one.
+    bool watched_ = false;
     std::map<uint64_t, Round> rounds_;
     std::map<std::pair<uint32_t, uint32_t>, Channel> channels_;  // (sender, receiver)
-    std::unordered_map<PendingOp*, uint32_t> unmatched_;         // items left per p2p op
+    std::unordered_map<PendingOp*, P2pOp> p2p_;                  // not done yet
     std::vector<uint8_t> gone_;
 };
 
 namespace {
+
+// A Send or Recv as the one item of a batch; a BatchSendRecv's own items.
+std::vector<HcclSendRecvItem> ItemsOf(const CollOp& op) {
+    if (op.kind == CollKind::kBatchSendRecv) return op.items;
+    const bool send = op.kind == CollKind::kSend;
+    return {{send ? HCCL_SEND : HCCL_RECV, send ? const_cast<void*>(op.send) : op.recv, op.count,
+             op.type, op.root}};
+}
 
 // Fails overdue waits of every group: one thread for the process, asleep until the earliest
 // deadline, started by the first group that waits with a timeout.
@@ -378,7 +423,9 @@ class Watchdog {
 }  // namespace
 
 void LocalGroup::Watch(int64_t deadline) {
-    Watchdog::Instance().Watch(weak_from_this(), deadline);
+    if (watched_) return;
+    watched_ = true;
+    Watchdog::Instance().Watch(weak_from_this(), deadline);  // never takes our lock under its
 }
 
 void LocalGroup::FinishOutsideLock(Finishing& finishing) {
@@ -409,7 +456,7 @@ Transport::Outcome LocalGroup::Arrive(uint32_t rank, PendingOp* op) {
         round.ops.assign(size_, nullptr);
         if (timeout_ms_ > 0) {
             round.deadline = NowMs() + timeout_ms_;
-            Watch(round.deadline);  // the watchdog never takes a group's lock under its own
+            Watch(round.deadline);
         }
     }
     Finishing finishing;
@@ -454,9 +501,19 @@ Transport::Outcome LocalGroup::Arrive(uint32_t rank, PendingOp* op) {
     ++busy_;
     lock.unlock();
     Plan plan;
-    std::string why = MakePlan(ops, &plan);
+    HcclResult code = HCCL_SUCCESS;
+    std::string why;
+    for (uint32_t r = 0; r < size_ && why.empty(); ++r) {
+        if (std::string lost = LostBuffer(ops[r]->op); !lost.empty()) {
+            code = HCCL_E_MEMORY;
+            why = "rank " + std::to_string(r) + ": " + lost;
+        }
+    }
+    if (why.empty()) {
+        why = MakePlan(ops, &plan);
+        if (!why.empty()) code = HCCL_E_PARA;
+    }
     if (why.empty()) RunPlan(plan);
-    const HcclResult code = why.empty() ? HCCL_SUCCESS : HCCL_E_PARA;
     for (uint32_t r = 0; r < size_; ++r) {
         if (r != rank) finishing.ops.push_back({ops[r], {code, why}});
     }
@@ -466,31 +523,119 @@ Transport::Outcome LocalGroup::Arrive(uint32_t rank, PendingOp* op) {
     return Transport::Outcome::kDone;
 }
 
+void LocalGroup::GiveUpRound(uint32_t rank, PendingOp* op) {
+    std::unique_lock lock(mutex_);
+    auto [it, inserted] = rounds_.try_emplace(op->seq);
+    Round& round = it->second;
+    if (inserted) round.ops.assign(size_, nullptr);
+    Finishing finishing;
+    if (!round.failed) {
+        FailRound(round, HCCL_E_REMOTE,
+                  "rank " + std::to_string(rank) + "'s collective #" + std::to_string(op->seq) +
+                      " (" + CollName(op->op.kind) +
+                      ") was discarded before it ran (its stream was destroyed, or stopped "
+                      "after an earlier failure)",
+                  &finishing);
+    }
+    if (++round.passed == size_) rounds_.erase(it);
+    if (finishing.ops.empty()) return;
+    ++busy_;
+    lock.unlock();
+    FinishOutsideLock(finishing);
+}
+
+std::deque<LocalGroup::P2p>& LocalGroup::OwnQueue(uint32_t rank, const HcclSendRecvItem& item) {
+    if (item.sendRecvType == HCCL_SEND) return channels_[{rank, item.remoteRank}].sends;
+    return channels_[{item.remoteRank, rank}].recvs;
+}
+
+std::deque<LocalGroup::P2p>& LocalGroup::PartnerQueue(uint32_t rank, const HcclSendRecvItem& item) {
+    if (item.sendRecvType == HCCL_SEND) return channels_[{rank, item.remoteRank}].recvs;
+    return channels_[{item.remoteRank, rank}].sends;
+}
+
+void LocalGroup::GiveUpItem(uint32_t rank, const HcclSendRecvItem& item, HcclResult code,
+                            const std::string& why, Finishing* out) {
+    if (gone_[item.remoteRank]) return;  // nobody will come for it
+    std::deque<P2p>& partners = PartnerQueue(rank, item);
+    const std::string theirs = std::string("the matching ") +
+                               (item.sendRecvType == HCCL_SEND ? "send" : "receive") + " of rank " +
+                               std::to_string(rank) + " failed: " + why;
+    if (partners.empty()) {
+        OwnQueue(rank, item)
+            .push_back({nullptr, item.buf, item.count, item.dataType, 0, code, theirs});
+        return;
+    }
+    P2p partner = std::move(partners.front());
+    partners.pop_front();
+    if (partner.owner != nullptr) FailP2p(partner.owner, code, theirs, out);
+    // Two failed items meet: both are spent.
+}
+
+void LocalGroup::FailItems(PendingOp* owner, HcclResult code, const std::string& why) {
+    for (auto& [pair, channel] : channels_) {
+        for (std::deque<P2p>* queue : {&channel.sends, &channel.recvs}) {
+            for (P2p& p : *queue) {
+                if (p.owner != owner) continue;
+                p.owner = nullptr;
+                p.deadline = 0;
+                p.code = code;
+                p.why = (queue == &channel.sends
+                             ? "the matching send of rank " + std::to_string(pair.first)
+                             : "the matching receive of rank " + std::to_string(pair.second)) +
+                        " failed: " + why;
+            }
+        }
+    }
+}
+
+void LocalGroup::FailP2p(PendingOp* owner, HcclResult code, const std::string& why,
+                         Finishing* out) {
+    auto it = p2p_.find(owner);
+    if (it == p2p_.end() || it->second.failed) return;
+    P2pOp& state = it->second;
+    if (state.unmatched > 0) FailItems(owner, code, why);
+    state.unmatched = 0;
+    state.failed = true;
+    state.code = code;
+    state.why = why;
+    HcclResult result = HCCL_SUCCESS;
+    std::string reason;
+    if (SettleP2p(owner, &result, &reason)) out->ops.push_back({owner, {result, reason}});
+}
+
+bool LocalGroup::SettleP2p(PendingOp* owner, HcclResult* code, std::string* why) {
+    auto it = p2p_.find(owner);
+    if (it == p2p_.end() || it->second.unmatched > 0 || it->second.copying > 0) return false;
+    *code = it->second.failed ? it->second.code : HCCL_SUCCESS;
+    *why = std::move(it->second.why);
+    p2p_.erase(it);
+    return true;
+}
+
 Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
-    // A Send or Recv is a batch of one item.
-    std::vector<HcclSendRecvItem> single;
-    const std::vector<HcclSendRecvItem>* items = &op->op.items;
-    if (op->op.kind != CollKind::kBatchSendRecv) {
-        const bool send = op->op.kind == CollKind::kSend;
-        single.push_back({send ? HCCL_SEND : HCCL_RECV,
-                          send ? const_cast<void*>(op->op.send) : op->op.recv, op->op.count,
-                          op->op.type, op->op.root});
-        items = &single;
+    const std::vector<HcclSendRecvItem> items = ItemsOf(op->op);
+    HcclResult failure = HCCL_SUCCESS;
+    std::string failure_why = LostBuffer(op->op);
+    if (!failure_why.empty()) {
+        failure = HCCL_E_MEMORY;
+        failure_why = "rank " + std::to_string(rank) + ": " + failure_why;
     }
     std::unique_lock lock(mutex_);
     Finishing finishing;
     const int64_t deadline = timeout_ms_ > 0 ? NowMs() + timeout_ms_ : 0;
-    uint32_t unmatched = 0;
-    HcclResult failure = HCCL_SUCCESS;
-    std::string failure_why;
+    P2pOp& mine = p2p_[op];
+    // Copies between this op and partners that were waiting, made once the lock is released.
     struct Copy {
         void* dst;
         const void* src;
         size_t bytes;
+        PendingOp* partner;
     };
     std::vector<Copy> copies;
-    std::vector<PendingOp*> partners_done;
-    for (const HcclSendRecvItem& item : *items) {
+    size_t next = 0;  // the first item not dealt with
+    for (; failure == HCCL_SUCCESS && next < items.size(); ++next) {
+        const HcclSendRecvItem& item = items[next];
         const bool send = item.sendRecvType == HCCL_SEND;
         const uint32_t peer = item.remoteRank;
         if (gone_[peer]) {
@@ -498,78 +643,138 @@ Transport::Outcome LocalGroup::ArriveP2p(uint32_t rank, PendingOp* op) {
             failure_why = "rank " + std::to_string(peer) + " destroyed its communicator";
             break;
         }
-        Channel& channel =
-            channels_[send ? std::make_pair(rank, peer) : std::make_pair(peer, rank)];
-        std::deque<P2p>& partners = send ? channel.recvs : channel.sends;
+        std::deque<P2p>& partners = PartnerQueue(rank, item);
         if (partners.empty()) {
-            (send ? channel.sends : channel.recvs)
-                .push_back({op, item.buf, item.count, item.dataType, deadline});
-            ++unmatched;
+            OwnQueue(rank, item)
+                .push_back({op, item.buf, item.count, item.dataType, deadline, HCCL_SUCCESS, {}});
+            ++mine.unmatched;
             continue;
         }
-        P2p partner = partners.front();
+        P2p partner = std::move(partners.front());
         partners.pop_front();
+        if (partner.owner == nullptr) {  // its op failed or was discarded
+            failure = partner.code;
+            failure_why = std::move(partner.why);
+            ++next;
+            break;
+        }
+        // The partner waited: its buffers may have been freed meanwhile.
+        if (std::string lost = LostBuffer(partner.owner->op); !lost.empty()) {
+            failure = HCCL_E_MEMORY;
+            failure_why = "rank " + std::to_string(peer) + ": " + lost;
+            FailP2p(partner.owner, failure, failure_why, &finishing);
+            ++next;
+            break;
+        }
         if (partner.count != item.count || partner.type != item.dataType) {
-            const std::string mine = std::to_string(item.count) + " " + DataTypeName(item.dataType);
+            const std::string ours = std::to_string(item.count) + " " + DataTypeName(item.dataType);
             const std::string theirs =
                 std::to_string(partner.count) + " " + DataTypeName(partner.type);
             failure = HCCL_E_PARA;
-            failure_why = send ? "rank " + std::to_string(rank) + " sends " + mine + " to rank " +
+            failure_why = send ? "rank " + std::to_string(rank) + " sends " + ours + " to rank " +
                                      std::to_string(peer) + ", which receives " + theirs
                                : "rank " + std::to_string(peer) + " sends " + theirs + " to rank " +
-                                     std::to_string(rank) + ", which receives " + mine;
-            DropItems(partner.owner);
-            unmatched_.erase(partner.owner);
-            finishing.ops.push_back({partner.owner, {failure, failure_why}});
+                                     std::to_string(rank) + ", which receives " + ours;
+            FailP2p(partner.owner, failure, failure_why, &finishing);
+            ++next;
             break;
         }
         const size_t bytes = item.count * DataTypeSize(item.dataType);
-        copies.push_back(send ? Copy{partner.buf, item.buf, bytes}
-                              : Copy{item.buf, partner.buf, bytes});
-        auto left = unmatched_.find(partner.owner);
-        if (--left->second == 0) {
-            unmatched_.erase(left);
-            partners_done.push_back(partner.owner);
+        copies.push_back(send ? Copy{partner.buf, item.buf, bytes, partner.owner}
+                              : Copy{item.buf, partner.buf, bytes, partner.owner});
+        P2pOp& theirs = p2p_[partner.owner];
+        --theirs.unmatched;
+        ++theirs.copying;
+        ++mine.copying;
+    }
+    if (failure != HCCL_SUCCESS) {
+        // The op fails, but each of its items still takes its place opposite its peer's, so the
+        // peers' later sends and receives pair as they were issued: the ones already queued
+        // stay, failed, and the ones not reached are given up. Partners already matched with
+        // this op get their data: their side is sound.
+        if (mine.unmatched > 0) FailItems(op, failure, failure_why);
+        mine.unmatched = 0;
+        mine.failed = true;
+        mine.code = failure;
+        mine.why = failure_why;
+        for (; next < items.size(); ++next)
+            GiveUpItem(rank, items[next], failure, failure_why, &finishing);
+    } else if (mine.unmatched > 0 && deadline != 0) {
+        Watch(deadline);
+    }
+    HcclResult result = HCCL_SUCCESS;
+    std::string why;
+    if (copies.empty()) {
+        // Nothing to move: the op is done now, or waits for partners to come.
+        if (!SettleP2p(op, &result, &why)) {
+            if (finishing.ops.empty()) return Transport::Outcome::kPending;
+            ++busy_;
+            lock.unlock();
+            FinishOutsideLock(finishing);
+            return Transport::Outcome::kPending;
         }
-    }
-    if (failure != HCCL_SUCCESS) {
-        if (unmatched > 0) DropItems(op);
-        // Partners already matched with this op still get their data: their side is sound.
-    } else if (unmatched > 0) {
-        unmatched_[op] = unmatched;
-        if (deadline != 0) Watch(deadline);
-    }
-    ++busy_;
-    lock.unlock();
-    for (const Copy& copy : copies)
-        CopyBytes(static_cast<char*>(copy.dst), static_cast<const char*>(copy.src), copy.bytes);
-    for (PendingOp* done : partners_done)
-        finishing.ops.push_back({done, {HCCL_SUCCESS, {}}});
-    FinishOutsideLock(finishing);
-    if (failure != HCCL_SUCCESS) {
-        op->result = failure;
-        op->message = std::move(failure_why);
+    } else {
+        ++busy_;
+        lock.unlock();
+        for (const Copy& copy : copies) {
+            CopyBytes(static_cast<char*>(copy.dst), static_cast<const char*>(copy.src), copy.bytes);
+        }
+        lock.lock();
+        --busy_;
+        P2pOp& ours = p2p_.at(op);  // only this task settles or withdraws it meanwhile
+        for (const Copy& copy : copies) {
+            --ours.copying;
+            // A partner withdrawn meanwhile (its stream destroyed) is forgotten already; it
+            // waits for busy_ before it goes.
+            if (auto it = p2p_.find(copy.partner); it != p2p_.end()) --it->second.copying;
+        }
+        // Partners whose last copy this was are done. (Several copies may share a partner.)
+        for (const Copy& copy : copies) {
+            HcclResult code = HCCL_SUCCESS;
+            std::string reason;
+            if (SettleP2p(copy.partner, &code, &reason))
+                finishing.ops.push_back({copy.partner, {code, std::move(reason)}});
+        }
+        const bool done = SettleP2p(op, &result, &why);
+        if (!finishing.ops.empty()) {
+            ++busy_;
+            lock.unlock();
+            FinishOutsideLock(finishing);
+        } else if (busy_ == 0) {
+            settled_.notify_all();
+        }
+        if (!done) return Transport::Outcome::kPending;
+        op->result = result;
+        op->message = std::move(why);
         return Transport::Outcome::kDone;
     }
-    if (unmatched > 0) return Transport::Outcome::kPending;
-    op->result = HCCL_SUCCESS;
+    if (!finishing.ops.empty()) {
+        ++busy_;
+        lock.unlock();
+        FinishOutsideLock(finishing);
+    }
+    op->result = result;
+    op->message = std::move(why);
     return Transport::Outcome::kDone;
 }
 
-void LocalGroup::DropItems(PendingOp* owner) {
-    for (auto& [pair, channel] : channels_) {
-        for (std::deque<P2p>* queue : {&channel.sends, &channel.recvs}) {
-            queue->erase(std::remove_if(queue->begin(), queue->end(),
-                                        [owner](const P2p& p) { return p.owner == owner; }),
-                         queue->end());
-        }
-    }
-}
-
 void LocalGroup::Withdraw(uint32_t rank, PendingOp* op) {
+    const bool started = op->state.load(std::memory_order_acquire) != PendingOp::kNew;
+    if (!started && Collective(op->op.kind)) {
+        GiveUpRound(rank, op);
+        return;
+    }
     std::unique_lock lock(mutex_);
     Finishing finishing;
-    for (auto it = rounds_.begin(); it != rounds_.end(); ++it) {
+    if (!started) {  // a send or receive that never ran: its items give up their places
+        const std::string why =
+            "rank " + std::to_string(rank) + "'s " + CollName(op->op.kind) +
+            " was discarded before it ran (its stream was destroyed, or stopped after an "
+            "earlier failure)";
+        for (const HcclSendRecvItem& item : ItemsOf(op->op))
+            GiveUpItem(rank, item, HCCL_E_REMOTE, why, &finishing);
+    }
+    for (auto it = rounds_.begin(); started && it != rounds_.end(); ++it) {
         Round& round = it->second;
         if (round.ops[rank] != op) continue;
         round.ops[rank] = nullptr;
@@ -582,7 +787,16 @@ void LocalGroup::Withdraw(uint32_t rank, PendingOp* op) {
         if (round.passed == size_) rounds_.erase(it);
         break;
     }
-    if (unmatched_.erase(op) != 0) DropItems(op);
+    if (auto it = p2p_.find(op); started && it != p2p_.end()) {
+        // Copies other ranks still make to or from its buffers end before this returns
+        // (busy_); the op is forgotten now.
+        if (it->second.unmatched > 0) {
+            FailItems(op, HCCL_E_REMOTE,
+                      "rank " + std::to_string(rank) + "'s stream was destroyed while its " +
+                          CollName(op->op.kind) + " waited");
+        }
+        p2p_.erase(it);
+    }
     if (!finishing.ops.empty()) {
         ++busy_;
         lock.unlock();
@@ -609,21 +823,19 @@ void LocalGroup::Leave(uint32_t rank) {
         ++it;
     }
     // Sends and receives waiting for the rank that left.
+    const std::string why = "rank " + std::to_string(rank) +
+                            " destroyed its communicator while a send or receive with it waited";
+    std::vector<PendingOp*> waiting;
     for (auto& [pair, channel] : channels_) {
         if (pair.first != rank && pair.second != rank) continue;
         for (std::deque<P2p>* queue : {&channel.sends, &channel.recvs}) {
             for (const P2p& p : *queue) {
-                if (unmatched_.erase(p.owner) == 0) continue;
-                finishing.ops.push_back(
-                    {p.owner,
-                     {HCCL_E_REMOTE, "rank " + std::to_string(rank) +
-                                         " destroyed its communicator while a send or receive "
-                                         "with it waited"}});
+                if (p.owner != nullptr) waiting.push_back(p.owner);
             }
         }
     }
-    for (auto& [owner, outcome] : finishing.ops)
-        DropItems(owner);
+    for (PendingOp* owner : waiting)
+        FailP2p(owner, HCCL_E_REMOTE, why, &finishing);
     if (finishing.ops.empty()) return;
     ++busy_;
     lock.unlock();
@@ -637,7 +849,8 @@ int64_t LocalGroup::Expire(int64_t now) {
     auto later = [&next](int64_t deadline) {
         if (deadline != 0 && (next == 0 || deadline < next)) next = deadline;
     };
-    const double seconds = static_cast<double>(timeout_ms_) / 1000.0;
+    char limit[64];
+    std::snprintf(limit, sizeof limit, "%g s", static_cast<double>(timeout_ms_) / 1000.0);
     for (auto& [seq, round] : rounds_) {
         if (round.failed || round.deadline == 0) continue;
         if (round.deadline > now) {
@@ -653,8 +866,6 @@ int64_t LocalGroup::Expire(int64_t now) {
                 someone = round.ops[r];
             }
         }
-        char limit[64];
-        std::snprintf(limit, sizeof limit, "%g s", seconds);
         FailRound(round, HCCL_E_TIMEOUT,
                   std::string(missing.size() == 1 ? "rank " : "ranks ") + RankList(missing) +
                       " did not issue collective #" + std::to_string(seq) + " (" +
@@ -663,33 +874,30 @@ int64_t LocalGroup::Expire(int64_t now) {
                       " (HCCL_EXEC_TIMEOUT or hcclExecTimeOut)",
                   &finishing);
     }
-    std::vector<PendingOp*> expired;
+    std::vector<std::pair<PendingOp*, std::string>> overdue;
     for (auto& [pair, channel] : channels_) {
         for (std::deque<P2p>* queue : {&channel.sends, &channel.recvs}) {
             const bool sends = queue == &channel.sends;
             for (const P2p& p : *queue) {
-                if (p.deadline == 0) continue;
+                if (p.owner == nullptr || p.deadline == 0) continue;
                 if (p.deadline > now) {
                     later(p.deadline);
                     continue;
                 }
-                if (unmatched_.erase(p.owner) == 0) continue;
-                char limit[64];
-                std::snprintf(limit, sizeof limit, "%g s", seconds);
-                finishing.ops.push_back(
-                    {p.owner,
-                     {HCCL_E_TIMEOUT,
-                      sends ? "rank " + std::to_string(pair.second) +
-                                  " did not receive what rank " + std::to_string(pair.first) +
-                                  " sent within the execution timeout of " + limit
-                            : "rank " + std::to_string(pair.first) + " did not send what rank " +
-                                  std::to_string(pair.second) +
-                                  " receives within the execution timeout of " + limit}});
+                overdue.push_back(
+                    {p.owner, sends
+                                  ? "rank " + std::to_string(pair.second) +
+                                        " did not receive what rank " + std::to_string(pair.first) +
+                                        " sent within the execution timeout of " + limit
+                                  : "rank " + std::to_string(pair.first) +
+                                        " did not send what rank " + std::to_string(pair.second) +
+                                        " receives within the execution timeout of " + limit});
             }
         }
     }
-    for (auto& [owner, outcome] : finishing.ops)
-        DropItems(owner);
+    for (auto& [owner, why] : overdue)
+        FailP2p(owner, HCCL_E_TIMEOUT, why, &finishing);
+    watched_ = next != 0;  // the watchdog waits for `next` when it is not 0
     if (!finishing.ops.empty()) {
         ++busy_;
         lock.unlock();

@@ -6,8 +6,12 @@
 // park their tasks (no worker held); the last to arrive checks that every rank asked for the
 // same operation, moves and reduces the data for all of them — spread over its device's
 // workers — and wakes the others. Sends and receives meet in a FIFO per (sender, receiver)
-// pair; whichever side comes second copies and wakes the other. A round or a pair nobody
-// completes within the execution timeout fails with HCCL_E_TIMEOUT, naming the missing ranks.
+// pair; whichever side comes second copies, and an op completes once all its items are
+// matched and copied. A round or a pair nobody completes within the execution timeout fails
+// with HCCL_E_TIMEOUT, naming the missing ranks. An operation that fails, or is discarded
+// before it runs, still takes its turn: the peers that meet it fail too, and everyone's next
+// operations meet as issued. Buffers are re-checked before data moves: one freed while its
+// operation waited fails the operation (HCCL_E_MEMORY) rather than being written.
 #pragma once
 
 #include <cstdint>

@@ -44,8 +44,11 @@ class Transport {
     virtual ~Transport() = default;
     // Runs (or begins) this rank's part of `op`. kDone: op->result holds the outcome.
     virtual Outcome Start(PendingOp* op) = 0;
-    // The task of a started, unfinished op is being discarded (its stream destroyed by force):
-    // forget it, failing the peers that wait for it. Returns once nothing touches op any more.
+    // The task of an unfinished op is being discarded (its stream destroyed by force, or
+    // stopped after a failure): forget it, failing the peers that wait for it. An op that never
+    // started (state kNew; a collective has its seq) still gives up its place in the order of
+    // its rank's operations, so the peers fail on meeting it instead of pairing with the op
+    // after it. Returns once nothing touches op any more.
     virtual void Withdraw(PendingOp* op) = 0;
     // This rank leaves the communicator (HcclCommDestroy): peers waiting for it, now or later,
     // fail with HCCL_E_REMOTE instead of waiting for their timeout.
