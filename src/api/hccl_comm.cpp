@@ -73,7 +73,7 @@ HcclResult InitRootInfo(uint32_t n, const hccl::RootInfoData& data, uint32_t ran
     request.exec_timeout_ms = options.exec_timeout_ms;
     std::unique_ptr<hccl::Transport> transport;
     std::string why;
-    if (HcclResult rc = hccl::Join(data, request, &transport, &why); rc != HCCL_SUCCESS)
+    if (HcclResult rc = hccl::Join(data, request, false, &transport, &why); rc != HCCL_SUCCESS)
         return Failed(rc, "%s", why);
     return Publish(rank, n, device, data.identifier, options, std::move(transport), comm);
 }
@@ -268,7 +268,9 @@ HcclResult HcclCreateSubCommConfig(HcclComm* comm, uint32_t rankNum, uint32_t* r
     request.device = parent->device();
     request.exec_timeout_ms = options.exec_timeout_ms;
     std::unique_ptr<hccl::Transport> transport;
-    if (HcclResult code = hccl::JoinSub(*parent, subCommId, request, &transport, &why);
+    const std::vector<uint32_t> parent_ranks(rankIds, rankIds + rankNum);
+    if (HcclResult code =
+            hccl::JoinSub(*parent, subCommId, parent_ranks, request, &transport, &why);
         code != HCCL_SUCCESS) {
         return Failed(code, "%s", why);
     }
