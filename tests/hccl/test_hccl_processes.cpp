@@ -1,0 +1,243 @@
+// Ranks in several processes: the root info is made here and handed to hccl_rank_main children
+// through their stdin; they reach the root and each other over loopback (HCCL_IF_IP=127.0.0.1,
+// ports the system picks), through Gloo. Also: a peer killed mid-collective, a rank that
+// never joins, inconsistent joins, a stale root info, and two network namespaces standing in
+// for two machines.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hccl_process.h"
+#include "hccl_suite.h"
+#include "hccl_test_support.h"
+
+namespace {
+
+using hccl_test::Child;
+using hccl_test::RankMain;
+using hccl_test::RecentError;
+
+class HcclProcessTest : public hccl_test::HcclTest {
+ protected:
+    void SetUp() override {
+        setenv("HCCL_HOST_SOCKET_PORT_RANGE", "auto", 1);
+        unsetenv("HCCL_CONNECT_TIMEOUT");
+        HcclTest::SetUp();
+        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    }
+    // The root info, made here (HCCL_CONNECT_TIMEOUT counts from now).
+    void MakeRoot() { ASSERT_EQ(HcclGetRootInfo(&root_), HCCL_SUCCESS) << RecentError(); }
+    void TearDown() override {
+        HcclTest::TearDown();
+        unsetenv("HCCL_CONNECT_TIMEOUT");
+    }
+
+    // Starts hccl_rank_main <mode> <rank> <n> [extra] with the root info on its stdin.
+    void Spawn(Child& child, const std::string& mode, uint32_t rank, uint32_t n,
+               std::vector<std::string> extra = {}) {
+        std::vector<std::string> args = {RankMain(), mode, std::to_string(rank), std::to_string(n)};
+        args.insert(args.end(), extra.begin(), extra.end());
+        ASSERT_TRUE(child.Start(args)) << child.error();
+        ASSERT_TRUE(child.Write(&root_, sizeof root_));
+        child.CloseIn();
+    }
+
+    // Joins as `rank` of `n` on device `rank` in this thread; runs body, then destroys.
+    static void JoinHere(const HcclRootInfo& root, uint32_t rank, uint32_t n,
+                         const std::function<void(hccl_test::Rank&)>& body) {
+        hccl_test::Rank r;
+        r.rank = rank;
+        r.size = n;
+        ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(rank)), ACL_SUCCESS);
+        ASSERT_EQ(HcclCommInitRootInfo(n, &root, rank, &r.comm), HCCL_SUCCESS) << RecentError();
+        ASSERT_EQ(aclrtCreateStream(&r.stream), ACL_SUCCESS);
+        body(r);
+        EXPECT_EQ(aclrtDestroyStream(r.stream), ACL_SUCCESS);
+        EXPECT_EQ(HcclCommDestroy(r.comm), HCCL_SUCCESS) << RecentError();
+    }
+
+    void EveryCollectiveIn(uint32_t n) {
+        MakeRoot();
+        std::vector<Child> children(n);
+        for (uint32_t r = 0; r < n; ++r)
+            Spawn(children[r], "suite", r, n);
+        for (uint32_t r = 0; r < n; ++r)
+            EXPECT_EQ(children[r].Wait(30000), 0) << "rank " << r << " (see its stderr)";
+    }
+
+    HcclRootInfo root_{};
+};
+
+TEST_F(HcclProcessTest, EveryCollectiveBetweenTwoProcesses) {
+    EveryCollectiveIn(2);
+}
+
+TEST_F(HcclProcessTest, EveryCollectiveBetweenThreeProcesses) {
+    EveryCollectiveIn(3);
+}
+
+TEST_F(HcclProcessTest, TwoThreadsHereAndOneProcessRunEveryCollective) {
+    MakeRoot();
+    Child child;
+    Spawn(child, "suite", 2, 3);
+    std::vector<std::thread> threads;
+    for (uint32_t r = 0; r < 2; ++r) {
+        threads.emplace_back([&, r] {
+            JoinHere(root_, r, 3, [](hccl_test::Rank& rank) {
+                EXPECT_EQ(hccl_suite::Suite(rank.comm, rank.stream, rank.rank, 3).Run(), 0)
+                    << "rank " << rank.rank << " (see stderr)";
+            });
+        });
+    }
+    for (std::thread& t : threads)
+        t.join();
+    EXPECT_EQ(child.Wait(30000), 0);
+}
+
+TEST_F(HcclProcessTest, KilledPeerFailsTheOthersPromptly) {
+    MakeRoot();
+    Child survivor;
+    Child victim;
+    Spawn(survivor, "fail", 1, 3);
+    Spawn(victim, "hang", 2, 3);
+    JoinHere(root_, 0, 3, [&](hccl_test::Rank& r) {
+        ASSERT_EQ(victim.ReadLine(20000), "joined");
+        ASSERT_EQ(survivor.ReadLine(20000), "joined");
+        void* buf = r.Upload(std::vector<float>(1024));
+        const auto start = std::chrono::steady_clock::now();
+        ASSERT_EQ(
+            HcclAllReduce(buf, buf, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm, r.stream),
+            HCCL_SUCCESS);
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));  // ranks 0, 1 wait for 2
+        victim.Kill();
+        EXPECT_NE(r.Sync(), ACL_SUCCESS);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_LT(seconds, 10.0) << "the failure took " << seconds << " s to show";
+        HcclResult async = HCCL_SUCCESS;
+        EXPECT_EQ(HcclGetCommAsyncError(r.comm, &async), HCCL_SUCCESS);
+        EXPECT_TRUE(async == HCCL_E_REMOTE || async == HCCL_E_TCP_TRANSFER) << async;
+        EXPECT_NE(RecentError().find("rank"), std::string::npos) << RecentError();
+        // Later operations fail at once.
+        ASSERT_EQ(
+            HcclAllReduce(buf, buf, 1, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm, r.stream),
+            HCCL_SUCCESS);
+        EXPECT_NE(r.Sync(), ACL_SUCCESS);
+        aclrtFree(buf);
+    });
+    EXPECT_EQ(survivor.Wait(20000), 0) << "rank 1 (see its stderr)";
+}
+
+TEST_F(HcclProcessTest, RankThatNeverJoinsFailsTheOthersWithATimeout) {
+    setenv("HCCL_CONNECT_TIMEOUT", "1", 1);
+    MakeRoot();
+    Child child;
+    Spawn(child, "expect", 1, 3, {std::to_string(HCCL_E_TIMEOUT), "rank 2 of 3 did not join"});
+    HcclComm comm = nullptr;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(HcclCommInitRootInfo(3, &root_, 0, &comm), HCCL_E_TIMEOUT);
+    EXPECT_NE(RecentError().find("rank 2 of 3 did not join"), std::string::npos) << RecentError();
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 8.0);
+    EXPECT_EQ(child.Wait(20000), 0) << "rank 1 (see its stderr)";
+}
+
+TEST_F(HcclProcessTest, StaleRootInfoIsRefused) {
+    MakeRoot();
+    Child child;
+    Spawn(child, "expect", 1, 2, {"0", ""});
+    JoinHere(root_, 0, 2, [](hccl_test::Rank&) {});
+    EXPECT_EQ(child.Wait(20000), 0);
+    // The communicator formed: nothing listens for it any more.
+    Child late;
+    Spawn(late, "expect", 1, 2, {std::to_string(HCCL_E_TCP_CONNECT), "stale"});
+    EXPECT_EQ(late.Wait(20000), 0) << "see its stderr";
+    HcclComm comm = nullptr;
+    EXPECT_EQ(HcclCommInitRootInfo(2, &root_, 0, &comm), HCCL_E_PARA);
+}
+
+TEST_F(HcclProcessTest, RankWithAnotherRankCountIsRefused) {
+    setenv("HCCL_CONNECT_TIMEOUT", "1", 1);
+    MakeRoot();
+    std::atomic<HcclResult> here{HCCL_SUCCESS};
+    std::thread rank0([&] {
+        HcclComm comm = nullptr;
+        aclrtSetDevice(0);
+        here = HcclCommInitRootInfo(2, &root_, 0, &comm);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // rank 0 is in first
+    Child child;
+    Spawn(child, "expect", 1, 3, {std::to_string(HCCL_E_PARA), "nRanks"});
+    EXPECT_EQ(child.Wait(20000), 0) << "see its stderr";
+    rank0.join();
+    EXPECT_EQ(here.load(), HCCL_E_TIMEOUT);
+}
+
+TEST_F(HcclProcessTest, SecondRankOneIsRefusedAndTheFirstGoesOn) {
+    MakeRoot();
+    std::vector<std::thread> threads;
+    for (uint32_t r = 0; r < 2; ++r)
+        threads.emplace_back([&, r] { JoinHere(root_, r, 3, [](hccl_test::Rank&) {}); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // ranks 0 and 1 are in
+    Child duplicate;
+    Spawn(duplicate, "expect", 1, 3, {std::to_string(HCCL_E_PARA), "rank 1 has already joined"});
+    EXPECT_EQ(duplicate.Wait(20000), 0) << "see its stderr";
+    Child last;
+    Spawn(last, "expect", 2, 3, {"0", ""});
+    EXPECT_EQ(last.Wait(20000), 0) << "see its stderr";
+    for (std::thread& t : threads)
+        t.join();
+}
+
+// Two machines: two network namespaces joined by a veth pair, one rank in each. Needs root
+// and `ip netns`; the namespaces go away whatever happens.
+TEST(HcclNetworkNamespaces, TwoNamespacesStandInForTwoMachines) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root for ip netns";
+    const std::string tag = std::to_string(getpid() % 100000);
+    const std::string ns_a = "oacl" + tag + "a";
+    const std::string ns_b = "oacl" + tag + "b";
+    const std::string if_a = "oa" + tag + "a";
+    const std::string if_b = "oa" + tag + "b";
+    const std::string net = "10.213." + std::to_string(getpid() % 250) + ".";
+    if (hccl_test::Run({"ip", "netns", "add", ns_a}) != 0) GTEST_SKIP() << "ip netns unusable";
+    struct Cleanup {
+        std::vector<std::string> namespaces;
+        ~Cleanup() {
+            for (const std::string& ns : namespaces)
+                hccl_test::Run({"ip", "netns", "del", ns});
+        }
+    } cleanup{{ns_a}};
+    ASSERT_EQ(hccl_test::Run({"ip", "netns", "add", ns_b}), 0);
+    cleanup.namespaces.push_back(ns_b);
+    ASSERT_EQ(hccl_test::Run({"ip", "-n", ns_a, "link", "add", if_a, "type", "veth", "peer", "name",
+                              if_b, "netns", ns_b}),
+              0);
+    ASSERT_EQ(hccl_test::Run({"ip", "-n", ns_a, "addr", "add", net + "1/24", "dev", if_a}), 0);
+    ASSERT_EQ(hccl_test::Run({"ip", "-n", ns_b, "addr", "add", net + "2/24", "dev", if_b}), 0);
+    for (const auto& [ns, dev] : {std::pair{ns_a, if_a}, std::pair{ns_b, if_b}}) {
+        ASSERT_EQ(hccl_test::Run({"ip", "-n", ns, "link", "set", dev, "up"}), 0);
+        ASSERT_EQ(hccl_test::Run({"ip", "-n", ns, "link", "set", "lo", "up"}), 0);
+    }
+    Child a;
+    ASSERT_TRUE(a.Start({"ip", "netns", "exec", ns_a, "env", "HCCL_IF_IP=" + net + "1",
+                         "HCCL_HOST_SOCKET_PORT_RANGE=auto", RankMain(), "root-suite", "0", "2"}))
+        << a.error();
+    a.CloseIn();
+    HcclRootInfo root;
+    ASSERT_TRUE(a.Read(&root, sizeof root, 20000)) << "rank 0 made no root info";
+    Child b;
+    ASSERT_TRUE(b.Start({"ip", "netns", "exec", ns_b, "env", "HCCL_IF_IP=" + net + "2", RankMain(),
+                         "suite", "1", "2"}))
+        << b.error();
+    ASSERT_TRUE(b.Write(&root, sizeof root));
+    b.CloseIn();
+    EXPECT_EQ(a.Wait(30000), 0) << "rank 0 (see its stderr)";
+    EXPECT_EQ(b.Wait(30000), 0) << "rank 1 (see its stderr)";
+}
+
+}  // namespace
