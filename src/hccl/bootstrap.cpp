@@ -38,6 +38,7 @@ enum Message : uint8_t {
     kWait,      // rank -> root: keys; answered by an empty kValue once they all exist
     kValue,     // root -> rank: value
     kDone,      // rank -> root: this rank's Gloo context is connected
+    kReady,     // root -> rank: every rank is connected; the communicator is formed
 };
 
 // How long a rank waits beyond HCCL_CONNECT_TIMEOUT for the root's verdict, which names the
@@ -75,8 +76,9 @@ struct Session {
     int64_t exec_timeout_ms = 0;
     int64_t deadline_ms = 0;
     std::map<std::string, std::vector<char>> store;
-    bool closed = false;  // the service thread ended (its descriptors are closed)
-    net::Fd wake_write;   // the service thread's wake-up pipe; guarded by mutex
+    bool listening = false;  // the service's listener is open
+    bool closed = false;     // the service thread ended (its descriptors are closed)
+    net::Fd wake_write;      // the service thread's wake-up pipe; guarded by mutex
 
     // Wakes the service thread (call with mutex held).
     void WakeLocked() {
@@ -361,6 +363,7 @@ class Service {
     std::vector<std::unique_ptr<Conn>> conns_;
     std::vector<PendingGet> gets_;
     bool error_sent_ = false;
+    bool ready_sent_ = false;
     int64_t failed_at_ = 0;
 };
 
@@ -536,7 +539,11 @@ void Service::ProgressLocked() {
                                          "\" did not connect to the others within " +
                                          Seconds(ConnectTimeoutMs()) + " (HCCL_CONNECT_TIMEOUT)");
     }
-    if (s.phase != Phase::kJoining) listener_.reset();  // no joins any more
+    if (s.phase != Phase::kJoining && listener_.valid()) {  // no joins any more
+        listener_.reset();
+        s.listening = false;
+        s.changed.notify_all();
+    }
     if (s.phase == Phase::kFailed) {
         if (!error_sent_) {
             error_sent_ = true;
@@ -548,6 +555,16 @@ void Service::ProgressLocked() {
             gets_.clear();
         }
         return;
+    }
+    if (s.phase == Phase::kFormedNet && s.done == s.n && !ready_sent_) {
+        // No rank may use (or destroy) its connections before every peer has its own.
+        ready_sent_ = true;
+        for (auto& c : conns_) {
+            if (c->rank < 0) continue;
+            Queue(*c, net::Writer().U8(kReady).take());
+            c->closing = true;
+        }
+        s.changed.notify_all();
     }
     if (s.phase == Phase::kFormedNet) {
         for (auto& c : conns_) {
@@ -584,7 +601,7 @@ void Service::Run() {
             flushing = flushing || !c->out.empty();
         // The end: the ranks share memory, or all connected, or the failure was told.
         const bool finished = phase == Phase::kFormedLocal ||
-                              (phase == Phase::kFormedNet && s_->done == s_->n) ||
+                              (phase == Phase::kFormedNet && ready_sent_ && !flushing) ||
                               (phase == Phase::kFailed && !flushing);
         if (finished) break;
         const int64_t wait_ms = std::clamp<int64_t>(s_->deadline_ms - NowMs(), 0, 1000);
@@ -617,8 +634,11 @@ void Service::Run() {
         lock.lock();
         // Ranks that do not read the verdict are not waited for long.
         if (phase == Phase::kFailed && NowMs() > failed_at_ + kVerdictGraceMs) break;
+        if (ready_sent_ && NowMs() > s_->deadline_ms + kVerdictGraceMs) break;
     }
     // Nothing stays open: the listener, the connections and the wake-up pipe close here.
+    listener_.reset();
+    s_->listening = false;
     s_->closed = true;
     s_->wake_write.reset();
     s_->changed.notify_all();
@@ -655,7 +675,17 @@ HcclResult ConnectLocalRank(const std::shared_ptr<Session>& s, const JoinRequest
         m.done = true;
         ++s->done;
     }
+    s->changed.notify_all();
     s->WakeLocked();
+    // Formed once every rank is connected (the service fails the session at its deadline).
+    std::unique_lock wait(s->mutex, std::adopt_lock);
+    s->changed.wait(wait, [&] { return s->done == s->n || s->phase == Phase::kFailed; });
+    wait.release();
+    if (s->phase == Phase::kFailed) {
+        *why = s->why;
+        transport->reset();
+        return s->code;
+    }
     return HCCL_SUCCESS;
 }
 
@@ -689,8 +719,10 @@ HcclResult JoinLocal(const std::string& key, bool create, const JoinRequest& req
         s.WakeLocked();
     }
     if (s.networked) {
-        // The service enforces the deadline and ends the wait.
-        s.changed.wait(lock, [&] { return s.phase != Phase::kJoining || s.closed; });
+        // The service enforces the deadline and ends the wait; a rank returns once nothing
+        // listens for the communicator any more.
+        s.changed.wait(lock,
+                       [&] { return (s.phase != Phase::kJoining && !s.listening) || s.closed; });
     } else {
         const auto deadline =
             std::chrono::steady_clock::now() + std::chrono::milliseconds(s.deadline_ms - NowMs());
@@ -826,7 +858,21 @@ HcclResult JoinRemote(const RootInfoData& data, const JoinRequest& request, bool
                " lost the root before it could report that it connected: " + *why;
         return rc;
     }
-    return HCCL_SUCCESS;
+    std::string frame2;
+    HcclResult rc = net::RecvFrame(fd.get(), &frame2, NowMs() + timeout_ms + kVerdictGraceMs, why);
+    net::Reader ready(frame2);
+    const uint8_t answer = rc == HCCL_SUCCESS ? ready.U8() : 0;
+    if (answer == kReady) return HCCL_SUCCESS;
+    transport->reset();
+    if (answer == kError) {
+        rc = static_cast<HcclResult>(ready.U32());
+        *why = ready.Str();
+        return ready.ok() ? rc : HCCL_E_TCP_TRANSFER;
+    }
+    *why = "rank " + std::to_string(request.rank) + " connected, but the root of \"" +
+           data.identifier + "\" did not confirm that every rank did (" +
+           (rc == HCCL_SUCCESS ? std::string("a malformed answer") : *why) + ")";
+    return rc == HCCL_SUCCESS ? HCCL_E_TCP_TRANSFER : rc;
 }
 
 // A networked session: listens on `address` (trying `ports`) and starts the service thread.
@@ -870,6 +916,7 @@ HcclResult StartRoot(int32_t device, const net::Address& address,
     session->networked = true;
     session->host_ip = data->host;
     session->deadline_ms = NowMs() + ConnectTimeoutMs();
+    session->listening = true;
     session->wake_write = std::move(wake_write);
     try {
         auto service =

@@ -1,6 +1,8 @@
 // The Gloo transport (hccl/gloo_transport.h).
 #include "hccl/gloo_transport.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/alltoall.h>
@@ -13,10 +15,12 @@
 #include <gloo/transport/tcp/attr.h>
 #include <gloo/transport/tcp/device.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -70,6 +74,37 @@ void ForElementSize(size_t size, F&& f) {
             return;
         default:
             throw std::logic_error("element size " + std::to_string(size));
+    }
+}
+
+// The process's open sockets, as (descriptor, inode): numbers are reused, inodes tell a new
+// socket from an old one.
+std::vector<std::pair<int, ino_t>> Sockets() {
+    std::vector<std::pair<int, ino_t>> fds;
+    DIR* dir = opendir("/proc/self/fd");
+    if (dir == nullptr) return fds;
+    while (const dirent* entry = readdir(dir)) {
+        char* end = nullptr;
+        const long fd = std::strtol(entry->d_name, &end, 10);
+        if (end == entry->d_name || *end != '\0' || fd == dirfd(dir)) continue;
+        struct stat st;
+        if (fstat(static_cast<int>(fd), &st) == 0 && S_ISSOCK(st.st_mode))
+            fds.emplace_back(static_cast<int>(fd), st.st_ino);
+    }
+    closedir(dir);
+    std::sort(fds.begin(), fds.end());
+    return fds;
+}
+
+// Gloo opens its sockets without close-on-exec: a child the program starts later would hold
+// the connections open, and the peers would not see this process go. Marks the sockets that
+// appeared since `before` (Gloo's, once connectFullMesh returned) close-on-exec.
+void CloseOnExecSince(const std::vector<std::pair<int, ino_t>>& before) {
+    for (const auto& socket : Sockets()) {
+        if (std::binary_search(before.begin(), before.end(), socket)) continue;
+        const int flags = fcntl(socket.first, F_GETFD);
+        if (flags >= 0 && (flags & FD_CLOEXEC) == 0)
+            fcntl(socket.first, F_SETFD, flags | FD_CLOEXEC);
     }
 }
 
@@ -863,6 +898,7 @@ HcclResult MakeGlooTransport(const GlooSetup& setup, KvStore& store,
         *why = setup.host_ip + " is not an IP address";
         return HCCL_E_PARA;
     }
+    const auto sockets_before = Sockets();
     try {
         gloo::transport::tcp::attr attr;
         // A numeric address: getaddrinfo parses it and never asks a name service.
@@ -875,6 +911,7 @@ HcclResult MakeGlooTransport(const GlooSetup& setup, KvStore& store,
         context->setTimeout(Millis(std::max<int64_t>(1000, setup.connect_timeout_ms / 5)));
         StoreAdapter adapter(store, setup.connect_timeout_ms);
         context->connectFullMesh(adapter, device);
+        CloseOnExecSince(sockets_before);
         context->setTimeout(setup.exec_timeout_ms > 0 ? Millis(setup.exec_timeout_ms)
                                                       : Millis(int64_t{365} * 86400000));
         *out = std::make_unique<GlooTransport>(setup, std::move(device), std::move(context));

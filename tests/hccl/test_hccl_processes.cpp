@@ -3,12 +3,16 @@
 // ports the system picks), through Gloo. Also: a peer killed mid-collective, a rank that
 // never joins, inconsistent joins, a stale root info, and two network namespaces standing in
 // for two machines.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
+#include <latch>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +26,23 @@ namespace {
 using hccl_test::Child;
 using hccl_test::RankMain;
 using hccl_test::RecentError;
+
+// This process's sockets that a child it starts would inherit.
+std::vector<int> InheritableSockets() {
+    std::vector<int> found;
+    DIR* dir = opendir("/proc/self/fd");
+    if (dir == nullptr) return found;
+    while (const dirent* entry = readdir(dir)) {
+        const int fd = std::atoi(entry->d_name);
+        struct stat st;
+        if (fd > 2 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
+            (fcntl(fd, F_GETFD) & FD_CLOEXEC) == 0) {
+            found.push_back(fd);
+        }
+    }
+    closedir(dir);
+    return found;
+}
 
 class HcclProcessTest : public hccl_test::HcclTest {
  protected:
@@ -86,12 +107,17 @@ TEST_F(HcclProcessTest, TwoThreadsHereAndOneProcessRunEveryCollective) {
     MakeRoot();
     Child child;
     Spawn(child, "suite", 2, 3);
+    std::latch both_done(2);
     std::vector<std::thread> threads;
     for (uint32_t r = 0; r < 2; ++r) {
         threads.emplace_back([&, r] {
-            JoinHere(root_, r, 3, [](hccl_test::Rank& rank) {
+            JoinHere(root_, r, 3, [&both_done](hccl_test::Rank& rank) {
                 EXPECT_EQ(hccl_suite::Suite(rank.comm, rank.stream, rank.rank, 3).Run(), 0)
                     << "rank " << rank.rank << " (see stderr)";
+                // Once both ranks here are through, none is connecting: Gloo's connections
+                // do not leak into children this process starts.
+                both_done.arrive_and_wait();
+                EXPECT_TRUE(InheritableSockets().empty());
             });
         });
     }
