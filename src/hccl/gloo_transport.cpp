@@ -15,7 +15,6 @@
 #include <gloo/transport/tcp/attr.h>
 #include <gloo/transport/tcp/device.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -77,29 +76,32 @@ void ForElementSize(size_t size, F&& f) {
     }
 }
 
-// The process's open sockets, as (descriptor, inode): numbers are reused, inodes tell a new
-// socket from an old one.
-std::vector<std::pair<int, ino_t>> Sockets() {
-    std::vector<std::pair<int, ino_t>> fds;
+// The process's open sockets, as (descriptor, "socket:[inode]"): numbers are reused, inodes
+// tell a new socket from an old one. Read from /proc/self/fd's links, which touches no other
+// thread's descriptor.
+std::vector<std::pair<int, std::string>> Sockets() {
+    std::vector<std::pair<int, std::string>> sockets;
     DIR* dir = opendir("/proc/self/fd");
-    if (dir == nullptr) return fds;
+    if (dir == nullptr) return sockets;
     while (const dirent* entry = readdir(dir)) {
         char* end = nullptr;
         const long fd = std::strtol(entry->d_name, &end, 10);
-        if (end == entry->d_name || *end != '\0' || fd == dirfd(dir)) continue;
-        struct stat st;
-        if (fstat(static_cast<int>(fd), &st) == 0 && S_ISSOCK(st.st_mode))
-            fds.emplace_back(static_cast<int>(fd), st.st_ino);
+        if (end == entry->d_name || *end != '\0') continue;
+        char target[64] = {};
+        const std::string link = std::string("/proc/self/fd/") + entry->d_name;
+        const ssize_t n = readlink(link.c_str(), target, sizeof target - 1);
+        if (n > 7 && std::strncmp(target, "socket:", 7) == 0)
+            sockets.emplace_back(static_cast<int>(fd), std::string(target, static_cast<size_t>(n)));
     }
     closedir(dir);
-    std::sort(fds.begin(), fds.end());
-    return fds;
+    std::sort(sockets.begin(), sockets.end());
+    return sockets;
 }
 
 // Gloo opens its sockets without close-on-exec: a child the program starts later would hold
 // the connections open, and the peers would not see this process go. Marks the sockets that
 // appeared since `before` (Gloo's, once connectFullMesh returned) close-on-exec.
-void CloseOnExecSince(const std::vector<std::pair<int, ino_t>>& before) {
+void CloseOnExecSince(const std::vector<std::pair<int, std::string>>& before) {
     for (const auto& socket : Sockets()) {
         if (std::binary_search(before.begin(), before.end(), socket)) continue;
         const int flags = fcntl(socket.first, F_GETFD);

@@ -5,12 +5,12 @@
 // for two machines.
 #include <dirent.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <latch>
 #include <string>
@@ -27,18 +27,19 @@ using hccl_test::Child;
 using hccl_test::RankMain;
 using hccl_test::RecentError;
 
-// This process's sockets that a child it starts would inherit.
+// This process's sockets that a child it starts would inherit (found through /proc's links,
+// which touch no other thread's descriptor).
 std::vector<int> InheritableSockets() {
     std::vector<int> found;
     DIR* dir = opendir("/proc/self/fd");
     if (dir == nullptr) return found;
     while (const dirent* entry = readdir(dir)) {
+        char target[64] = {};
+        const std::string link = std::string("/proc/self/fd/") + entry->d_name;
+        if (readlink(link.c_str(), target, sizeof target - 1) <= 0) continue;
         const int fd = std::atoi(entry->d_name);
-        struct stat st;
-        if (fd > 2 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
-            (fcntl(fd, F_GETFD) & FD_CLOEXEC) == 0) {
+        if (std::strncmp(target, "socket:", 7) == 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC) == 0)
             found.push_back(fd);
-        }
     }
     closedir(dir);
     return found;
