@@ -3,8 +3,11 @@
 // ports the system picks), through Gloo. Also: a peer killed mid-collective, a rank that
 // never joins, inconsistent joins, a stale root info, and two network namespaces standing in
 // for two machines.
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -58,6 +61,7 @@ class HcclProcessTest : public hccl_test::HcclTest {
     void TearDown() override {
         HcclTest::TearDown();
         unsetenv("HCCL_CONNECT_TIMEOUT");
+        unsetenv("HCCL_EXEC_TIMEOUT");
     }
 
     // Starts hccl_rank_main <mode> <rank> <n> [extra] with the root info on its stdin.
@@ -219,6 +223,105 @@ TEST_F(HcclProcessTest, SecondRankOneIsRefusedAndTheFirstGoesOn) {
     EXPECT_EQ(last.Wait(20000), 0) << "see its stderr";
     for (std::thread& t : threads)
         t.join();
+}
+
+TEST_F(HcclProcessTest, RankThatNeverIssuesFailsTheOthersAtTheExecutionTimeout) {
+    setenv("HCCL_EXEC_TIMEOUT", "1", 1);  // read when the communicator is created
+    MakeRoot();
+    Child idle;
+    Spawn(idle, "hang", 1, 2);
+    JoinHere(root_, 0, 2, [&](hccl_test::Rank& r) {
+        unsetenv("HCCL_EXEC_TIMEOUT");
+        ASSERT_EQ(idle.ReadLine(20000), "joined");
+        void* buf = r.Upload(std::vector<int32_t>(4));
+        ASSERT_EQ(
+            HcclAllReduce(buf, buf, 4, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, r.comm, r.stream),
+            HCCL_SUCCESS);
+        EXPECT_EQ(r.Sync(), ACL_ERROR_RT_TASK_TIMEOUT);
+        EXPECT_NE(RecentError().find("rank 1 did not take part"), std::string::npos)
+            << RecentError();
+        HcclResult async = HCCL_SUCCESS;
+        EXPECT_EQ(HcclGetCommAsyncError(r.comm, &async), HCCL_SUCCESS);
+        EXPECT_EQ(async, HCCL_E_TIMEOUT);
+        aclrtFree(buf);
+    });
+    idle.Kill();
+}
+
+TEST_F(HcclProcessTest, TwoProcessesOverIpv6Loopback) {
+    const int probe = ::socket(AF_INET6, SOCK_STREAM, 0);
+    sockaddr_in6 any{};
+    any.sin6_family = AF_INET6;
+    any.sin6_addr = in6addr_loopback;
+    const bool usable =
+        probe >= 0 && ::bind(probe, reinterpret_cast<sockaddr*>(&any), sizeof any) == 0;
+    if (probe >= 0) ::close(probe);
+    if (!usable) GTEST_SKIP() << "no IPv6 loopback here";
+    setenv("HCCL_IF_IP", "::1", 1);
+    MakeRoot();
+    Child child;
+    Spawn(child, "suite", 1, 2);
+    JoinHere(root_, 0, 2, [](hccl_test::Rank& r) {
+        EXPECT_EQ(hccl_suite::Suite(r.comm, r.stream, 0, 2).Run(), 0);
+    });
+    EXPECT_EQ(child.Wait(30000), 0) << "rank 1 (see its stderr)";
+    setenv("HCCL_IF_IP", "127.0.0.1", 1);
+}
+
+TEST_F(HcclProcessTest, RootInfoExplainsItsEnvironment) {
+    struct Case {
+        const char* variable;
+        const char* value;
+        HcclResult code;
+        const char* says;
+    };
+    const std::vector<Case> cases = {
+        {"HCCL_IF_IP", "not-an-address", HCCL_E_PARA, "HCCL_IF_IP=not-an-address"},
+        {"HCCL_HOST_SOCKET_PORT_RANGE", "60000-59000", HCCL_E_PARA, "60000-59000"},
+        {"HCCL_HOST_SOCKET_PORT_RANGE", "http", HCCL_E_PARA, "not a port"},
+        {"HCCL_IF_BASE_PORT", "80", HCCL_E_PARA, "[1024, 65520]"},
+        {"HCCL_SOCKET_FAMILY", "AF_UNIX", HCCL_E_PARA, "AF_UNIX"},
+    };
+    for (const Case& c : cases) {
+        const char* old = std::getenv(c.variable);
+        const std::string saved = old == nullptr ? "" : old;
+        setenv(c.variable, c.value, 1);
+        if (std::string(c.variable) == "HCCL_IF_BASE_PORT") unsetenv("HCCL_HOST_SOCKET_PORT_RANGE");
+        HcclRootInfo root;
+        EXPECT_EQ(HcclGetRootInfo(&root), c.code) << c.variable << "=" << c.value;
+        EXPECT_NE(RecentError().find(c.says), std::string::npos) << RecentError();
+        if (old == nullptr) {
+            unsetenv(c.variable);
+        } else {
+            setenv(c.variable, saved.c_str(), 1);
+        }
+        setenv("HCCL_HOST_SOCKET_PORT_RANGE", "auto", 1);
+    }
+    // Without HCCL_IF_IP, HCCL_SOCKET_IFNAME picks the NIC: lo here, or none at all.
+    unsetenv("HCCL_IF_IP");
+    setenv("HCCL_SOCKET_IFNAME", "=no_such_nic0", 1);
+    HcclRootInfo root;
+    EXPECT_EQ(HcclGetRootInfo(&root), HCCL_E_PARA);
+    EXPECT_NE(RecentError().find("selects no NIC"), std::string::npos) << RecentError();
+    setenv("HCCL_SOCKET_IFNAME", "lo", 1);
+    EXPECT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS) << RecentError();
+    RunRanks(2, [&](hccl_test::Rank&) {});  // a root info of its own, through lo too
+    unsetenv("HCCL_SOCKET_IFNAME");
+    setenv("HCCL_IF_IP", "127.0.0.1", 1);
+    // A port range whose only port is taken.
+    const int busy = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in at{};
+    at.sin_family = AF_INET;
+    at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof at;
+    ASSERT_EQ(::bind(busy, reinterpret_cast<sockaddr*>(&at), sizeof at), 0);
+    ASSERT_EQ(::listen(busy, 1), 0);
+    ASSERT_EQ(::getsockname(busy, reinterpret_cast<sockaddr*>(&at), &size), 0);
+    setenv("HCCL_HOST_SOCKET_PORT_RANGE", std::to_string(ntohs(at.sin_port)).c_str(), 1);
+    EXPECT_EQ(HcclGetRootInfo(&root), HCCL_E_UNAVAIL);
+    EXPECT_NE(RecentError().find("in use"), std::string::npos) << RecentError();
+    ::close(busy);
+    setenv("HCCL_HOST_SOCKET_PORT_RANGE", "auto", 1);
 }
 
 // Two machines: two network namespaces joined by a veth pair, one rank in each. Needs root
