@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -113,7 +114,11 @@ struct Sessions {
     std::mutex mutex;
     uint64_t next = 1;
     std::map<std::string, std::shared_ptr<Session>> live;
+    // Why recent communicators failed, for ranks of this process that come too late (the
+    // last kFailedKept, oldest first).
+    std::deque<std::pair<std::string, std::pair<HcclResult, std::string>>> failed;
 };
+constexpr size_t kFailedKept = 64;
 
 Sessions& TheSessions() {
     static auto* sessions = new Sessions;
@@ -133,11 +138,30 @@ std::shared_ptr<Session> FindSession(const std::string& key, bool create) {
     return session;
 }
 
-void EndSession(const Session& session) {
+// Removes the session; `failure` (code, why) is kept for late joiners when it failed.
+void EndSession(const Session& session,
+                const std::pair<HcclResult, std::string>& failure = {HCCL_SUCCESS, {}}) {
     Sessions& s = TheSessions();
     std::lock_guard lock(s.mutex);
     auto it = s.live.find(session.key);
     if (it != s.live.end() && it->second.get() == &session) s.live.erase(it);
+    if (failure.first != HCCL_SUCCESS) {
+        s.failed.emplace_back(session.key, failure);
+        if (s.failed.size() > kFailedKept) s.failed.pop_front();
+    }
+}
+
+// Why the communicator `key` failed, if it did recently.
+bool FailedSession(const std::string& key, std::pair<HcclResult, std::string>* failure) {
+    Sessions& s = TheSessions();
+    std::lock_guard lock(s.mutex);
+    for (auto it = s.failed.rbegin(); it != s.failed.rend(); ++it) {
+        if (it->first == key) {
+            *failure = it->second;
+            return true;
+        }
+    }
+    return false;
 }
 
 std::string Seconds(int64_t ms) {
@@ -642,13 +666,16 @@ void Service::Run() {
     s_->closed = true;
     s_->wake_write.reset();
     s_->changed.notify_all();
+    const std::pair<HcclResult, std::string> failure =
+        s_->phase == Phase::kFailed ? std::make_pair(s_->code, s_->why)
+                                    : std::make_pair(HCCL_SUCCESS, std::string());
     lock.unlock();
     listener_.reset();
     for (auto& c : conns_)
         Flush(*c);  // best effort: a last error message
     conns_.clear();
     wake_.reset();
-    EndSession(*s_);
+    EndSession(*s_, failure);
 }
 
 // ---- Joining ------------------------------------------------------------------------------
@@ -692,6 +719,12 @@ HcclResult ConnectLocalRank(const std::shared_ptr<Session>& s, const JoinRequest
 HcclResult JoinLocal(const std::string& key, bool create, const JoinRequest& request,
                      std::unique_ptr<Transport>* transport, std::string* why) {
     std::shared_ptr<Session> session = FindSession(key, create);
+    std::pair<HcclResult, std::string> failure;
+    if (session == nullptr && FailedSession(key, &failure)) {
+        *why = "the communicator failed before rank " + std::to_string(request.rank) +
+               " joined: " + failure.second;
+        return failure.first;
+    }
     if (session == nullptr) {
         *why =
             "the root info names no communicator being formed: every rank of it has "

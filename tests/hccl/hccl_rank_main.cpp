@@ -8,6 +8,7 @@
 //   hccl_rank_main root-suite <rank> <n>             make the root info (to stdout), then suite
 //   hccl_rank_main expect <rank> <n> <code> <text>   joining returns <code>, the message has <text>
 //   hccl_rank_main hang <rank> <n>                   join, print "joined", wait to be killed
+//   hccl_rank_main joining <rank> <n>                print "joining", then join
 //   hccl_rank_main fail <rank> <n>                   join; an AllReduce fails: a peer died
 //   hccl_rank_main table <rank> <path>               join through a rank table, one AllReduce
 //   hccl_rank_main table-expect <rank> <path> <code> <text>
@@ -137,8 +138,11 @@ int Main(int argc, char** argv) {
             std::fprintf(stderr, "rank %u: no root info on stdin\n", rank);
             return 1;
         }
+        if (mode == "joining") WriteAll(STDOUT_FILENO, "joining\n", 8);
         const HcclResult rc = HcclCommInitRootInfo(n, &root, rank, &comm);
-        if (mode == "expect") {
+        if (mode == "joining") {
+            result = rc == HCCL_SUCCESS ? 0 : 1;
+        } else if (mode == "expect") {
             if (argc < 6) return Usage();
             result = Expect(rc, std::atoi(argv[4]), argv[5], "HcclCommInitRootInfo");
         } else if (rc != HCCL_SUCCESS) {

@@ -178,6 +178,22 @@ TEST_F(HcclProcessTest, RankThatNeverJoinsFailsTheOthersWithATimeout) {
     EXPECT_EQ(child.Wait(20000), 0) << "rank 1 (see its stderr)";
 }
 
+TEST_F(HcclProcessTest, RankThatDiesBeforeTheCommunicatorFormsFailsTheOthers) {
+    MakeRoot();
+    Child dying;
+    Spawn(dying, "joining", 1, 3);
+    ASSERT_EQ(dying.ReadLine(20000), "joining");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // its join is in
+    dying.Kill();
+    HcclComm comm = nullptr;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(HcclCommInitRootInfo(3, &root_, 0, &comm), HCCL_E_TCP_CONNECT);
+    const std::string message = RecentError();
+    EXPECT_NE(message.find("rank 1 (127.0.0.1) left"), std::string::npos) << message;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+              10.0);
+}
+
 TEST_F(HcclProcessTest, StaleRootInfoIsRefused) {
     MakeRoot();
     Child child;
