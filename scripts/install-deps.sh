@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3 binutils   # build (nm reads the objects)
   nlohmann-json3-dev                                  # aclInit configuration files
+  libgloo-dev                                         # HCCL: ranks in other processes (Gloo)
   libgtest-dev libgmock-dev libbenchmark-dev          # tests and benchmarks
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # the PoCL peer in bench/bench_pocl.cpp
   libopencv-dnn-dev libopencv-imgcodecs-dev           # models (OpenCV DNN), image decode

@@ -15,8 +15,10 @@
 #include "hccl/comm_config.h"
 #include "hccl/communicator.h"
 #include "hccl/enqueue.h"
+#include "hccl/environment.h"
 #include "hccl/group.h"
 #include "hccl/local_transport.h"
+#include "hccl/rank_table.h"
 #include "hccl/root_info.h"
 
 using openacl::Fail;
@@ -73,7 +75,7 @@ HcclResult InitRootInfo(uint32_t n, const hccl::RootInfoData& data, uint32_t ran
     request.exec_timeout_ms = options.exec_timeout_ms;
     std::unique_ptr<hccl::Transport> transport;
     std::string why;
-    if (HcclResult rc = hccl::Join(data, request, &transport, &why); rc != HCCL_SUCCESS)
+    if (HcclResult rc = hccl::Join(data, request, false, &transport, &why); rc != HCCL_SUCCESS)
         return Failed(rc, "%s", why);
     return Publish(rank, n, device, data.identifier, options, std::move(transport), comm);
 }
@@ -138,6 +140,109 @@ void NotifyState(HcclComm comm, HcclCommStatePhase phase) {
     }
     for (const StateCallback& cb : callbacks)
         cb.callback(comm, phase, cb.args);
+}
+
+// Communicators made from rank tables, by (table, rank): initialising one twice is an error.
+std::mutex g_tables_mutex;
+std::map<std::pair<std::string, uint32_t>, HcclComm>& TableComms() {
+    static auto* comms = new std::map<std::pair<std::string, uint32_t>, HcclComm>;
+    return *comms;
+}
+
+// HcclCommInitClusterInfo[Config] once the arguments are checked: rank 0 listens where the
+// table says its server is (HCCL_IF_BASE_PORT), the others join it there.
+HcclResult InitClusterInfo(const hccl::RankTable& table, uint32_t rank, int32_t device,
+                           const hccl::CommOptions& options, HcclComm* comm) {
+    std::string why;
+    std::string host;
+    if (HcclResult rc = hccl::RootHost(table, &host, &why); rc != HCCL_SUCCESS)
+        return Failed(rc, "%s", why);
+    uint16_t port = 0;
+    if (HcclResult rc = hccl::BasePort(&port, &why); rc != HCCL_SUCCESS)
+        return Failed(rc, "%s", why);
+    const auto n = static_cast<uint32_t>(table.ranks.size());
+    hccl::RootInfoData data;
+    if (rank == 0) {
+        if (HcclResult rc = hccl::CreateRootAt(device, host, port, table.identifier, &data, &why);
+            rc != HCCL_SUCCESS) {
+            return Failed(rc, "%s", why);
+        }
+    } else {
+        data = hccl::RootAt(host, port, table.identifier);
+    }
+    hccl::JoinRequest request;
+    request.n = n;
+    request.rank = rank;
+    request.device = device;
+    request.exec_timeout_ms = options.exec_timeout_ms;
+    std::unique_ptr<hccl::Transport> transport;
+    if (HcclResult rc = hccl::Join(data, request, true, &transport, &why); rc != HCCL_SUCCESS)
+        return Failed(rc, "%s", why);
+    if (HcclResult rc =
+            Publish(rank, n, device, "hccl_world_group", options, std::move(transport), comm);
+        rc != HCCL_SUCCESS) {
+        return rc;
+    }
+    std::lock_guard lock(g_tables_mutex);
+    TableComms()[{table.identifier, rank}] = *comm;
+    return HCCL_SUCCESS;
+}
+
+HcclResult InitClusterInfoChecked(const char* clusterInfo, uint32_t rank,
+                                  const HcclCommConfig* config, HcclComm* comm) {
+    if (clusterInfo == nullptr)
+        return static_cast<HcclResult>(
+            Fail(HCCL_E_PTR, "clusterInfo (the rank table's path) is null"));
+    if (comm == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "comm is null"));
+    const size_t length = strnlen(clusterInfo, 4097);
+    if (length == 0 || length > 4096) {
+        return static_cast<HcclResult>(
+            Fail(HCCL_E_PARA, "clusterInfo is %s: it is the rank table's path, at most 4096 bytes",
+                 length == 0 ? "empty" : "longer than 4096 bytes"));
+    }
+    hccl::RankTable table;
+    std::string why;
+    if (HcclResult rc = hccl::LoadRankTable(clusterInfo, &table, &why); rc != HCCL_SUCCESS)
+        return Failed(rc, "%s", why);
+    if (rank >= table.ranks.size()) {
+        return static_cast<HcclResult>(Fail(
+            HCCL_E_PARA, "rank %u is not in the rank table %s, whose rank_id runs from 0 to %zu",
+            rank, clusterInfo, table.ranks.size() - 1));
+    }
+    hccl::CommOptions options;
+    if (HcclResult rc = hccl::ReadConfig(config, &options, &why); rc != HCCL_SUCCESS)
+        return Failed(rc, "%s", why);
+    HcclResult rc = HCCL_SUCCESS;
+    const int32_t device = hccl::CurrentDevice(&rc);
+    if (device < 0) return rc;
+    const hccl::RankTableEntry& entry = table.ranks[rank];
+    if (entry.device >= 0 && entry.device != device) {
+        return static_cast<HcclResult>(
+            Fail(HCCL_E_PARA,
+                 "the rank table puts rank %u on device %d (device_id), but this thread's "
+                 "current device is %d: call aclrtSetDevice(%d) before joining",
+                 rank, entry.device, device, entry.device));
+    }
+    {
+        std::lock_guard lock(g_tables_mutex);
+        auto it = TableComms().find({table.identifier, rank});
+        if (it != TableComms().end()) {
+            if (hccl::Find(it->second) != nullptr) {
+                return static_cast<HcclResult>(
+                    Fail(HCCL_E_PARA,
+                         "rank %u of the rank table %s already has a communicator (%p): a rank "
+                         "table initialises once; destroy it with HcclCommDestroy first",
+                         rank, clusterInfo, it->second));
+            }
+            TableComms().erase(it);
+        }
+    }
+    if (hccl::InGroup()) {
+        *comm = nullptr;
+        hccl::DeferInit([=] { return InitClusterInfo(table, rank, device, options, comm); });
+        return HCCL_SUCCESS;
+    }
+    return InitClusterInfo(table, rank, device, options, comm);
 }
 
 HcclResult NotSupported(const char* name, const char* what) {
@@ -268,7 +373,9 @@ HcclResult HcclCreateSubCommConfig(HcclComm* comm, uint32_t rankNum, uint32_t* r
     request.device = parent->device();
     request.exec_timeout_ms = options.exec_timeout_ms;
     std::unique_ptr<hccl::Transport> transport;
-    if (HcclResult code = hccl::JoinSub(*parent, subCommId, request, &transport, &why);
+    const std::vector<uint32_t> parent_ranks(rankIds, rankIds + rankNum);
+    if (HcclResult code =
+            hccl::JoinSub(*parent, subCommId, parent_ranks, request, &transport, &why);
         code != HCCL_SUCCESS) {
         return Failed(code, "%s", why);
     }
@@ -629,15 +736,14 @@ extern "C" {
 
 HcclResult HcclCommInitClusterInfo(const char* clusterInfo, uint32_t rank, HcclComm* comm) {
     OPENACL_API();
-    (void)clusterInfo, (void)rank, (void)comm;
-    return NotSupported("HcclCommInitClusterInfo", "rank-table files");
+    return InitClusterInfoChecked(clusterInfo, rank, nullptr, comm);
 }
 
 HcclResult HcclCommInitClusterInfoConfig(const char* clusterInfo, uint32_t rank,
                                          HcclCommConfig* config, HcclComm* comm) {
     OPENACL_API();
-    (void)clusterInfo, (void)rank, (void)config, (void)comm;
-    return NotSupported("HcclCommInitClusterInfoConfig", "rank-table files");
+    if (config == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "config is null"));
+    return InitClusterInfoChecked(clusterInfo, rank, config, comm);
 }
 
 }  // extern "C"

@@ -84,6 +84,7 @@ if command -v pkg-config >/dev/null; then
   need_pc protobuf libprotobuf-dev
 fi
 need_file /usr/include/nlohmann/json.hpp nlohmann-json3-dev
+need_file /usr/include/gloo/config.h libgloo-dev
 need_file /usr/include/gtest/gtest.h libgtest-dev
 need_file /usr/include/gmock/gmock.h libgmock-dev
 need_file /usr/include/benchmark/benchmark.h libbenchmark-dev
