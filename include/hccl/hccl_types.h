@@ -38,7 +38,7 @@ typedef enum {
     HCCL_E_CCE = 18,
     HCCL_E_NETWORK = 19,
     HCCL_E_AGAIN = 20,
-    HCCL_E_REMOTE = 21,      /* a peer is gone */
+    HCCL_E_REMOTE = 21, /* a peer is gone */
     HCCL_E_SUSPENDING = 22,
     HCCL_E_OPRETRY_FAIL = 23,
     HCCL_E_OOM = 24,
@@ -46,9 +46,9 @@ typedef enum {
     HCCL_E_RESERVED = 1042
 } HcclResult;
 
-typedef void *HcclComm;
-typedef void *HcclConn;
-typedef void *HcclCommSymWindow;
+typedef void* HcclComm;
+typedef void* HcclConn;
+typedef void* HcclCommSymWindow;
 
 typedef enum {
     HCCL_REDUCE_SUM = 0,
@@ -136,7 +136,7 @@ typedef struct HcclRootInfoDef {
  * size covers, so programs built against an older, smaller layout keep working. */
 typedef struct HcclCommConfigDef {
     char reserved[24];
-    uint32_t hcclBufferSize;      /* MB */
+    uint32_t hcclBufferSize; /* MB */
     uint32_t hcclDeterministic;
     char hcclCommName[128];
     char hcclUdi[128];
@@ -144,9 +144,9 @@ typedef struct HcclCommConfigDef {
     uint32_t hcclRdmaTrafficClass;
     uint32_t hcclRdmaServiceLevel;
     uint32_t hcclWorldRankID;
-    uint64_t hcclJobID;           /* version 6 ends here (312 bytes) */
+    uint64_t hcclJobID; /* version 6 ends here (312 bytes) */
     uint8_t aclGraphZeroCopyEnable;
-    int32_t hcclExecTimeOut;      /* seconds */
+    int32_t hcclExecTimeOut; /* seconds */
     char hcclAlgo[1600];
     char hcclRetryEnable[50];
     char hcclRetryParams[128];
@@ -173,25 +173,18 @@ typedef enum {
     HCCL_COMM_CONFIG_RESERVED = 12
 } HcclCommConfigCapability;
 
-typedef enum {
-    HCCL_SEND = 0,
-    HCCL_RECV = 1,
-    HCCL_SEND_RECV_RESERVED = 2
-} HcclSendRecvType;
+typedef enum { HCCL_SEND = 0, HCCL_RECV = 1, HCCL_SEND_RECV_RESERVED = 2 } HcclSendRecvType;
 
 /* One send or receive of HcclBatchSendRecv. */
 typedef struct HcclSendRecvItemDef {
     HcclSendRecvType sendRecvType;
-    void *buf;
+    void* buf;
     uint64_t count;
     HcclDataType dataType;
     uint32_t remoteRank;
 } HcclSendRecvItem;
 
-typedef enum {
-    HCCL_DETERMINISTIC = 0,
-    HCCL_CONFIG_RESERVED = 1
-} HcclConfig;
+typedef enum { HCCL_DETERMINISTIC = 0, HCCL_CONFIG_RESERVED = 1 } HcclConfig;
 
 /* 0: non-deterministic, 1: deterministic, 2: strict (order-preserving). */
 union HcclConfigValue {
@@ -242,7 +235,7 @@ typedef enum {
     HCCL_COMM_STATE_PHASE_RESUME_POST = 3
 } HcclCommStatePhase;
 
-typedef HcclResult (*HcclCommStateCallback)(HcclComm comm, HcclCommStatePhase phase, void *args);
+typedef HcclResult (*HcclCommStateCallback)(HcclComm comm, HcclCommStatePhase phase, void* args);
 
 #ifdef __cplusplus
 }
