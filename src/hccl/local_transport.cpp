@@ -310,7 +310,7 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     void FailRound(Round& round, HcclResult code, std::string why, Finishing* out);
     // Drops every item of `owner` still waiting in a channel.
     void DropItems(PendingOp* owner);
-    void Watch(int64_t deadline);
+    void Watch(int64_t deadline);  // under mutex_
     void FinishOutsideLock(Finishing& finishing);
 
     const uint32_t size_;
@@ -322,6 +322,7 @@ class LocalGroup : public std::enable_shared_from_this<LocalGroup> {
     std::map<std::pair<uint32_t, uint32_t>, Channel> channels_;  // (sender, receiver)
     std::unordered_map<PendingOp*, uint32_t> unmatched_;         // items left per p2p op
     std::vector<uint8_t> gone_;
+    int64_t watched_ = 0;  // the earliest deadline the watchdog holds for us (0: none)
 };
 
 namespace {
@@ -337,12 +338,14 @@ class Watchdog {
 
     void Watch(std::weak_ptr<LocalGroup> group, int64_t deadline) {
         std::lock_guard lock(mutex_);
+        // The thread sleeps until the earliest deadline: only an earlier one needs it awake.
+        const bool sooner = watched_.empty() || deadline < watched_.begin()->first;
         watched_.emplace(deadline, std::move(group));
         if (!started_) {
             started_ = true;
             std::thread([this] { Main(); }).detach();
         }
-        wake_.notify_one();
+        if (sooner) wake_.notify_one();
     }
 
  private:
@@ -378,6 +381,12 @@ class Watchdog {
 }  // namespace
 
 void LocalGroup::Watch(int64_t deadline) {
+    // Deadlines only grow (now + the same timeout), so one entry, the earliest, is enough: when
+    // it falls due, Expire gives the watchdog the next one. Every collective used to add one
+    // (and wake the watchdog's thread): a context switch per collective, and entries piling
+    // up for the whole timeout.
+    if (watched_ != 0 && watched_ <= deadline) return;
+    watched_ = deadline;
     Watchdog::Instance().Watch(weak_from_this(), deadline);
 }
 
@@ -690,6 +699,7 @@ int64_t LocalGroup::Expire(int64_t now) {
     }
     for (auto& [owner, outcome] : finishing.ops)
         DropItems(owner);
+    watched_ = next;  // the watchdog re-arms with it
     if (!finishing.ops.empty()) {
         ++busy_;
         lock.unlock();
