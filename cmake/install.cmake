@@ -8,6 +8,7 @@
 #                                     folder and the CANN 8.5+ development-library folder
 #   <prefix>/include/mstx/, <prefix>/tools/mstx/{include,lib64}   mstx's headers and
 #                                     libms_tools_ext.so, also where toolkits keep them
+#   <prefix>/tools/hccl_test/bin/     hccl_test's programs (all_reduce_test, ...; tools/hccl_test)
 #   <prefix>/set_env.sh, <prefix>/bin/setenv.bash   export ASCEND_TOOLKIT_HOME, NPU_HOST_LIB, ...
 # plus a CMake package (find_package(openacl)) and pkg-config files (openacl, ascendcl).
 include(CMakePackageConfigHelpers)

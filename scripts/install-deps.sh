@@ -14,6 +14,8 @@ packages=(
   libavcodec-dev libavutil-dev libswscale-dev         # DVPP video: H.264/H.265 decode and encode
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libdnnl-dev                                         # the compiled model engine (oneDNN)
+  libopenmpi-dev openmpi-bin                          # hccl_test under mpirun (optional)
+  libgloo-dev                                         # bench_hccl's peer (Gloo's allreduce)
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
   clang libclang-rt-dev                               # libFuzzer runs (-fsanitize=fuzzer)

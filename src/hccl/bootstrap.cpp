@@ -221,8 +221,9 @@ HcclResult AdmitLocked(Session& s, uint32_t n, uint32_t rank, int32_t device, ui
     m.process_key = process_key;
     m.host = host;
     ++s.joined;
-    // The root waits at least HCCL_CONNECT_TIMEOUT after the latest join.
-    s.deadline_ms = std::max(s.deadline_ms, NowMs() + ConnectTimeoutMs());
+    // The root waits HCCL_CONNECT_TIMEOUT (as it reads now) after the latest join, not after
+    // HcclGetRootInfo: a program may make the root info long before its ranks start.
+    s.deadline_ms = NowMs() + ConnectTimeoutMs();
     return HCCL_SUCCESS;
 }
 

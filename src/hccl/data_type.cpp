@@ -5,6 +5,10 @@
 #include <cstring>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/float16.h"
 #include "ops/element.h"
 
@@ -37,11 +41,17 @@ T Apply(HcclReduceOp op, T a, T b) {
                 return a + b;
             case HCCL_REDUCE_PROD:
                 return a * b;
-            // NaN wins, as on the NPU's vector unit: a max or min with NaN is NaN.
-            case HCCL_REDUCE_MAX:
-                return (a != a || b != b) ? a + b : std::max(a, b);
-            default:
-                return (a != a || b != b) ? a + b : std::min(a, b);
+            // NaN wins, as on the NPU's vector unit: a max or min with NaN is NaN (a NaN `a`
+            // is kept by the first choice, a NaN `b` by the second). Two selects, no branch:
+            // the loops over blocks vectorise.
+            case HCCL_REDUCE_MAX: {
+                const T larger = a < b ? b : a;
+                return b != b ? b : larger;
+            }
+            default: {
+                const T smaller = b < a ? b : a;
+                return b != b ? b : smaller;
+            }
         }
     }
 }
@@ -91,22 +101,80 @@ void StoreElement(void* base, size_t i, typename Traits<kType>::Computed value) 
     std::memcpy(static_cast<char*>(base) + i * sizeof raw, &raw, sizeof raw);
 }
 
-template <HcclDataType kType>
-void ReduceManyTyped(HcclReduceOp op, void* out, const void* const* in, uint32_t n, size_t begin,
-                     size_t end) {
+// acc[i] = acc[i] op b[i] for i in [0, len): one loop per operation, so that the compiler
+// vectorises the common cases (no per-element dispatch on the operation).
+template <HcclDataType kType, HcclReduceOp kOp>
+void Accumulate(typename Traits<kType>::Computed* acc, const void* b, size_t first, size_t len) {
     using C = typename Traits<kType>::Computed;
-    C acc[kBlock];
+    for (size_t i = 0; i < len; ++i)
+        acc[i] = Apply<C>(kOp, acc[i], LoadElement<kType>(b, first + i));
+}
+
+// The same for a whole block: a constant trip count, which GCC's -O2 vectoriser (the "very
+// cheap" cost model: no epilogue, no run-time checks) takes on.
+template <HcclDataType kType, HcclReduceOp kOp>
+void AccumulateBlock(typename Traits<kType>::Computed* acc, const void* b, size_t first) {
+    using C = typename Traits<kType>::Computed;
+    for (size_t i = 0; i < kBlock; ++i)
+        acc[i] = Apply<C>(kOp, acc[i], LoadElement<kType>(b, first + i));
+}
+
+// Copies a block to where it belongs, around the caches when `streaming` (non-temporal
+// stores: no read of the destination lines first, and no eviction of what the caches hold)
+// and the destination allows it.
+void StoreBlock(char* dst, const void* block, size_t bytes, bool streaming) {
+#if defined(__SSE2__)
+    if (streaming && (reinterpret_cast<uintptr_t>(dst) & 15) == 0 && bytes % 16 == 0) {
+        const char* src = static_cast<const char*>(block);  // 64-byte aligned
+        for (size_t b = 0; b < bytes; b += 16) {
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b),
+                             _mm_load_si128(reinterpret_cast<const __m128i*>(src + b)));
+        }
+        return;
+    }
+#endif
+    (void)streaming;
+    std::memcpy(dst, block, bytes);
+}
+
+template <HcclDataType kType, HcclReduceOp kOp>
+void ReduceManyTyped(void* const* outs, uint32_t n_out, const void* const* in, uint32_t n,
+                     size_t begin, size_t end, bool streaming) {
+    using S = typename Traits<kType>::Stored;
+    using C = typename Traits<kType>::Computed;
+    // Stored as computed (not float16 / bfloat16): whole blocks move with memcpy.
+    constexpr bool kNative = std::is_same_v<S, C>;
+    alignas(64) C acc[kBlock];
     for (size_t first = begin; first < end; first += kBlock) {
         const size_t len = std::min(kBlock, end - first);
-        for (size_t i = 0; i < len; ++i)
-            acc[i] = LoadElement<kType>(in[0], first + i);
-        for (uint32_t k = 1; k < n; ++k) {
+        if constexpr (kNative) {
+            std::memcpy(acc, static_cast<const char*>(in[0]) + first * sizeof(S), len * sizeof(S));
+        } else {
             for (size_t i = 0; i < len; ++i)
-                acc[i] = Apply<C>(op, acc[i], LoadElement<kType>(in[k], first + i));
+                acc[i] = LoadElement<kType>(in[0], first + i);
         }
-        for (size_t i = 0; i < len; ++i)
-            StoreElement<kType>(out, first + i, acc[i]);
+        for (uint32_t k = 1; k < n; ++k) {
+            if (len == kBlock) {
+                AccumulateBlock<kType, kOp>(acc, in[k], first);
+            } else {
+                Accumulate<kType, kOp>(acc, in[k], first, len);
+            }
+        }
+        // Every output straight from the accumulator: the block is read once, written once
+        // per output, and outputs may be inputs (every input was read above).
+        for (uint32_t o = 0; o < n_out; ++o) {
+            if constexpr (kNative) {
+                StoreBlock(static_cast<char*>(outs[o]) + first * sizeof(S), acc, len * sizeof(S),
+                           streaming);
+            } else {
+                for (size_t i = 0; i < len; ++i)
+                    StoreElement<kType>(outs[o], first + i, acc[i]);
+            }
+        }
     }
+#if defined(__SSE2__)
+    if (streaming) _mm_sfence();  // the stores are visible before the collective completes
+#endif
 }
 
 template <HcclDataType kType>
@@ -258,10 +326,28 @@ bool Reducible(HcclDataType type) {
     }
 }
 
+void ReduceMany(HcclDataType type, HcclReduceOp op, void* const* outs, uint32_t n_out,
+                const void* const* in, uint32_t n, size_t begin, size_t end, bool streaming) {
+    Dispatch(type, [&]<HcclDataType kType>() {
+        auto run = [&]<HcclReduceOp kOp>() {
+            ReduceManyTyped<kType, kOp>(outs, n_out, in, n, begin, end, streaming);
+        };
+        switch (op) {
+            case HCCL_REDUCE_SUM:
+                return run.template operator()<HCCL_REDUCE_SUM>();
+            case HCCL_REDUCE_PROD:
+                return run.template operator()<HCCL_REDUCE_PROD>();
+            case HCCL_REDUCE_MAX:
+                return run.template operator()<HCCL_REDUCE_MAX>();
+            default:
+                return run.template operator()<HCCL_REDUCE_MIN>();
+        }
+    });
+}
+
 void ReduceMany(HcclDataType type, HcclReduceOp op, void* out, const void* const* in, uint32_t n,
                 size_t begin, size_t end) {
-    Dispatch(type,
-             [&]<HcclDataType kType>() { ReduceManyTyped<kType>(op, out, in, n, begin, end); });
+    ReduceMany(type, op, &out, 1, in, n, begin, end, false);
 }
 
 void ReducePair(HcclDataType type, HcclReduceOp op, void* c, const void* a, const void* b,

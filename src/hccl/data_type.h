@@ -23,6 +23,12 @@ bool Reducible(HcclDataType type);
 // inputs: every input element i is read before out[i] is written.
 void ReduceMany(HcclDataType type, HcclReduceOp op, void* out, const void* const* in, uint32_t n,
                 size_t begin, size_t end);
+// The same result written to each of outs[0 .. n_out) (an AllReduce's receive buffers): each
+// block of the inputs is read once. Outputs may be inputs. `streaming` writes the outputs with
+// non-temporal stores where the CPU has them: for results larger than the caches, it saves the
+// read of every destination line and keeps the inputs cached.
+void ReduceMany(HcclDataType type, HcclReduceOp op, void* const* outs, uint32_t n_out,
+                const void* const* in, uint32_t n, size_t begin, size_t end, bool streaming);
 
 // c[i] = a[i] op b[i] for i in [0, count): the pairwise form engines with their own algorithms
 // (Gloo) call; c may be a or b.

@@ -1,0 +1,42 @@
+# Runs one of hccl_test's programs and checks what it printed (cmake -P).
+#   PROGRAM, ARGUMENTS (one string)  the command
+#   ROWS                             the number of "success" rows it must print
+#   EXPECT_FAILURE                   instead: it must exit non-zero with a "failed" row
+#   PRELOAD                          a library to run it with (LD_PRELOAD)
+separate_arguments(arguments UNIX_COMMAND "${ARGUMENTS}")
+set(command ${PROGRAM} ${arguments})
+if(PRELOAD)
+  # Sanitizer runtimes insist on coming first; the preloaded library is not instrumented.
+  set(command ${CMAKE_COMMAND} -E env LD_PRELOAD=${PRELOAD}
+              ASAN_OPTIONS=verify_asan_link_order=0 ${command})
+endif()
+execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT out MATCHES "^the minbytes is [0-9]+, maxbytes is [0-9]+, iters is [0-9]+, warmup_iters is [0-9]+\n")
+  message(FATAL_ERROR "the first line is not CANN's \"the minbytes is ...\"")
+endif()
+if(NOT out MATCHES "\ndata_size\\(Bytes\\): \\| aveg_time\\(us\\): \\| alg_bandwidth\\(GB/s\\): \\| check_result: +\\| bus_bandwidth\\(GB/s\\):\n")
+  message(FATAL_ERROR "the table's header is missing")
+endif()
+set(row "[0-9]+ +\\| [0-9]+\\.[0-9][0-9] +\\| [0-9]+\\.[0-9][0-9][0-9][0-9][0-9] +\\|")
+if(EXPECT_FAILURE)
+  if(status EQUAL 0)
+    message(FATAL_ERROR "exit status 0, expected a failure")
+  endif()
+  if(NOT out MATCHES "${row} failed +\\|" OR NOT out MATCHES "rank id [0-9]+, check result failed")
+    message(FATAL_ERROR "no \"failed\" row")
+  endif()
+  return()
+endif()
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "exit status ${status}")
+endif()
+string(REGEX MATCHALL "${row} success +\\| [0-9]+\\.[0-9][0-9][0-9][0-9][0-9]\n" successes "${out}")
+list(LENGTH successes count)
+if(NOT count EQUAL ROWS)
+  message(FATAL_ERROR "${count} success rows, expected ${ROWS}")
+endif()
+if(out MATCHES "failed|NULL")
+  message(FATAL_ERROR "a row did not succeed")
+endif()
