@@ -62,6 +62,16 @@ HcclResult CheckType(HcclDataType type, const char* what, bool reduces, size_t* 
     return HCCL_SUCCESS;
 }
 
+// What every operation starts from: the live communicator and the element size of `type`;
+// null with the failure recorded in *rc.
+std::shared_ptr<hccl::Communicator> Begin(HcclComm comm, HcclDataType type, const char* what,
+                                          bool reduces, size_t* es, HcclResult* rc) {
+    std::shared_ptr<hccl::Communicator> c = Lookup(comm, rc);
+    if (c == nullptr) return nullptr;
+    *rc = CheckType(type, what, reduces, es);
+    return *rc == HCCL_SUCCESS ? c : nullptr;
+}
+
 HcclResult CheckOp(HcclReduceOp op) {
     if (op == HCCL_REDUCE_SUM || op == HCCL_REDUCE_PROD || op == HCCL_REDUCE_MAX ||
         op == HCCL_REDUCE_MIN) {
@@ -135,6 +145,30 @@ HcclResult Distinct(const void* send, const void* recv, const char* api) {
         Fail(HCCL_E_PARA, "%s needs separate send and receive buffers (both are %p)", api, send));
 }
 
+// HcclSend and HcclRecv: one buffer, one peer.
+HcclResult PointToPoint(hccl::CollKind kind, void* buf, uint64_t count, HcclDataType dataType,
+                        uint32_t peer, HcclComm comm, aclrtStream stream) {
+    const bool send = kind == hccl::CollKind::kSend;
+    HcclResult rc = HCCL_SUCCESS;
+    size_t es = 0;
+    auto c = Begin(comm, dataType, "dataType", false, &es, &rc);
+    if (c == nullptr) return rc;
+    OPENACL_HCCL_TRY(CheckPeer(peer, *c, send ? "destRank" : "srcRank"));
+    hccl::CollOp o;
+    o.kind = kind;
+    o.type = dataType;
+    o.root = peer;
+    if (send) {
+        o.send = buf;
+    } else {
+        o.recv = buf;
+    }
+    o.count = count;
+    uint64_t bytes = 0;
+    OPENACL_HCCL_TRY(Bytes(count, es, 1, "count", &bytes));
+    return hccl::Issue(c, stream, std::move(o), {{send ? "sendBuf" : "recvBuf", buf, bytes}});
+}
+
 }  // namespace
 
 // HCCL's headers carry no visibility attribute (CANN's do not): export explicitly.
@@ -145,10 +179,9 @@ HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataT
                          HcclReduceOp op, HcclComm comm, aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", true, &es));
+    auto c = Begin(comm, dataType, "dataType", true, &es, &rc);
+    if (c == nullptr) return rc;
     OPENACL_HCCL_TRY(CheckOp(op));
     hccl::CollOp o;
     o.kind = hccl::CollKind::kAllReduce;
@@ -167,10 +200,9 @@ HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType, uint3
                          HcclComm comm, aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    auto c = Begin(comm, dataType, "dataType", false, &es, &rc);
+    if (c == nullptr) return rc;
     OPENACL_HCCL_TRY(CheckRank(root, *c, "root"));
     hccl::CollOp o;
     o.kind = hccl::CollKind::kBroadcast;
@@ -187,10 +219,9 @@ HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count, HcclDataType
                       HcclReduceOp op, uint32_t root, HcclComm comm, aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", true, &es));
+    auto c = Begin(comm, dataType, "dataType", true, &es, &rc);
+    if (c == nullptr) return rc;
     OPENACL_HCCL_TRY(CheckOp(op));
     OPENACL_HCCL_TRY(CheckRank(root, *c, "root"));
     hccl::CollOp o;
@@ -213,10 +244,9 @@ HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount, HcclD
                          HcclComm comm, aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    auto c = Begin(comm, dataType, "dataType", false, &es, &rc);
+    if (c == nullptr) return rc;
     hccl::CollOp o;
     o.kind = hccl::CollKind::kAllGather;
     o.type = dataType;
@@ -235,10 +265,9 @@ HcclResult HcclAllGatherV(void* sendBuf, uint64_t sendCount, void* recvBuf, cons
                           aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    auto c = Begin(comm, dataType, "dataType", false, &es, &rc);
+    if (c == nullptr) return rc;
     OPENACL_HCCL_TRY(Distinct(sendBuf, recvBuf, "HcclAllGatherV"));
     hccl::CollOp o;
     o.kind = hccl::CollKind::kAllGatherV;
@@ -268,10 +297,9 @@ HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
                              aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", true, &es));
+    auto c = Begin(comm, dataType, "dataType", true, &es, &rc);
+    if (c == nullptr) return rc;
     OPENACL_HCCL_TRY(CheckOp(op));
     hccl::CollOp o;
     o.kind = hccl::CollKind::kReduceScatter;
@@ -292,10 +320,9 @@ HcclResult HcclReduceScatterV(void* sendBuf, const void* sendCounts, const void*
                               HcclReduceOp op, HcclComm comm, aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", true, &es));
+    auto c = Begin(comm, dataType, "dataType", true, &es, &rc);
+    if (c == nullptr) return rc;
     OPENACL_HCCL_TRY(CheckOp(op));
     hccl::CollOp o;
     o.kind = hccl::CollKind::kReduceScatterV;
@@ -318,10 +345,9 @@ HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDat
                        uint32_t root, HcclComm comm, aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
+    auto c = Begin(comm, dataType, "dataType", false, &es, &rc);
+    if (c == nullptr) return rc;
     OPENACL_HCCL_TRY(CheckRank(root, *c, "root"));
     hccl::CollOp o;
     o.kind = hccl::CollKind::kScatter;
@@ -342,41 +368,13 @@ HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount, HcclDat
 HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
                     HcclComm comm, aclrtStream stream) {
     OPENACL_API();
-    HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
-    size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
-    OPENACL_HCCL_TRY(CheckPeer(destRank, *c, "destRank"));
-    hccl::CollOp o;
-    o.kind = hccl::CollKind::kSend;
-    o.type = dataType;
-    o.root = destRank;
-    o.send = sendBuf;
-    o.count = count;
-    uint64_t bytes = 0;
-    OPENACL_HCCL_TRY(Bytes(count, es, 1, "count", &bytes));
-    return hccl::Issue(c, stream, std::move(o), {{"sendBuf", sendBuf, bytes}});
+    return PointToPoint(hccl::CollKind::kSend, sendBuf, count, dataType, destRank, comm, stream);
 }
 
 HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
                     HcclComm comm, aclrtStream stream) {
     OPENACL_API();
-    HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
-    size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(dataType, "dataType", false, &es));
-    OPENACL_HCCL_TRY(CheckPeer(srcRank, *c, "srcRank"));
-    hccl::CollOp o;
-    o.kind = hccl::CollKind::kRecv;
-    o.type = dataType;
-    o.root = srcRank;
-    o.recv = recvBuf;
-    o.count = count;
-    uint64_t bytes = 0;
-    OPENACL_HCCL_TRY(Bytes(count, es, 1, "count", &bytes));
-    return hccl::Issue(c, stream, std::move(o), {{"recvBuf", recvBuf, bytes}});
+    return PointToPoint(hccl::CollKind::kRecv, recvBuf, count, dataType, srcRank, comm, stream);
 }
 
 HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, HcclComm comm,
@@ -423,10 +421,9 @@ HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType se
                         HcclComm comm, aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(sendType, "sendType", false, &es));
+    auto c = Begin(comm, sendType, "sendType", false, &es, &rc);
+    if (c == nullptr) return rc;
     if (recvType != sendType || recvCount != sendCount) {
         return Code(Fail(HCCL_E_PARA,
                          "HcclAlltoAll sends %llu %s and receives %llu %s per rank: the counts "
@@ -453,10 +450,9 @@ HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts, const void
                          aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(sendType, "sendType", false, &es));
+    auto c = Begin(comm, sendType, "sendType", false, &es, &rc);
+    if (c == nullptr) return rc;
     if (recvType != sendType) {
         return Code(Fail(HCCL_E_PARA, "sendType is %s but recvType is %s: they must be equal",
                          hccl::DataTypeName(sendType), hccl::DataTypeName(recvType)));
@@ -485,10 +481,9 @@ HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix, Hccl
                           aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
-    if (c == nullptr) return rc;
     size_t es = 0;
-    OPENACL_HCCL_TRY(CheckType(sendType, "sendType", false, &es));
+    auto c = Begin(comm, sendType, "sendType", false, &es, &rc);
+    if (c == nullptr) return rc;
     if (recvType != sendType) {
         return Code(Fail(HCCL_E_PARA, "sendType is %s but recvType is %s: they must be equal",
                          hccl::DataTypeName(sendType), hccl::DataTypeName(recvType)));
