@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3 binutils   # build (nm reads the objects)
   nlohmann-json3-dev                                  # aclInit configuration files
-  libgloo-dev                                         # HCCL: ranks in other processes (Gloo)
+  libgloo-dev                                         # HCCL: ranks in other processes (Gloo); bench_hccl's peer
   libgtest-dev libgmock-dev libbenchmark-dev          # tests and benchmarks
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers   # the PoCL peer in bench/bench_pocl.cpp
   libopencv-dnn-dev libopencv-imgcodecs-dev           # models (OpenCV DNN), image decode
@@ -15,7 +15,6 @@ packages=(
   libonnx-dev libprotobuf-dev                         # reading ONNX graphs
   libdnnl-dev                                         # the compiled model engine (oneDNN)
   libopenmpi-dev openmpi-bin                          # hccl_test under mpirun (optional)
-  libgloo-dev                                         # bench_hccl's peer (Gloo's allreduce)
   libonnx-testdata                                    # conformance run and test models
   clang-format                                        # style check
   clang libclang-rt-dev                               # libFuzzer runs (-fsanitize=fuzzer)
