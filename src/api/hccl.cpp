@@ -20,29 +20,6 @@ HcclResult Code(aclError code) {
     return static_cast<HcclResult>(code);
 }
 
-std::shared_ptr<hccl::Communicator> Lookup(HcclComm comm, HcclResult* rc) {
-    if (comm == nullptr) {
-        *rc = Code(Fail(HCCL_E_PTR, "comm is null"));
-        return nullptr;
-    }
-    std::shared_ptr<hccl::Communicator> found = hccl::Find(comm);
-    if (found == nullptr) {
-        *rc = Code(Fail(HCCL_E_PARA,
-                        "comm %p is not a live communicator (never created, or already "
-                        "destroyed with HcclCommDestroy)",
-                        comm));
-        return nullptr;
-    }
-    if (found->status() == HCCL_COMM_STATUS_SUSPENDING) {
-        *rc = Code(Fail(HCCL_E_SUSPENDING,
-                        "communicator \"%s\" is suspended (HcclCommSuspend): resume it with "
-                        "HcclCommResume first",
-                        found->name().c_str()));
-        return nullptr;
-    }
-    return found;
-}
-
 #define OPENACL_HCCL_TRY(expr)                                        \
     do {                                                              \
         if (HcclResult rc_ = (expr); rc_ != HCCL_SUCCESS) return rc_; \
@@ -66,7 +43,7 @@ HcclResult CheckType(HcclDataType type, const char* what, bool reduces, size_t* 
 // null with the failure recorded in *rc.
 std::shared_ptr<hccl::Communicator> Begin(HcclComm comm, HcclDataType type, const char* what,
                                           bool reduces, size_t* es, HcclResult* rc) {
-    std::shared_ptr<hccl::Communicator> c = Lookup(comm, rc);
+    std::shared_ptr<hccl::Communicator> c = hccl::FindReadyOrFail(comm, rc);
     if (c == nullptr) return nullptr;
     *rc = CheckType(type, what, reduces, es);
     return *rc == HCCL_SUCCESS ? c : nullptr;
@@ -381,7 +358,7 @@ HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum, H
                              aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto c = Lookup(comm, &rc);
+    auto c = hccl::FindReadyOrFail(comm, &rc);
     if (c == nullptr) return rc;
     if (sendRecvInfo == nullptr && itemNum > 0)
         return Code(Fail(HCCL_E_PTR, "sendRecvInfo is null but itemNum is %u", itemNum));

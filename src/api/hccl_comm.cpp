@@ -30,23 +30,6 @@ HcclResult Failed(HcclResult code, const char* fmt, const std::string& text) {
     return static_cast<HcclResult>(Fail(code, fmt, text.c_str()));
 }
 
-// The live communicator behind `comm`, or null with the failure recorded.
-std::shared_ptr<hccl::Communicator> Lookup(HcclComm comm, HcclResult* rc) {
-    if (comm == nullptr) {
-        *rc = static_cast<HcclResult>(Fail(HCCL_E_PTR, "comm is null"));
-        return nullptr;
-    }
-    std::shared_ptr<hccl::Communicator> found = hccl::Find(comm);
-    if (found == nullptr) {
-        *rc = static_cast<HcclResult>(
-            Fail(HCCL_E_PARA,
-                 "comm %p is not a live communicator (never created, or already destroyed "
-                 "with HcclCommDestroy)",
-                 comm));
-    }
-    return found;
-}
-
 // Makes the communicator object for a rank that has its transport, and registers it.
 HcclResult Publish(uint32_t rank, uint32_t n, int32_t device, const std::string& default_name,
                    const hccl::CommOptions& options, std::unique_ptr<hccl::Transport> transport,
@@ -336,7 +319,7 @@ HcclResult HcclCreateSubCommConfig(HcclComm* comm, uint32_t rankNum, uint32_t* r
     if (comm == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "comm is null"));
     if (subComm == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "subComm is null"));
     HcclResult rc = HCCL_SUCCESS;
-    std::shared_ptr<hccl::Communicator> parent = Lookup(*comm, &rc);
+    std::shared_ptr<hccl::Communicator> parent = hccl::FindOrFail(*comm, &rc);
     if (parent == nullptr) return rc;
     if (rankIds == nullptr) {  // not a member
         *subComm = nullptr;
@@ -387,7 +370,7 @@ HcclResult HcclCreateSubCommConfig(HcclComm* comm, uint32_t rankNum, uint32_t* r
 HcclResult HcclCommDestroy(HcclComm comm) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    if (Lookup(comm, &rc) == nullptr) return rc;
+    if (hccl::FindOrFail(comm, &rc) == nullptr) return rc;
     NotifyState(comm, HCCL_COMM_STATE_PHASE_DESTROY_PRE);
     std::shared_ptr<hccl::Communicator> found = hccl::Unregister(comm);
     if (found == nullptr) return HCCL_SUCCESS;  // another thread destroyed it meanwhile
@@ -401,7 +384,7 @@ HcclResult HcclCommDestroy(HcclComm comm) {
 HcclResult HcclGetRankSize(HcclComm comm, uint32_t* rankSize) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto found = Lookup(comm, &rc);
+    auto found = hccl::FindOrFail(comm, &rc);
     if (found == nullptr) return rc;
     if (rankSize == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "rankSize is null"));
     *rankSize = found->size();
@@ -411,7 +394,7 @@ HcclResult HcclGetRankSize(HcclComm comm, uint32_t* rankSize) {
 HcclResult HcclGetRankId(HcclComm comm, uint32_t* rank) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto found = Lookup(comm, &rc);
+    auto found = hccl::FindOrFail(comm, &rc);
     if (found == nullptr) return rc;
     if (rank == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "rank is null"));
     *rank = found->rank();
@@ -421,16 +404,10 @@ HcclResult HcclGetRankId(HcclComm comm, uint32_t* rank) {
 HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto found = Lookup(comm, &rc);
-    if (found == nullptr) return rc;
     // A barrier is an operation like the collectives of hccl.h: a suspended communicator
     // refuses it too.
-    if (found->status() == HCCL_COMM_STATUS_SUSPENDING) {
-        return static_cast<HcclResult>(Fail(HCCL_E_SUSPENDING,
-                                            "communicator \"%s\" is suspended (HcclCommSuspend): "
-                                            "resume it with HcclCommResume first",
-                                            found->name().c_str()));
-    }
+    auto found = hccl::FindReadyOrFail(comm, &rc);
+    if (found == nullptr) return rc;
     hccl::CollOp op;
     op.kind = hccl::CollKind::kBarrier;
     return hccl::Issue(found, stream, std::move(op), {});
@@ -439,7 +416,7 @@ HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
 HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncError) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto found = Lookup(comm, &rc);
+    auto found = hccl::FindOrFail(comm, &rc);
     if (found == nullptr) return rc;
     if (asyncError == nullptr)
         return static_cast<HcclResult>(Fail(HCCL_E_PTR, "asyncError is null"));
@@ -555,7 +532,7 @@ HcclResult HcclGetConfig(HcclConfig config, union HcclConfigValue* configValue) 
 HcclResult HcclGetCommName(HcclComm comm, char* commName) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto found = Lookup(comm, &rc);
+    auto found = hccl::FindOrFail(comm, &rc);
     if (found == nullptr) return rc;
     if (commName == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "commName is null"));
     const std::string& name = found->name();
@@ -569,10 +546,7 @@ HcclResult HcclCommGetHandleWithName(const char* commName, HcclComm* comm) {
     OPENACL_API();
     if (commName == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "commName is null"));
     if (comm == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "comm is null"));
-    HcclResult rc = HCCL_SUCCESS;
-    int32_t device = -1;
-    if (openacl::CurrentContext() != nullptr) device = hccl::CurrentDevice(&rc);
-    std::shared_ptr<hccl::Communicator> found = hccl::FindByName(commName, device);
+    std::shared_ptr<hccl::Communicator> found = hccl::FindByNameHere(commName);
     if (found == nullptr) {
         return static_cast<HcclResult>(
             Fail(HCCL_E_NOT_FOUND,
@@ -604,7 +578,7 @@ HcclResult HcclGroupStatusGet(bool* inGroup) {
 HcclResult HcclCommSuspend(HcclComm comm) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto found = Lookup(comm, &rc);
+    auto found = hccl::FindOrFail(comm, &rc);
     if (found == nullptr) return rc;
     found->set_status(HCCL_COMM_STATUS_SUSPENDING);
     return HCCL_SUCCESS;
@@ -613,7 +587,7 @@ HcclResult HcclCommSuspend(HcclComm comm) {
 HcclResult HcclCommResume(HcclComm comm) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto found = Lookup(comm, &rc);
+    auto found = hccl::FindOrFail(comm, &rc);
     if (found == nullptr) return rc;
     NotifyState(comm, HCCL_COMM_STATE_PHASE_RESUME_PRE);
     found->set_status(HCCL_COMM_STATUS_READY);
@@ -625,10 +599,7 @@ HcclResult HcclCommGetStatus(const char* commId, HcclCommStatus* status) {
     OPENACL_API();
     if (commId == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "commId is null"));
     if (status == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "status is null"));
-    HcclResult rc = HCCL_SUCCESS;
-    int32_t device = -1;
-    if (openacl::CurrentContext() != nullptr) device = hccl::CurrentDevice(&rc);
-    std::shared_ptr<hccl::Communicator> found = hccl::FindByName(commId, device);
+    std::shared_ptr<hccl::Communicator> found = hccl::FindByNameHere(commId);
     if (found == nullptr) {
         return static_cast<HcclResult>(Fail(
             HCCL_E_NOT_FOUND, "no communicator named \"%s\" (HcclGetCommName's name)", commId));
@@ -707,7 +678,7 @@ HcclResult HcclCommSymWinGet(HcclComm comm, void* ptr, size_t size, HcclCommSymW
 HcclResult HcclConfigGetInfo(HcclComm comm, HcclConfigType cfgType, uint32_t infoLen, void* info) {
     OPENACL_API();
     HcclResult rc = HCCL_SUCCESS;
-    auto found = Lookup(comm, &rc);
+    auto found = hccl::FindOrFail(comm, &rc);
     if (found == nullptr) return rc;
     if (info == nullptr) return static_cast<HcclResult>(Fail(HCCL_E_PTR, "info is null"));
     if (cfgType != HCCL_CONFIG_TYPE_OP_EXPANSION_MODE) {

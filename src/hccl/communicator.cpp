@@ -5,6 +5,9 @@
 #include <unordered_map>
 
 #include "backend/cpu/executor.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/error.h"
 
 namespace openacl::hccl {
 
@@ -134,6 +137,39 @@ std::shared_ptr<Communicator> Unregister(HcclComm handle) {
         }
     }
     return comm;
+}
+
+std::shared_ptr<Communicator> FindOrFail(HcclComm handle, HcclResult* rc) {
+    if (handle == nullptr) {
+        *rc = static_cast<HcclResult>(Fail(HCCL_E_PTR, "comm is null"));
+        return nullptr;
+    }
+    std::shared_ptr<Communicator> found = Find(handle);
+    if (found == nullptr) {
+        *rc = static_cast<HcclResult>(
+            Fail(HCCL_E_PARA,
+                 "comm %p is not a live communicator (never created, or already destroyed "
+                 "with HcclCommDestroy)",
+                 handle));
+    }
+    return found;
+}
+
+std::shared_ptr<Communicator> FindReadyOrFail(HcclComm handle, HcclResult* rc) {
+    std::shared_ptr<Communicator> found = FindOrFail(handle, rc);
+    if (found != nullptr && found->status() == HCCL_COMM_STATUS_SUSPENDING) {
+        *rc = static_cast<HcclResult>(Fail(HCCL_E_SUSPENDING,
+                                           "communicator \"%s\" is suspended (HcclCommSuspend): "
+                                           "resume it with HcclCommResume first",
+                                           found->name().c_str()));
+        return nullptr;
+    }
+    return found;
+}
+
+std::shared_ptr<Communicator> FindByNameHere(const std::string& name) {
+    const Context* context = CurrentContext();
+    return FindByName(name, context != nullptr ? context->device()->id() : -1);
 }
 
 std::string UniqueName(const std::string& prefix) {

@@ -83,6 +83,14 @@ std::shared_ptr<Communicator> Find(HcclComm handle);
 std::shared_ptr<Communicator> FindByName(const std::string& name, int32_t device);
 // Removes the handle; returns the communicator it named, or null.
 std::shared_ptr<Communicator> Unregister(HcclComm handle);
+// The communicator behind a handle a program passed, or null with the failure recorded in *rc
+// (HCCL_E_PTR for null, HCCL_E_PARA for a destroyed or foreign handle).
+std::shared_ptr<Communicator> FindOrFail(HcclComm handle, HcclResult* rc);
+// FindOrFail for an operation: a suspended communicator (HcclCommSuspend) refuses it too, with
+// HCCL_E_SUSPENDING.
+std::shared_ptr<Communicator> FindReadyOrFail(HcclComm handle, HcclResult* rc);
+// FindByName for the calling thread's current device (any device when it has none).
+std::shared_ptr<Communicator> FindByNameHere(const std::string& name);
 // A name no live communicator has: "<prefix>_<n>".
 std::string UniqueName(const std::string& prefix);
 
