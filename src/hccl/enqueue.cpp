@@ -37,6 +37,12 @@ aclError StreamCode(HcclResult result) {
     }
 }
 
+// Bytes a caller may touch from `address` inside `region` (0 past its end).
+uint64_t BytesFrom(const MemRegion& region, const void* address) {
+    const uint64_t offset = reinterpret_cast<uintptr_t>(address) - region.base;
+    return offset > region.usable ? 0 : region.usable - offset;
+}
+
 HcclResult CheckBuffer(const BufferUse& use, const Device* device) {
     if (use.bytes == 0) return HCCL_SUCCESS;
     if (use.address == nullptr) {
@@ -59,14 +65,12 @@ HcclResult CheckBuffer(const BufferUse& use, const Device* device) {
             "rank moves its own device's memory",
             use.name, use.address, region.device->id(), device->id()));
     }
-    const uint64_t offset = reinterpret_cast<uintptr_t>(use.address) - region.base;
-    if (offset > region.usable || use.bytes > region.usable - offset) {
-        return static_cast<HcclResult>(
-            Fail(HCCL_E_PARA,
-                 "%s (%p) needs %" PRIu64 " bytes but its allocation has %" PRIu64
-                 " from there: check the count and the data type",
-                 use.name, use.address, use.bytes,
-                 offset > region.usable ? uint64_t{0} : region.usable - offset));
+    if (const uint64_t available = BytesFrom(region, use.address); use.bytes > available) {
+        return static_cast<HcclResult>(Fail(HCCL_E_PARA,
+                                            "%s (%p) needs %" PRIu64
+                                            " bytes but its allocation has %" PRIu64
+                                            " from there: check the count and the data type",
+                                            use.name, use.address, use.bytes, available));
     }
     return HCCL_SUCCESS;
 }
@@ -132,11 +136,8 @@ cpu::TaskStatus RunCollective(cpu::TaskContext& ctx, const TaskState& s) {
 std::string LostBuffer(const CollOp& op) {
     for (const BufferUse& use : op.buffers) {
         const MemRegion region = ClassifyPointer(use.address);
-        const uint64_t offset = reinterpret_cast<uintptr_t>(use.address) - region.base;
-        if (region.domain == MemDomain::kDevice && offset <= region.usable &&
-            use.bytes <= region.usable - offset) {
+        if (region.domain == MemDomain::kDevice && use.bytes <= BytesFrom(region, use.address))
             continue;
-        }
         char text[256];
         std::snprintf(text, sizeof text,
                       "%s (%p, %" PRIu64
