@@ -96,8 +96,17 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/ascendc/ascendc.cmake
         DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR})
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/ascendc/paths_installed.cmake
         DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR} RENAME openacl_ascendc_paths.cmake)
-install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/ascendc_gen.py
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/ascendc_gen.py ${PROJECT_SOURCE_DIR}/tools/bisheng
         DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR})
+# find_package(ASC) and the ASC language (CANN's Gen-3 .asc build, cmake/asc/): the config file
+# where CMAKE_PREFIX_PATH=<prefix> or <prefix>/bin on PATH finds it, the language's modules
+# beside ascendc.cmake; the bisheng driver also in bin/ and <arch>-linux/ccec_compiler/bin/.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/asc/CMakeDetermineASCCompiler.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/asc/CMakeASCCompiler.cmake.in
+              ${PROJECT_SOURCE_DIR}/cmake/asc/CMakeASCInformation.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/asc/CMakeTestASCCompiler.cmake
+        DESTINATION ${OPENACL_ASCENDC_CMAKE_INSTALL_DIR})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/asc/asc-config.cmake DESTINATION share/cmake/asc)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/ascendc/include/ DESTINATION compiler/tikcpp/tikcfw)
 if(CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
   set(OPENACL_HOST_ARCH_DIR aarch64-linux)
@@ -113,6 +122,12 @@ install(CODE "
     get_filename_component(parent \"\${root}/\${link}\" DIRECTORY)
     file(MAKE_DIRECTORY \"\${parent}\")
     file(RELATIVE_PATH target \"\${parent}\" \"\${root}/${OPENACL_ASCENDC_CMAKE_INSTALL_DIR}\")
+    execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink \"\${target}\" \"\${root}/\${link}\")
+  endforeach()
+  foreach(link bin/bisheng ${OPENACL_HOST_ARCH_DIR}/ccec_compiler/bin/bisheng)
+    get_filename_component(parent \"\${root}/\${link}\" DIRECTORY)
+    file(MAKE_DIRECTORY \"\${parent}\")
+    file(RELATIVE_PATH target \"\${parent}\" \"\${root}/${OPENACL_ASCENDC_CMAKE_INSTALL_DIR}/bisheng\")
     execute_process(COMMAND \${CMAKE_COMMAND} -E create_symlink \"\${target}\" \"\${root}/\${link}\")
   endforeach()
 ")

@@ -9,4 +9,11 @@ if ! clang-format --dry-run --Werror $files; then
   echo "clang-format: run 'clang-format -i' on the files above" >&2
   exit 1
 fi
+# .asc (Ascend C single-source) files: clang-format reads them as C++ through standard input.
+for file in $(git ls-files '*.asc' 2>/dev/null || true); do
+  if ! clang-format --assume-filename=source.cpp < "$file" | cmp -s - "$file"; then
+    echo "clang-format: $file is not clean (clang-format --assume-filename=x.cpp < $file)" >&2
+    exit 1
+  fi
+done
 echo "clang-format: all files clean"

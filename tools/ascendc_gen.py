@@ -204,9 +204,13 @@ class Param:
 
 
 class Kernel:
-    def __init__(self, name, params, namespace, extern_c, template, source):
+    def __init__(self, name, params, namespace, extern_c, template, source, cube=False, mix=0):
         self.name, self.params, self.namespace = name, params, namespace
         self.extern_c, self.template, self.source = extern_c, template, source
+        self.cube = cube  # declared __cube__: its blocks are cube cores (ASCEND_IS_AIC)
+        # AIVs per AIC of a mix kernel (__mix__(1, n) or KERNEL_TYPE_MIX_AIC_1_n), 0 otherwise:
+        # each block then runs as one AIC and n AIVs at once.
+        self.mix = mix
 
     @property
     def qualified(self):
@@ -287,6 +291,7 @@ def scan(text, source="<source>"):
         if "__global__" in words:
             kernel = parse_kernel(stmt, namespace(), extern_c(), source)
             if kernel:
+                kernel.mix = kernel.mix or body_mix(tokens[i + 1:end])
                 kernels.append(kernel)
         i = end + 1
         head = strip_template(words)
@@ -414,7 +419,28 @@ def parse_kernel(stmt, namespace, extern_c, source):
         params = parse_params(toks[j + 1:close])
     except ValueError as e:
         sys.exit(f"{PROG}: {source}: kernel {name_tok.text}: cannot read its parameters: {e}")
-    return Kernel(name_tok.text, params, namespace + qual, extern_c, template, source)
+    return Kernel(name_tok.text, params, namespace + qual, extern_c, template, source,
+                  cube="__cube__" in before, mix=declared_mix(before))
+
+
+def declared_mix(words):
+    """n of a __mix__(1, n) qualifier among the words before a kernel's name, else 0."""
+    if "__mix__" not in words:
+        return 0
+    i = words.index("__mix__")
+    numbers = [w for w in words[i + 1:i + 6] if w.isdigit()]
+    ok = len(numbers) >= 2 and numbers[0] == "1" and numbers[1] in ("1", "2")
+    return int(numbers[1]) if ok else 0
+
+
+def body_mix(tokens):
+    """n when a kernel's body declares KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_n)."""
+    for t in tokens:
+        if t.text == "KERNEL_TYPE_MIX_AIC_1_2":
+            return 2
+        if t.text == "KERNEL_TYPE_MIX_AIC_1_1":
+            return 1
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -618,6 +644,7 @@ STUB_PRELUDE = r"""
 #include <cstring>
 #include <exception>
 #include <new>
+#include <string>
 
 #include "acl/acl.h"
 #include "openacl/kernel.h"
@@ -637,7 +664,9 @@ namespace {
 // Runs one block: the packed arguments are copied out (the block may be unaligned), the block
 // index is set for GetBlockIdx() (and the kernel API's core state reset, when the source uses
 // kernel_operator.h), and what the kernel throws fails the launch.
-template <class Args, class Call>
+// A __cube__ kernel's blocks are cube cores, others vector cores; a mix kernel's block (Mix:
+// AIVs per AIC) runs as one AIC and Mix AIVs at once.
+template <class Args, bool Cube = false, uint32_t Mix = 0, class Call>
 int OpenaclRunBlock(const void* args, uint32_t block, uint32_t blocks, char* error, size_t size,
                     Call call) {
     alignas(Args) unsigned char copy[sizeof(Args)];
@@ -645,6 +674,18 @@ int OpenaclRunBlock(const void* args, uint32_t block, uint32_t blocks, char* err
     openacl::kernel::t_block = {block, blocks};
 #ifdef OPENACL_ASCENDC_KERNEL_CORE_STATE_H_
     openacl::ascendc::BeginBlock();  // the kernel API's per-core state starts afresh
+    if constexpr (Cube) {
+        openacl::ascendc::t_core.coreType = openacl::ascendc::CoreType::AIC;
+    }
+#endif
+#ifdef OPENACL_ASCENDC_KERNEL_CROSS_CORE_H_
+    if constexpr (Mix != 0) {
+        const std::string failure = openacl::ascendc::RunMixGroup<Mix>(
+            block, blocks, [&] { call(*std::launder(reinterpret_cast<const Args*>(copy))); });
+        if (failure.empty()) return 0;
+        std::snprintf(error, size, "%s", failure.c_str());
+        return 1;
+    }
 #endif
     try {
         call(*std::launder(reinterpret_cast<const Args*>(copy)));
@@ -658,6 +699,10 @@ int OpenaclRunBlock(const void* args, uint32_t block, uint32_t blocks, char* err
 }
 }  // namespace
 """
+
+
+def cube_flag(kernel):
+    return "true" if kernel.cube else "false"
 
 
 def fatbin_accessor(key):
@@ -677,7 +722,8 @@ def stub(kernels, key, source, fatbin=False):
         call = ", ".join(f"a.{p.name}" for p in k.params)
         lines += [f"int OpenaclRun_{k.name}(const void* args, uint32_t block, uint32_t blocks, "
                   "char* error, size_t size) {",
-                  f"    return OpenaclRunBlock<OpenaclArgs_{k.name}>(args, block, blocks, error, "
+                  f"    return OpenaclRunBlock<OpenaclArgs_{k.name}, {cube_flag(k)}, {k.mix}>(args, block, "
+                  "blocks, error, "
                   f"size, []([[maybe_unused]] const OpenaclArgs_{k.name}& a) {{ {k.qualified}({call}); }});",
                   "}"]
     if plain:
@@ -788,7 +834,7 @@ def template_wrapper(k, origin, declaration):
             "    static const openaclKernelEntry entry = {",
             f'        "{k.name}", {len(k.params)}, static_cast<uint32_t>(sizeof(Args)),',
             "        [](const void* args, uint32_t block, uint32_t blocks, char* error, size_t size) {",
-            "            return OpenaclRunBlock<Args>(args, block, blocks, error, size,",
+            f"            return OpenaclRunBlock<Args, {cube_flag(k)}, {k.mix}>(args, block, blocks, error, size,",
             "                                         []([[maybe_unused]] const Args& a) {",
             f"                {k.name}<{targs}>({call});",
             "            });",

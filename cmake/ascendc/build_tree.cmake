@@ -14,3 +14,13 @@ set(OPENACL_ASCENDC_INCLUDE_DIRS \"${PROJECT_SOURCE_DIR}/include\" \"${PROJECT_S
 set(OPENACL_ASCENDC_LIBRARY \"$<TARGET_FILE:ascendcl>\")
 set(OPENACL_ASCENDC_GEN_TOOL \"${PROJECT_SOURCE_DIR}/tools/ascendc_gen.py\")
 ")
+# find_package(ASC) (CANN's Gen-3 .asc build, cmake/asc/) from the build tree too:
+# CMAKE_PREFIX_PATH=<build> finds <build>/share/cmake/asc/asc-config.cmake, whose language
+# modules sit beside ascendc.cmake, as in the install tree.
+foreach(file CMakeDetermineASCCompiler.cmake CMakeASCCompiler.cmake.in CMakeASCInformation.cmake
+             CMakeTestASCCompiler.cmake)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/asc/${file}
+                 ${OPENACL_ASCENDC_CMAKE_BUILD_DIR}/${file} COPYONLY)
+endforeach()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/asc/asc-config.cmake
+               ${PROJECT_BINARY_DIR}/share/cmake/asc/asc-config.cmake COPYONLY)

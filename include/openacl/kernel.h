@@ -73,6 +73,11 @@ __device__ inline void KernelAssert(bool condition, const char* what) {
 #define __global__
 #define __aicore__
 #define __gm__
+// Gen-3 (.asc) kernels say which cores run them; on the CPU the launch stubs read the words
+// before this header defines them away (a __cube__ kernel's blocks are cube cores).
+#define __vector__
+#define __cube__
+#define __mix__(...)
 // Only the CUDA build uses the thread count a kernel asks for.
 #define __launch_bounds__(...)
 #ifndef GM_ADDR

@@ -88,13 +88,11 @@ aclnnStatus CheckMemory(const char* name, const void* address, int64_t first, in
                     "%s's data at %p belongs to another device than the stream's (device %d)", name,
                     static_cast<const void*>(base), device->id());
     }
-    const uint64_t offset = reinterpret_cast<uintptr_t>(base) - region.base;
-    if (offset > region.usable || bytes > region.usable - offset) {
+    if (const uint64_t available = region.BytesFrom(base); bytes > available) {
         return Fail(ACLNN_ERR_PARAM_INVALID,
                     "%s needs %" PRIu64 " bytes from %p but its allocation has %" PRIu64
                     " from there (check the view's shape, strides and offset)",
-                    name, bytes, static_cast<const void*>(base),
-                    offset > region.usable ? uint64_t{0} : region.usable - offset);
+                    name, bytes, static_cast<const void*>(base), available);
     }
     return ACLNN_SUCCESS;
 }

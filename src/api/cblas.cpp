@@ -95,13 +95,11 @@ aclError CheckDeviceRange(const void* p, uint64_t bytes, const char* name,
                     "%s %p belongs to another device than the stream's (device %d)", name, p,
                     device->id());
     }
-    const uint64_t offset = reinterpret_cast<uintptr_t>(p) - region.base;
-    if (offset > region.usable || bytes > region.usable - offset) {
-        return Fail(
-            ACL_ERROR_INVALID_PARAM,
-            "%s %p needs %llu bytes but its allocation has %llu from there", name, p,
-            static_cast<unsigned long long>(bytes),
-            static_cast<unsigned long long>(region.usable - std::min(offset, region.usable)));
+    if (const uint64_t available = region.BytesFrom(p); bytes > available) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s %p needs %llu bytes but its allocation has %llu from there", name, p,
+                    static_cast<unsigned long long>(bytes),
+                    static_cast<unsigned long long>(available));
     }
     return ACL_SUCCESS;
 }

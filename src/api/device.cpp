@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/mem_pool.h"
 #include "core/runtime.h"
 #include "core/soc.h"
 
@@ -53,12 +54,16 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 
 aclError aclrtSynchronizeDevice(void) {
     OPENACL_API();
-    return openacl::SynchronizeDevice(-1);
+    const aclError rc = openacl::SynchronizeDevice(-1);
+    if (rc == ACL_SUCCESS) openacl::mem_pool::AfterSynchronize();
+    return rc;
 }
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     OPENACL_API();
-    return openacl::SynchronizeDevice(timeout);
+    const aclError rc = openacl::SynchronizeDevice(timeout);
+    if (rc == ACL_SUCCESS) openacl::mem_pool::AfterSynchronize();
+    return rc;
 }
 
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {

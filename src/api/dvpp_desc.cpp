@@ -9,6 +9,7 @@
 
 using openacl::Fail;
 using namespace openacl::dvpp;
+using openacl::LiveSet;
 
 namespace {
 

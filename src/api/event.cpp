@@ -9,6 +9,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/event.h"
+#include "core/ipc_event.h"
 #include "core/model_ri.h"
 #include "core/op_timeout.h"
 #include "core/stream.h"
@@ -30,7 +31,32 @@ aclError CreateWithFlag(aclrtEvent* event, uint32_t flag, bool reusable) {
         return Fail(ACL_ERROR_INVALID_PARAM, "flag 0x%x is not a combination of ACL_EVENT_* flags",
                     flag);
     }
+    if ((flag & ACL_EVENT_IPC) != 0) {
+        if (flag != ACL_EVENT_IPC) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "flag 0x%x: ACL_EVENT_IPC cannot be combined with other flags", flag);
+        }
+        if (!reusable) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "ACL_EVENT_IPC events are made by aclrtCreateEventExWithFlag");
+        }
+    }
     return openacl::CreateEvent(flag, reusable, false, event);
+}
+
+// Events shared between processes wait, query and synchronise through their shared page
+// (core/ipc_event.h); captures cannot hold them, and the accelerator backends do not share them.
+aclError RefuseIpcOn(Stream* stream, aclrtEvent event, const char* api) {
+    if (stream->capture() != nullptr) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "%s: IPC event %p cannot be part of a capture (aclmdlRICaptureBegin)", api,
+                    event);
+    }
+    if (stream->lane() != nullptr) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "%s: IPC events are not supported on the accelerator backends yet", api);
+    }
+    return ACL_SUCCESS;
 }
 
 // Plain aclrtCreateEvent events can do everything: wait, reset and timing.
@@ -46,6 +72,15 @@ aclError Record(aclrtEvent event, aclrtStream stream, bool external = false) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "event %p was created on device %d but stream %p runs on device %d", event,
                     resolved->context()->device()->id(), stream, target->context()->device()->id());
+    }
+    if (openacl::SharedPage* page = resolved->ipc()) [[unlikely]] {
+        if (aclError refused = RefuseIpcOn(target, event, "aclrtRecordEvent")) return refused;
+        if (external) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "ACL_EVENT_RECORD_EXTERNAL is only valid while a stream is being captured");
+        }
+        openacl::ipc_event::Record(page, target, resolved->id());
+        return ACL_SUCCESS;
     }
     if (openacl::ModelRI* model = target->capture()) [[unlikely]]
         return openacl::CaptureRecord(model, target, resolved, external);
@@ -140,8 +175,9 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
-    *status = resolved->Query() ? ACL_EVENT_RECORDED_STATUS_COMPLETE
-                                : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    const bool done =
+        resolved->ipc() != nullptr ? openacl::ipc_event::Query(resolved->ipc()) : resolved->Query();
+    *status = done ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
 
@@ -189,6 +225,8 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
+    if (openacl::SharedPage* page = resolved->ipc()) [[unlikely]]
+        return openacl::ipc_event::Synchronize(page, resolved->id(), -1);
     const RecordSource source(resolved);
     if (aclError aborted = source.Aborted()) return aborted;
     resolved->Synchronize(openacl::cpu::kWaitForever);
@@ -204,6 +242,13 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
+    if (openacl::SharedPage* page = resolved->ipc()) [[unlikely]] {
+        rc = openacl::ipc_event::Synchronize(page, resolved->id(), timeout);
+        if (rc != ACL_ERROR_RT_EVENT_SYNC_TIMEOUT) return rc;
+        return Fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                    "the work recorded by IPC event %p did not complete within %d ms", event,
+                    timeout);
+    }
     auto limit = timeout < 0 ? openacl::cpu::kWaitForever
                              : std::chrono::nanoseconds(std::chrono::milliseconds(timeout));
     const RecordSource source(resolved);
@@ -225,10 +270,15 @@ aclError Wait(aclrtStream stream, aclrtEvent event) {
     if (resolved == nullptr) return rc;
     Stream* target = openacl::ResolveStream(stream, &rc);
     if (target == nullptr) return rc;
-    if (!(resolved->flags() & ACL_EVENT_SYNC)) {
+    if (!(resolved->flags() & (ACL_EVENT_SYNC | ACL_EVENT_IPC))) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "event %p was created without ACL_EVENT_SYNC, so streams cannot wait on it",
                     event);
+    }
+    if (openacl::SharedPage* page = resolved->ipc()) [[unlikely]] {
+        if (aclError refused = RefuseIpcOn(target, event, "aclrtStreamWaitEvent")) return refused;
+        openacl::ipc_event::EnqueueWait(page, target, resolved->id(), openacl::OpWaitTimeoutMs());
+        return ACL_SUCCESS;
     }
     bool captured = false;
     rc = openacl::CaptureWaitIfCaptured(target, resolved, &captured);
@@ -261,10 +311,16 @@ aclError WaitWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout_m
     if (resolved == nullptr) return rc;
     Stream* target = openacl::ResolveStream(stream, &rc);
     if (target == nullptr) return rc;
-    if (!(resolved->flags() & ACL_EVENT_SYNC)) {
+    if (!(resolved->flags() & (ACL_EVENT_SYNC | ACL_EVENT_IPC))) {
         return Fail(ACL_ERROR_INVALID_PARAM,
                     "event %p was created without ACL_EVENT_SYNC, so streams cannot wait on it",
                     event);
+    }
+    if (openacl::SharedPage* page = resolved->ipc()) [[unlikely]] {
+        if (aclError refused = RefuseIpcOn(target, event, "aclrtStreamWaitEventWithTimeout"))
+            return refused;
+        openacl::ipc_event::EnqueueWait(page, target, resolved->id(), timeout_ms);
+        return ACL_SUCCESS;
     }
     if (resolved->on_device() || target->lane() != nullptr) {
         return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -398,6 +454,10 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
+    if (resolved->ipc() != nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "event %p is an IPC event, which has no timestamp",
+                    event);
+    }
     auto stamp = resolved->TimestampNs();
     if (!stamp) {
         return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "event %p has not completed a record yet",
@@ -413,6 +473,10 @@ aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
     aclError rc = ACL_SUCCESS;
     Event* resolved = openacl::ResolveEvent(event, &rc);
     if (resolved == nullptr) return rc;
+    if (resolved->ipc() != nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "event %p is an IPC event: CANN gives IPC events no event id", event);
+    }
     *eventId = static_cast<uint32_t>(resolved->id());
     return ACL_SUCCESS;
 }

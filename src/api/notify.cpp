@@ -81,3 +81,18 @@ aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
     OPENACL_API();
     return openacl::GetCountingNotifyId(cntNotify, notifyId);
 }
+
+aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
+    OPENACL_API();
+    return openacl::NotifyGetExportKey(notify, key, len, flags);
+}
+
+aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
+    OPENACL_API();
+    return openacl::NotifySetImportPid(notify, pid, num);
+}
+
+aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
+    OPENACL_API();
+    return openacl::NotifyImportByKey(notify, key, flags);
+}

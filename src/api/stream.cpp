@@ -10,6 +10,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/mem_pool.h"
 #include "core/memory.h"
 #include "core/model_ri.h"
 #include "core/runtime.h"
@@ -103,7 +104,10 @@ aclError Synchronize(aclrtStream stream, int32_t timeout_ms) {
     if (aclError aborted = openacl::AbortedDuringWait(resolved, epoch)) return aborted;
     const openacl::cpu::WaitStatus status = openacl::WaitStream(resolved, timeout);
     if (aclError aborted = openacl::AbortedDuringWait(resolved, epoch)) return aborted;
-    return openacl::StreamWaitResult(resolved, status, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    const aclError result =
+        openacl::StreamWaitResult(resolved, status, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    if (result == ACL_SUCCESS) openacl::mem_pool::AfterSynchronize();
+    return result;
 }
 
 }  // namespace

@@ -7,6 +7,53 @@
 
 namespace vmm = openacl::vmm;
 
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
+                                         uint64_t flags, uint64_t* shareableHandle) {
+    OPENACL_API();
+    if (handleType != ACL_MEM_HANDLE_TYPE_NONE) {
+        return openacl::Fail(ACL_ERROR_INVALID_PARAM,
+                             "handleType %d is reserved: it must be ACL_MEM_HANDLE_TYPE_NONE (0)",
+                             static_cast<int>(handleType));
+    }
+    return vmm::ExportToShareable(handle, flags, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT,
+                                  shareableHandle);
+}
+
+aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags,
+                                           aclrtMemSharedHandleType shareType,
+                                           void* shareableHandle) {
+    OPENACL_API();
+    return vmm::ExportToShareable(handle, flags, shareType, shareableHandle);
+}
+
+aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
+    OPENACL_API();
+    return vmm::SetPidToShareable(&shareableHandle, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pid, pidNum);
+}
+
+aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
+                                           aclrtMemSharedHandleType shareType, int32_t* pid,
+                                           size_t pidNum) {
+    OPENACL_API();
+    return vmm::SetPidToShareable(shareableHandle, shareType, pid, pidNum);
+}
+
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+                                           aclrtDrvMemHandle* handle) {
+    OPENACL_API();
+    if (deviceId < 0)
+        return openacl::Fail(ACL_ERROR_INVALID_PARAM, "deviceId %d is negative", deviceId);
+    return vmm::ImportFromShareable(&shareableHandle, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, deviceId,
+                                    0, handle);
+}
+
+aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
+                                             aclrtMemSharedHandleType shareType, uint64_t flags,
+                                             aclrtDrvMemHandle* handle) {
+    OPENACL_API();
+    return vmm::ImportFromShareable(shareableHandle, shareType, -1, flags, handle);
+}
+
 aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
                                 uint64_t flags) {
     OPENACL_API();

@@ -61,6 +61,12 @@ class DeviceMemory {
     virtual std::vector<Block> LiveBlocks() const = 0;
     // Frees every block (device reset).
     virtual void ReleaseAll() = 0;
+    // Where another process can map the bytes at p (live or not): a memory file of this process
+    // and p's offset in it. False when this memory cannot be shared between processes.
+    virtual bool ShareableFile(const void* p, int* fd, uint64_t* offset) const {
+        (void)p, (void)fd, (void)offset;
+        return false;
+    }
 };
 
 }  // namespace openacl::backend

@@ -14,7 +14,9 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/event.h"
+#include "core/ipc_memory.h"
 #include "core/log.h"
+#include "core/mem_pool.h"
 #include "core/memory.h"
 #include "core/reclaim.h"
 #include "core/runtime.h"
@@ -103,6 +105,7 @@ void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyar
         DestroyContextLocked(device->contexts.back(), graveyard);
     // Executors die after their streams: the graveyard finishes streams first.
     graveyard.executors.push_back(std::move(device->executor_));
+    mem_pool::ForgetDevice(device);  // pool memory is the pools', not the program's, to report
     auto leaked = device->memory().LiveBlocks();
     if (!leaked.empty() && !report) {
         uint64_t bytes = 0;
@@ -124,6 +127,7 @@ void ReleaseDeviceLocked(Device* device, const char* reason, Graveyard& graveyar
                                  AllocName(static_cast<DeviceAllocKind>(block.tag.kind)));
         }
     }
+    ipc::ReleaseDevice(device);  // before its memory goes: its keys must not outlive it
     device->memory().ReleaseAll();
     for (Device::MemUsage& usage : device->usage)
         usage.current.store(0, std::memory_order_relaxed);

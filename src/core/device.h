@@ -77,7 +77,7 @@ class Device {
         }
         void Sub(uint64_t bytes) { current.fetch_sub(bytes, std::memory_order_relaxed); }
     };
-    static constexpr int kUsageKinds = 6;
+    static constexpr int kUsageKinds = 7;
     MemUsage usage[kUsageKinds];
 
  private:

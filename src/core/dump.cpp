@@ -20,6 +20,7 @@
 
 #include "core/context.h"
 #include "core/device.h"
+#include "core/dump_stats.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "core/memory.h"
@@ -44,6 +45,7 @@ struct Settings {
     std::string exception_root;
     std::vector<std::pair<uint64_t, uint64_t>> steps;
     std::string session;  // {YYYYMMDDhhmmss}, fixed when the settings take effect
+    uint32_t stats = 0;   // dump_data "stats": the Stat bits a row holds; 0: whole tensors
 };
 
 struct State {
@@ -192,10 +194,19 @@ aclError ParseSection(const json& section, const std::string& where, Settings* o
         return bad("\"dump_data\" must be \"tensor\" or \"stats\"");
     }
     if (data == "stats") {
-        OPENACL_LOG_WARNING(
-            "%s: dump_data \"stats\" is not supported by openacl yet; whole "
-            "tensors are dumped instead",
-            where.c_str());
+        out->stats = kDefaultStats;
+        if (auto chosen = section.find("dump_stats"); chosen != section.end()) {
+            const char* kind =
+                "\"dump_stats\" must be a non-empty array of \"Max\", \"Min\", \"Avg\", \"Nan\", "
+                "\"Negative Inf\", \"Positive Inf\" and \"L2norm\"";
+            if (!chosen->is_array() || chosen->empty()) return bad(kind);
+            out->stats = 0;
+            for (const json& name : *chosen) {
+                const uint32_t stat = name.is_string() ? StatNamed(name.get<std::string>()) : 0;
+                if (stat == 0) return bad(std::string(kind) + "; it holds " + name.dump());
+                out->stats |= stat;
+            }
+        }
     }
     const std::string debug = Text(section, "dump_debug");
     if (!debug.empty() && debug != "on" && debug != "off") {
@@ -494,6 +505,12 @@ void ModelDump::WriteLayer(uint64_t execution, uint32_t stream_id, uint32_t task
     static const std::vector<model::TensorView> kNone;
     const std::string directory =
         per_execution_ ? directory_ + "/" + std::to_string(execution) : directory_;
+    if (stats_ != 0) {
+        WriteStats(directory, now, stream_id, task_id, op_type, op_name,
+                   mode_ != Mode::kOutput ? inputs : kNone,
+                   mode_ != Mode::kInput ? outputs : kNone);
+        return;
+    }
     const std::string file = Sanitized(op_type) + "." + Sanitized(op_name) + "." +
                              std::to_string(task_id) + "." + std::to_string(stream_id) + "." +
                              Timestamp16(now);
@@ -501,6 +518,40 @@ void ModelDump::WriteLayer(uint64_t execution, uint32_t stream_id, uint32_t task
     if (!WriteDumpFile(directory, file, now, op_name, "", mode_ != Mode::kOutput ? inputs : kNone,
                        mode_ != Mode::kInput ? outputs : kNone, &why)) {
         OPENACL_LOG_ERROR("dump of layer %s not written: %s", op_name.c_str(), why.c_str());
+    }
+}
+
+void ModelDump::WriteStats(const std::string& directory, uint64_t now, uint32_t stream_id,
+                           uint32_t task_id, const std::string& op_type, const std::string& op_name,
+                           const std::vector<model::TensorView>& inputs,
+                           const std::vector<model::TensorView>& outputs) const {
+    std::string rows;
+    for (int side = 0; side < 2; ++side) {
+        const std::vector<model::TensorView>& views = side == 0 ? inputs : outputs;
+        for (size_t slot = 0; slot < views.size(); ++slot) {
+            const model::TensorView& v = views[slot];
+            rows += CsvRow(stats_, op_type, op_name, task_id, stream_id, now, side == 0, slot,
+                           v.type, v.dims, v.bytes, Compute(v.type, v.data, v.bytes));
+        }
+    }
+    if (rows.empty()) return;
+    // One file per folder, appended to by every layer (and by several threads for operators).
+    static std::mutex* appending = new std::mutex;
+    std::lock_guard lock(*appending);
+    std::string why;
+    if (!MakeDirectories(directory, &why)) {
+        OPENACL_LOG_ERROR("statistics of layer %s not written: %s", op_name.c_str(), why.c_str());
+        return;
+    }
+    const std::string path = directory + "/statistic.csv";
+    struct stat existing {};
+    const bool fresh = ::stat(path.c_str(), &existing) != 0;
+    std::ofstream out(path, std::ios::app);
+    if (fresh) out << CsvHeader(stats_);
+    out << rows;
+    if (!out.flush()) {
+        OPENACL_LOG_ERROR("statistics of layer %s not written to %s", op_name.c_str(),
+                          path.c_str());
     }
 }
 
@@ -527,6 +578,7 @@ std::shared_ptr<const ModelDump> ForModel(const std::string& file_stem,
     dump->directory_ = settings.root + "/" + settings.session + "/" + std::to_string(device_id) +
                        "/" + (name.empty() ? "model" : name) + "/" + std::to_string(model_id);
     dump->mode_ = settings.mode;
+    dump->stats_ = settings.stats;
     if (rule) dump->layers_ = rule->layers;
     dump->steps_ = settings.steps;
     return dump;
@@ -542,6 +594,7 @@ std::shared_ptr<const ModelDump> ForOperators(int32_t device_id) {
         s.settings->root + "/" + s.settings->session + "/" + std::to_string(device_id);
     dump->per_execution_ = false;
     dump->mode_ = s.settings->mode;
+    dump->stats_ = s.settings->stats;
     return dump;
 }
 

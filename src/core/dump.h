@@ -7,7 +7,9 @@
 // else ASCEND_WORK_PATH, else the configuration's dump_path, else the working directory.
 // What: an 8-byte little-endian header length, the DumpData protobuf header (dtypes, formats,
 // shapes, sizes, op name) and then the bytes of the inputs and of the outputs, in that order.
-// A registered callback (acldumpRegCallback) receives those bytes in chunks instead.
+// A registered callback (acldumpRegCallback) receives those bytes in chunks instead. With
+// dump_data "stats", each folder gets one statistic.csv instead, a row per tensor
+// (core/dump_stats.h).
 //
 // A model takes the settings in force when it is loaded (as documented: models loaded earlier
 // are not affected), so a run never reads the global state.
@@ -46,9 +48,16 @@ class ModelDump {
     friend std::shared_ptr<const ModelDump> ForModel(const std::string&, const std::string&,
                                                      uint32_t, int32_t);
     friend std::shared_ptr<const ModelDump> ForOperators(int32_t);
+    // dump_data "stats": the rows of the layer's tensors, appended to the folder's
+    // statistic.csv (core/dump_stats.h).
+    void WriteStats(const std::string& directory, uint64_t now, uint32_t stream_id,
+                    uint32_t task_id, const std::string& op_type, const std::string& op_name,
+                    const std::vector<model::TensorView>& inputs,
+                    const std::vector<model::TensorView>& outputs) const;
     std::string directory_;  // up to and including the model id (a model's) or the device
     bool per_execution_ = true;
     Mode mode_ = Mode::kOutput;
+    uint32_t stats_ = 0;  // dump_data "stats": the statistics a row holds; 0: whole tensors
     std::vector<std::string> layers_;                   // empty: all
     std::vector<std::pair<uint64_t, uint64_t>> steps_;  // empty: all
 };

@@ -10,9 +10,11 @@
 #include "core/error.h"
 #include "core/exception_info.h"
 #include "core/handle_table.h"
+#include "core/ipc_event.h"
 #include "core/poll_park.h"
 #include "core/reclaim.h"
 #include "core/runtime.h"
+#include "core/shared_page.h"
 #include "core/stream.h"
 #include "core/trace.h"
 
@@ -38,7 +40,33 @@ void Retire(std::unique_ptr<Event> event) {
     reclaim::Retire([raw] { delete raw; });
 }
 
+bool HasRoomForAnotherEvent(bool reusable, aclError* rc) {
+    if (!reusable && g_live_events.load(std::memory_order_relaxed) >= kMaxEventsPerDevice) {
+        *rc = Fail(ACL_ERROR_RT_NO_EVENT_RESOURCE,
+                   "%u events are alive, the most a device holds: destroy events you no "
+                   "longer use (or create reusable ones with aclrtCreateEventExWithFlag)",
+                   kMaxEventsPerDevice);
+        return false;
+    }
+    return true;
+}
+
+aclrtEvent Publish(std::unique_ptr<Event> event) {
+    aclrtEvent handle = Events().Insert(std::move(event));
+    g_live_events.fetch_add(1, std::memory_order_relaxed);
+    if (check::On()) check::NoteCreated(check::Resource::kEvent, handle);
+    return handle;
+}
+
 }  // namespace
+
+Event::~Event() {
+    impl_->Drop();
+    if (ipc_ != nullptr) {
+        ipc_->Revoke();   // no process opens it any more; those that did keep their mapping
+        ipc_->Release();  // queued records and waits hold their own references
+    }
+}
 
 backend::DeviceEvent* Event::DeviceEvent() {
     std::lock_guard guard(lock_);
@@ -224,12 +252,7 @@ aclError CreateEvent(uint32_t flags, bool reusable, bool plain, aclrtEvent* out)
     aclError rc = ACL_SUCCESS;
     Context* ctx = RequireContext(&rc);
     if (ctx == nullptr) return rc;
-    if (!reusable && g_live_events.load(std::memory_order_relaxed) >= kMaxEventsPerDevice) {
-        return Fail(ACL_ERROR_RT_NO_EVENT_RESOURCE,
-                    "%u events are alive, the most a device holds: destroy events you no "
-                    "longer use (or create reusable ones with aclrtCreateEventExWithFlag)",
-                    kMaxEventsPerDevice);
-    }
+    if (!HasRoomForAnotherEvent(reusable, &rc)) return rc;
     int32_t id = g_next_event_id.fetch_add(1, std::memory_order_relaxed);
     auto event = std::make_unique<Event>(ctx, flags, reusable, plain, id);
     if (backend::Accelerator* accelerator = ctx->device()->accelerator()) {
@@ -243,10 +266,30 @@ aclError CreateEvent(uint32_t flags, bool reusable, bool plain, aclrtEvent* out)
                         accelerator->name(), accelerator->StatusText(status).c_str());
         }
         event->set_device_event(std::move(device_event), timing);
+    } else if ((flags & ACL_EVENT_IPC) != 0) {
+        SharedPage* page = nullptr;
+        if (aclError failed = ipc_event::Create(&page)) return failed;
+        event->set_ipc(page);
     }
-    *out = Events().Insert(std::move(event));
-    g_live_events.fetch_add(1, std::memory_order_relaxed);
-    if (check::On()) check::NoteCreated(check::Resource::kEvent, *out);
+    *out = Publish(std::move(event));
+    return ACL_SUCCESS;
+}
+
+aclError OpenIpcEvent(const aclrtIpcEventHandle& handle, aclrtEvent* out) {
+    aclError rc = ACL_SUCCESS;
+    Context* ctx = RequireContext(&rc);
+    if (ctx == nullptr) return rc;
+    if (backend::Accelerator* accelerator = ctx->device()->accelerator()) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "aclrtIpcOpenEventHandle is not supported on the %s backend yet",
+                    accelerator->name());
+    }
+    SharedPage* page = nullptr;
+    if (aclError failed = ipc_event::Open(handle, &page)) return failed;
+    auto event = std::make_unique<Event>(ctx, ACL_EVENT_IPC, true, false,
+                                         g_next_event_id.fetch_add(1, std::memory_order_relaxed));
+    event->set_ipc(page);
+    *out = Publish(std::move(event));
     return ACL_SUCCESS;
 }
 

@@ -14,6 +14,7 @@
 namespace openacl {
 
 class Context;
+class SharedPage;
 class Stream;
 
 class Event {
@@ -25,7 +26,7 @@ class Event {
           plain_(plain),
           id_(id),
           impl_(cpu::Event::Create()) {}
-    ~Event() { impl_->Drop(); }
+    ~Event();
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
 
@@ -43,6 +44,12 @@ class Event {
         device_event_timing_ = timing;
         on_device_ = true;
     }
+
+    // An event shared between processes (ACL_EVENT_IPC, or opened from another process's
+    // handle): its state is this page (core/ipc_event.h), which the API's calls use instead
+    // of the backend event. nullptr for every other event. Set before the event is published.
+    SharedPage* ipc() const { return ipc_; }
+    void set_ipc(SharedPage* page) { ipc_ = page; }
 
     // Non-zero: the accelerator refused (its status code).
     int32_t Record(Stream* stream);
@@ -92,6 +99,7 @@ class Event {
         uint64_t seq = 0;
     } traced_record_;
     bool device_event_timing_ = false;
+    SharedPage* ipc_ = nullptr;  // a reference
     std::atomic<uint64_t> captured_{0};
     Stream* record_stream_ = nullptr;  // under lock_
     // Replaced by Reset while records or waits may still refer to them on the device: kept
@@ -103,6 +111,9 @@ class Event {
 constexpr uint32_t kMaxEventsPerDevice = 65536;
 
 aclError CreateEvent(uint32_t flags, bool reusable, bool plain, aclrtEvent* out);
+// aclrtIpcOpenEventHandle: an event of the current context whose state is another process's
+// IPC event.
+aclError OpenIpcEvent(const aclrtIpcEventHandle& handle, aclrtEvent* out);
 aclError DestroyEvent(aclrtEvent handle);
 // The live event behind a handle, or nullptr after recording ACL_ERROR_INVALID_PARAM.
 Event* ResolveEvent(aclrtEvent handle, aclError* rc);

@@ -271,10 +271,18 @@ aclError LoadDeviceBinary(const void* data, size_t length, const std::string& or
     return ACL_SUCCESS;
 }
 
-// A CPU kernel binary (a shared object) cannot run on an accelerator's device memory.
-aclError RefuseHostBinaryOnAccelerator(const std::string& origin) {
+// A CPU kernel binary (a shared object) cannot run on an accelerator's device memory. An
+// entry-style kernel can be built for it with nvcc; an Ascend C kernel (a kernel table of an
+// Ascend C library or ICPU_RUN_KF) runs on the CPU backend only: its kernel API is host code.
+aclError RefuseHostBinaryOnAccelerator(const std::string& origin, bool ascendc = false) {
     Context* ctx = CurrentContext();
     if (ctx == nullptr || ctx->device()->accelerator() == nullptr) return ACL_SUCCESS;
+    if (ascendc) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%s: Ascend C kernels run on the CPU backend only, and the current device is "
+                    "%s (CUDA backend): select the CPU backend (OPENACL_BACKEND=cpu) to run them",
+                    origin.c_str(), ctx->device()->accelerator()->name());
+    }
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "%s is a CPU kernel binary, but the current device is %s (CUDA backend): build "
                 "the kernel with openacl_add_cuda_kernel_binary (nvcc) to run it there",
@@ -809,7 +817,7 @@ aclError RegisterKernelTable(const openaclKernelTable* table, const char* origin
         return Fail(ACL_ERROR_INVALID_PARAM, "%s is not an openacl CPU kernel table: %s", origin,
                     problem);
     }
-    if (aclError rc = RefuseHostBinaryOnAccelerator(origin)) return rc;
+    if (aclError rc = RefuseHostBinaryOnAccelerator(origin, /*ascendc=*/true)) return rc;
     aclrtBinHandle handle =
         Binaries().Insert(std::make_unique<KernelBinary>(nullptr, table, origin));
     handles->emplace(table, handle);

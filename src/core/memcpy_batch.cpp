@@ -40,7 +40,7 @@ bool StillLive(const void* p, size_t bytes, bool check) {
     if (!check) return true;
     const MemRegion region = ClassifyPointer(p);
     if (!region.device_accessible()) return false;
-    return bytes <= region.usable - (reinterpret_cast<uintptr_t>(p) - region.base);
+    return bytes <= region.BytesFrom(p);
 }
 
 }  // namespace

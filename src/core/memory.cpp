@@ -18,6 +18,7 @@
 #include "core/exception_info.h"
 #include "core/host_mapping.h"
 #include "core/host_register.h"
+#include "core/ipc_memory.h"
 #include "core/managed_memory.h"
 #include "core/model_ri.h"
 #include "core/runtime.h"
@@ -248,6 +249,8 @@ const char* AllocName(DeviceAllocKind kind) {
             return "acldvppMalloc";
         case DeviceAllocKind::kModel:
             return "aclmdlLoad (model memory)";
+        case DeviceAllocKind::kPool:
+            return "aclrtMemPoolMallocAsync";
     }
     return "aclrtMalloc";
 }
@@ -255,6 +258,7 @@ const char* AllocName(DeviceAllocKind kind) {
 std::string DescribeAllocation(const void* p) {
     MemRegion region = ClassifyPointer(p);
     if (region.vmm) return region.domain == MemDomain::kDeviceFreed ? "" : vmm::Describe(p);
+    if (region.imported) return ipc::Describe(p);
     if (region.managed) return managed::Describe(p);
     if (region.variable) return device_variable::Describe(p);
     char text[200];
@@ -327,6 +331,7 @@ MemRegion ClassifyPointer(const void* p) {
         return region;
     }
     if (vmm::Classify(p, &region)) return region;
+    if (ipc::Classify(p, &region)) return region;
     if (host_register::Classify(p, &region)) return region;
     if (managed::Classify(p, &region)) return region;
     if (device_variable::Classify(p, &region)) return region;
@@ -396,7 +401,7 @@ aclError DeviceMallocIn(Context* ctx, void** ptr, size_t size, aclrtMemMallocPol
     return ACL_SUCCESS;
 }
 
-aclError DeviceFree(void* ptr, bool dvpp) {
+aclError DeviceFree(void* ptr, bool dvpp, bool pool_release) {
     if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "devPtr is null");
     MemRegion region = ClassifyPointer(ptr);
     switch (region.domain) {
@@ -446,7 +451,19 @@ aclError DeviceFree(void* ptr, bool dvpp) {
                     "aclrtUnmapMem",
                     ptr, vmm::Describe(ptr).c_str());
     }
-    if (check::On()) {
+    if (region.imported) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%p is in %s: another process's memory, released with aclrtIpcMemClose(key), "
+                    "not aclrtFree",
+                    ptr, ipc::Describe(ptr).c_str());
+    }
+    if (region.alloc_kind == static_cast<uint32_t>(DeviceAllocKind::kPool) && !pool_release) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "%p is memory of a stream-ordered pool (%s): give it back with "
+                    "aclrtMemPoolFreeAsync, not %s",
+                    ptr, DescribeAllocation(ptr).c_str(), dvpp ? "acldvppFree" : "aclrtFree");
+    }
+    if (check::On() && !pool_release) {
         if (aclError rc = CheckOwnDevice("devPtr", ptr, region)) return rc;
     }
     if (region.base != reinterpret_cast<uintptr_t>(ptr)) {
@@ -462,6 +479,7 @@ aclError DeviceFree(void* ptr, bool dvpp) {
         return Fail(ACL_ERROR_INVALID_PARAM, "%p was freed concurrently by another thread", ptr);
     }
     region.device->usage[block.tag.kind % Device::kUsageKinds].Sub(block.tag.usable);
+    ipc::RevokeExportsIn(region.device, block.base, block.size);
     if (check::On()) {
         check::NoteDestroyed(check::Resource::kDeviceMemory, ptr, block.tag.requested,
                              region.device->id(),

@@ -38,10 +38,17 @@ struct MemRegion {
     // A device variable (core/device_variable.h): a kernel's global the program asked for,
     // device memory of the current device.
     bool variable = false;
+    // Another process's device memory, imported with aclrtIpcMemImportByKey (core/ipc_memory.h).
+    bool imported = false;
     bool readable = true;
     bool writable = true;
     bool device_accessible() const {
         return domain == MemDomain::kDevice || domain == MemDomain::kHostPinned;
+    }
+    // Bytes a caller may touch from `address` on (0 when it lies outside [base, base + usable)).
+    uint64_t BytesFrom(const void* address) const {
+        const uint64_t offset = reinterpret_cast<uintptr_t>(address) - base;
+        return offset > usable ? 0 : usable - offset;
     }
 };
 
@@ -56,6 +63,7 @@ enum class DeviceAllocKind : uint32_t {
     kCached = 3,
     kDvpp = 4,
     kModel = 5,
+    kPool = 6,  // a stream-ordered pool's block (core/mem_pool.h)
 };
 // The call that makes such an allocation ("aclrtMalloc"), for messages and leak reports.
 const char* AllocName(DeviceAllocKind kind);
@@ -65,7 +73,8 @@ aclError DeviceMalloc(void** ptr, size_t size, aclrtMemMallocPolicy policy, Devi
 // The same in a given context (a stream's) rather than the thread's current one; size > 0.
 aclError DeviceMallocIn(Context* ctx, void** ptr, size_t size, aclrtMemMallocPolicy policy,
                         DeviceAllocKind kind, const void* call_site);
-aclError DeviceFree(void* ptr, bool dvpp);
+// pool_release: a stream-ordered pool hands its block back (aclrtFree refuses pool blocks).
+aclError DeviceFree(void* ptr, bool dvpp, bool pool_release = false);
 aclError HostMalloc(void** ptr, size_t size, const void* call_site);
 aclError HostFree(void* ptr);
 // aclFinalize: frees all pinned host memory and managed memory, ends host registrations.

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -19,18 +20,33 @@
 #include "core/error.h"
 #include "core/exception_info.h"
 #include "core/log.h"
+#include "core/poll_park.h"
 #include "core/runtime.h"
+#include "core/shared_page.h"
 #include "core/stream.h"
 
 namespace openacl {
 
 namespace {
 
+// The flag of a notify shared between processes, in its shared page.
+struct NotifyPage {
+    uint64_t magic;
+    std::atomic<uint32_t> set;  // 1 while set
+};
+constexpr uint64_t kNotifyPageMagic = 0x59464954504c4fULL;  // "OLPTIFY"
+static_assert(std::atomic<uint32_t>::is_always_lock_free, "the shared flag must be lock-free");
+
 // The flag and the waits parked on it. Reference counted: the handle holds one reference, every
-// record or wait task not yet run another.
+// record or wait task not yet run another. Exported or imported, the flag lives in a page shared
+// between processes (core/shared_page.h): a record sets it there, and waits, which no other
+// process can wake, are polled (core/poll_park.h); a record in this process wakes them at once.
 class Notify {
  public:
     Notify(int32_t device, uint32_t id) : device_(device), id_(id) {}
+    // An imported notify: its flag is another process's, in `page` (whose reference it takes).
+    Notify(int32_t device, uint32_t id, SharedPage* page)
+        : device_(device), id_(id), shared_(page), imported_(true) {}
     int32_t device() const { return device_; }
     uint32_t id() const { return id_; }
     void Retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
@@ -43,6 +59,12 @@ class Notify {
     // discards it, so it cannot leave, and the record must reach the wait behind it.
     void Record() {
         std::unique_lock lock(mutex_);
+        if (shared_ != nullptr) {
+            SharedFlag().store(1, std::memory_order_release);
+            lock.unlock();
+            WakeParked();  // this process's waits now; other processes' at their next poll
+            return;
+        }
         set_ = true;
         while (set_ && !waiters_.empty()) {
             const cpu::SuspendToken wake = waiters_.front();
@@ -55,16 +77,22 @@ class Notify {
     // True (and the flag cleared) when it was set; otherwise the wait `token` is parked.
     bool TakeOrPark(cpu::SuspendToken token) {
         std::lock_guard lock(mutex_);
+        if (shared_ != nullptr) {
+            uint32_t set = 1;
+            if (SharedFlag().compare_exchange_strong(set, 0, std::memory_order_acq_rel)) {
+                Forget(token);
+                return true;
+            }
+            Note(token);
+            ParkUntilPolled(token);
+            return false;
+        }
         if (set_) {
             set_ = false;
             Forget(token);
             return true;
         }
-        if (std::none_of(waiters_.begin(), waiters_.end(), [&](const cpu::SuspendToken& t) {
-                return t.queue == token.queue && t.seq == token.seq;
-            })) {
-            waiters_.push_back(token);
-        }
+        Note(token);
         return false;
     }
     void Leave(cpu::SuspendToken token) {
@@ -73,7 +101,50 @@ class Notify {
     }
     void Reset() {
         std::lock_guard lock(mutex_);
+        if (shared_ != nullptr) SharedFlag().store(0, std::memory_order_release);
         set_ = false;
+    }
+
+    // aclrtNotifyGetExportKey: the flag moves to a shared page (once), which is published.
+    aclError Export(bool check_pid, std::string* name) {
+        std::deque<cpu::SuspendToken> parked;
+        aclError rc = ACL_SUCCESS;
+        {
+            std::lock_guard lock(mutex_);
+            if (imported_) {
+                return Fail(ACL_ERROR_INVALID_PARAM,
+                            "notify %u was imported from another process (aclrtNotifyImportByKey): "
+                            "only the process that created it exports it",
+                            id_);
+            }
+            if (shared_ == nullptr) {
+                SharedPage* page = nullptr;
+                if (aclError failed = SharedPage::Create("IPC notify", &page)) return failed;
+                new (page->data()) NotifyPage{kNotifyPageMagic, {set_ ? 1u : 0u}};
+                shared_ = page;
+                set_ = false;
+                parked = waiters_;  // they were waiting for a local record: now they poll
+            }
+            rc = shared_->Export(export_record::Kind::kIpcNotify, "openacl.notify.", check_pid,
+                                 device_, name);
+        }
+        for (const cpu::SuspendToken& token : parked)
+            cpu::Executor::Resume(token);
+        return rc;
+    }
+    // aclrtNotifySetImportPid.
+    aclError AllowPids(const int32_t* pids, size_t count) {
+        std::lock_guard lock(mutex_);
+        if (shared_ == nullptr || imported_ || !shared_->exported()) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "notify %u is not exported: call aclrtNotifyGetExportKey first", id_);
+        }
+        return shared_->AllowPids(pids, count);
+    }
+    // aclrtDestroyNotify of the exporter: later imports are refused.
+    void EndExport() {
+        std::lock_guard lock(mutex_);
+        if (shared_ != nullptr && !imported_) shared_->Revoke();
     }
     // Waits still parked (not those a discarded queue left behind, see Record).
     size_t Waiting() {
@@ -84,7 +155,17 @@ class Notify {
     }
 
  private:
-    ~Notify() = default;
+    ~Notify() {
+        if (shared_ != nullptr) shared_->Release();
+    }
+    std::atomic<uint32_t>& SharedFlag() { return static_cast<NotifyPage*>(shared_->data())->set; }
+    void Note(cpu::SuspendToken token) {
+        if (std::none_of(waiters_.begin(), waiters_.end(), [&](const cpu::SuspendToken& t) {
+                return t.queue == token.queue && t.seq == token.seq;
+            })) {
+            waiters_.push_back(token);
+        }
+    }
     void Forget(cpu::SuspendToken token) {
         waiters_.erase(std::remove_if(waiters_.begin(), waiters_.end(),
                                       [&](const cpu::SuspendToken& t) {
@@ -99,6 +180,8 @@ class Notify {
     std::mutex mutex_;
     bool set_ = false;
     std::deque<cpu::SuspendToken> waiters_;
+    SharedPage* shared_ = nullptr;  // under mutex_; set once (exported or imported)
+    bool imported_ = false;
 };
 
 // A counting notify: a 32-bit value records change (set, add, or, and) and waits compare
@@ -267,13 +350,10 @@ aclError RequireCpuStream(Stream* stream, const char* api) {
 
 }  // namespace
 
-aclError CreateNotify(aclrtNotify* notify, uint64_t flag) {
-    if (notify == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "notify is null");
-    if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "flag 0x%llx is neither ACL_NOTIFY_DEFAULT nor ACL_NOTIFY_DEVICE_USE_ONLY",
-                    static_cast<unsigned long long>(flag));
-    }
+namespace {
+
+// Publishes a new notify of the current context's device; `page`: an imported one's flag.
+aclError PublishNotify(SharedPage* page, aclrtNotify* notify) {
     aclError rc = ACL_SUCCESS;
     Context* ctx = RequireContext(&rc);
     if (ctx == nullptr) return rc;
@@ -292,10 +372,23 @@ aclError CreateNotify(aclrtNotify* notify, uint64_t flag) {
         free_id = used.end() - 1;
     }
     *free_id = true;
-    auto* object = new Notify(device, static_cast<uint32_t>(free_id - used.begin()));
+    const auto id = static_cast<uint32_t>(free_id - used.begin());
+    auto* object = page == nullptr ? new Notify(device, id) : new Notify(device, id, page);
     r.live.emplace(object, object);
     *notify = object;
     return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError CreateNotify(aclrtNotify* notify, uint64_t flag) {
+    if (notify == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "notify is null");
+    if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flag 0x%llx is neither ACL_NOTIFY_DEFAULT nor ACL_NOTIFY_DEVICE_USE_ONLY",
+                    static_cast<unsigned long long>(flag));
+    }
+    return PublishNotify(nullptr, notify);
 }
 
 aclError DestroyNotify(aclrtNotify handle) {
@@ -309,6 +402,7 @@ aclError DestroyNotify(aclrtNotify handle) {
                     "record it, or destroy their streams, first",
                     handle, waiting);
     }
+    notify->EndExport();
     Registry& r = Notifies();
     {
         std::lock_guard lock(r.mutex);
@@ -397,6 +491,86 @@ aclError GetNotifyId(aclrtNotify handle, uint32_t* id) {
     *id = notify->id();
     notify->Release();
     return ACL_SUCCESS;
+}
+
+aclError NotifyGetExportKey(aclrtNotify handle, char* key, size_t len, uint64_t flags) {
+    if (key == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "key is null");
+    if (len < kNotifyKeyMinLength) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "len %zu is too small: a notify's key takes %zu bytes",
+                    len, kNotifyKeyMinLength);
+    }
+    if (flags != ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT &&
+        flags != ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flags 0x%llx is neither ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT nor "
+                    "ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION",
+                    static_cast<unsigned long long>(flags));
+    }
+    aclError rc = ACL_SUCCESS;
+    Notify* notify = Acquire(handle, &rc);
+    if (notify == nullptr) return rc;
+    std::string name;
+    rc = notify->Export(flags == ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT, &name);
+    notify->Release();
+    if (rc != ACL_SUCCESS) return rc;
+    if (name.size() >= len) {
+        return Fail(ACL_ERROR_RT_INTERNAL_ERROR, "the key %s does not fit %zu bytes", name.c_str(),
+                    len);
+    }
+    std::memcpy(key, name.c_str(), name.size() + 1);
+    return ACL_SUCCESS;
+}
+
+aclError NotifySetImportPid(aclrtNotify handle, const int32_t* pids, size_t count) {
+    if (pids == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "pid is null");
+    if (count == 0) return Fail(ACL_ERROR_INVALID_PARAM, "num must not be 0");
+    for (size_t i = 0; i < count; ++i) {
+        if (pids[i] <= 0) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "pid[%zu] is %d, which is no process id", i,
+                        pids[i]);
+        }
+    }
+    aclError rc = ACL_SUCCESS;
+    Notify* notify = Acquire(handle, &rc);
+    if (notify == nullptr) return rc;
+    rc = notify->AllowPids(pids, count);
+    notify->Release();
+    return rc;
+}
+
+aclError NotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
+    if (notify == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "notify is null");
+    if (key == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "key is null");
+    if (flags != ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT &&
+        flags != ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flags 0x%llx is neither ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT nor "
+                    "ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS",
+                    static_cast<unsigned long long>(flags));
+    }
+    aclError rc = ACL_SUCCESS;
+    if (RequireContext(&rc) == nullptr) return rc;
+    const size_t length = strnlen(key, kNotifyKeyMinLength);
+    if (length == 0 || length == kNotifyKeyMinLength) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "key is not one aclrtNotifyGetExportKey made (empty, or longer than %zu bytes)",
+                    kNotifyKeyMinLength - 1);
+    }
+    SharedPage* page = nullptr;
+    int32_t exporter = 0;
+    if (aclError failed =
+            SharedPage::Import(std::string(key, length), export_record::Kind::kIpcNotify,
+                               "notify key", &exporter, &page)) {
+        return failed;
+    }
+    if (static_cast<NotifyPage*>(page->data())->magic != kNotifyPageMagic) {
+        page->Release();
+        return Fail(ACL_ERROR_INVALID_PARAM, "key %s of process %d does not name a notify", key,
+                    exporter);
+    }
+    rc = PublishNotify(page, notify);
+    if (rc != ACL_SUCCESS) page->Release();
+    return rc;
 }
 
 aclError NotifyBatchReset(aclrtNotify* notifies, size_t count) {

@@ -4,6 +4,7 @@
 // the wait was enqueued. Each record releases at most one wait (the wait resets the flag).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "acl/acl_rt.h"
@@ -19,6 +20,14 @@ aclError RecordNotify(aclrtNotify notify, Stream* stream);
 aclError WaitAndResetNotify(aclrtNotify notify, Stream* stream, uint32_t timeout_s);
 aclError GetNotifyId(aclrtNotify notify, uint32_t* id);
 aclError NotifyBatchReset(aclrtNotify* notifies, size_t count);
+
+// Notifies shared between processes: the creator exports a notify under a key (with or without
+// an allow-list of processes), others import it; records and waits then work across them.
+aclError NotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags);
+aclError NotifySetImportPid(aclrtNotify notify, const int32_t* pids, size_t count);
+aclError NotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags);
+// The shortest key buffer aclrtNotifyGetExportKey takes (CANN documents 65).
+constexpr size_t kNotifyKeyMinLength = 65;
 
 // Counting notifies (aclrtCntNotify*, the Ascend 950's): a 32-bit value records set, add, or
 // or and; a wait holds its stream until the value compares as asked (less, equal, bigger,

@@ -8,6 +8,7 @@
 #include "core/device.h"
 #include "core/dump.h"
 #include "core/error.h"
+#include "core/ipc_memory.h"
 #include "core/log.h"
 #include "core/memory.h"
 #include "core/notify.h"
@@ -258,6 +259,7 @@ void Runtime::ReleaseEverythingLocked(Graveyard& graveyard) {
         }
     }
     ReleaseAllHostMemory();
+    ipc::ReleaseAll();
     vmm::ReleaseAll();
     ReleaseAllNotifies();
     // The device objects stay (all_devices()); the next aclInit publishes a new view.

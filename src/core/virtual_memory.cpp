@@ -7,6 +7,7 @@
 #include <bit>
 #include <cerrno>
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <map>
@@ -17,6 +18,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/export_record.h"
 #include "core/runtime.h"
 
 namespace openacl::vmm {
@@ -35,6 +37,11 @@ struct Physical {
     Device* device = nullptr;  // nullptr: host memory
     uint32_t user_refs = 1;    // aclrtMallocPhysical and each aclrtMemRetainAllocationHandle
     uint32_t mappings = 0;     // a freed handle's memory lives until its last unmap
+    // aclrtMemImportFromShareableHandle: another process's memory, not counted against a device.
+    bool imported = false;
+    // The shareable handle this one was exported as, or imported from (one per handle, each way).
+    uint64_t shareable = 0;
+    export_record::Export record;  // the export's record, while exported
 };
 
 struct Mapping {
@@ -233,7 +240,8 @@ Physical* FindPhysical(Registry& r, const void* handle) {
 // Frees the memory once no handle and no mapping uses it (registry lock held, unique).
 void DropIfUnused(Registry& r, Physical* physical) {
     if (physical->user_refs != 0 || physical->mappings != 0) return;
-    if (physical->device != nullptr) r.physical_bytes[physical->device->id()] -= physical->reserved;
+    if (physical->device != nullptr && !physical->imported)
+        r.physical_bytes[physical->device->id()] -= physical->reserved;
     close(physical->fd);
     r.physicals.erase(physical);
 }
@@ -433,7 +441,9 @@ aclError FreePhysical(aclrtDrvMemHandle handle) {
     std::unique_lock lock(r.mutex);
     Physical* physical = FindPhysical(r, handle);
     if (physical == nullptr) return BadHandle("handle", handle);
-    --physical->user_refs;
+    // Freeing the exported handle destroys its shareable handle: no new imports. Processes that
+    // imported it keep the memory file, so what they mapped stays valid.
+    if (--physical->user_refs == 0) physical->record.Revoke();
     DropIfUnused(r, physical);  // mapped memory lives on until its last aclrtUnmapMem
     return ACL_SUCCESS;
 }
@@ -671,6 +681,220 @@ aclError Properties(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
     return ACL_SUCCESS;
 }
 
+namespace {
+
+constexpr char kShareablePrefix[] = "openacl.vmm.";
+// What an aclrtMemFabricHandle made here starts with; the shareable handle's value follows.
+constexpr char kFabricMagic[8] = {'O', 'A', 'C', 'L', 'F', 'A', 'B', '1'};
+
+std::string RecordName(uint64_t shareable) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%s%016" PRIx64, kShareablePrefix, shareable);
+    return text;
+}
+
+// Checks a shareable handle's type: the default one (a uint64_t) everywhere, the fabric one (an
+// aclrtMemFabricHandle, for sharing across AI servers) on the Atlas A3 only, as CANN documents.
+aclError CheckShareType(aclrtMemSharedHandleType type) {
+    if (type == ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT) return ACL_SUCCESS;
+    if (type != ACL_MEM_SHARE_HANDLE_TYPE_FABRIC) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "shareType %d is not ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT (1) or _FABRIC (2)",
+                    static_cast<int>(type));
+    }
+    const std::string& soc = Runtime::Get().config().soc_name;
+    if (soc.rfind("Ascend910_93", 0) != 0) {
+        return Fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "fabric shareable handles (sharing across AI servers) exist on the Atlas A3 "
+                    "only, not on %s: use ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT",
+                    soc.c_str());
+    }
+    return ACL_SUCCESS;
+}
+
+// The value a caller's shareable handle holds (type checked already).
+aclError ReadShareable(const void* shareable, aclrtMemSharedHandleType type, uint64_t* value) {
+    if (shareable == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "shareableHandle is null");
+    if (type == ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT) {
+        std::memcpy(value, shareable, sizeof *value);
+        return ACL_SUCCESS;
+    }
+    const auto* fabric = static_cast<const aclrtMemFabricHandle*>(shareable);
+    if (std::memcmp(fabric->data, kFabricMagic, sizeof kFabricMagic) != 0) {
+        return Fail(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+                    "the aclrtMemFabricHandle at %p was not made by "
+                    "aclrtMemExportToShareableHandleV2",
+                    shareable);
+    }
+    std::memcpy(value, fabric->data + sizeof kFabricMagic, sizeof *value);
+    return ACL_SUCCESS;
+}
+
+// The physical handle exported or imported as `shareable` (registry lock held), or nullptr.
+Physical* FindShared(Registry& r, uint64_t shareable, bool imported) {
+    for (auto& [handle, physical] : r.physicals) {
+        if (physical->shareable == shareable && physical->imported == imported &&
+            physical->user_refs != 0) {
+            return physical.get();
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+aclError ExportToShareable(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType type,
+                           void* shareable) {
+    if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "handle is null");
+    if (shareable == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "shareableHandle is null");
+    if ((flags & ~ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION) != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "flags 0x%" PRIx64
+                    " is not ACL_RT_VMM_EXPORT_FLAG_DEFAULT (0) or "
+                    "ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION (1)",
+                    flags);
+    }
+    if (aclError rc = CheckShareType(type)) return rc;
+    Registry& r = Vmm();
+    std::unique_lock lock(r.mutex);
+    Physical* physical = FindPhysical(r, handle);
+    if (physical == nullptr) return BadHandle("handle", handle);
+    if (physical->imported) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "handle %p was imported from another process's shareable handle %#" PRIx64
+                    "; only the process that allocated physical memory exports it",
+                    handle, physical->shareable);
+    }
+    if (physical->shareable != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "handle %p is exported already, as shareable handle %#" PRIx64
+                    ": a physical handle has one shareable handle",
+                    handle, physical->shareable);
+    }
+    if (physical->device == nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "handle %p is host physical memory: only device physical memory is shared "
+                    "between processes",
+                    handle);
+    }
+    // The pid in the high half keeps handles of live processes apart; the random low half makes
+    // them unguessable.
+    const uint64_t value =
+        (static_cast<uint64_t>(getpid()) << 32) | (export_record::RandomBits() & 0xFFFFFFFFu) | 1u;
+    export_record::Record record;
+    record.kind = export_record::Kind::kPhysical;
+    record.size = physical->size;
+    record.file_size = physical->reserved;
+    record.device_id = physical->device->id();
+    record.check_pid = (flags & ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION) == 0;
+    static_assert(sizeof(aclrtPhysicalMemProp) <= sizeof record.payload);
+    std::memcpy(record.payload, &physical->prop, sizeof physical->prop);
+    if (aclError rc = export_record::Export::Create(RecordName(value), record, physical->fd,
+                                                    &physical->record)) {
+        return rc;
+    }
+    physical->shareable = value;
+    if (type == ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT) {
+        std::memcpy(shareable, &value, sizeof value);
+    } else {
+        aclrtMemFabricHandle fabric{};
+        std::memcpy(fabric.data, kFabricMagic, sizeof kFabricMagic);
+        std::memcpy(fabric.data + sizeof kFabricMagic, &value, sizeof value);
+        std::memcpy(shareable, &fabric, sizeof fabric);
+    }
+    return ACL_SUCCESS;
+}
+
+aclError SetPidToShareable(const void* shareable, aclrtMemSharedHandleType type,
+                           const int32_t* pids, size_t count) {
+    if (aclError rc = CheckShareType(type)) return rc;
+    uint64_t value = 0;
+    if (aclError rc = ReadShareable(shareable, type, &value)) return rc;
+    if (pids == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "pid is null");
+    if (count == 0) return Fail(ACL_ERROR_INVALID_PARAM, "pidNum must not be 0");
+    for (size_t i = 0; i < count; ++i) {
+        if (pids[i] <= 0) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "pid[%zu] is %d, not a process id (aclrtDeviceGetBareTgid gives one)", i,
+                        pids[i]);
+        }
+    }
+    Registry& r = Vmm();
+    std::unique_lock lock(r.mutex);
+    Physical* physical = FindShared(r, value, /*imported=*/false);
+    if (physical == nullptr) {
+        return Fail(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+                    "shareable handle %#" PRIx64
+                    " is not exported by this process (its physical handle was freed?): the "
+                    "exporter sets the allow-list",
+                    value);
+    }
+    return physical->record.AllowPids(pids, count);
+}
+
+aclError ImportFromShareable(const void* shareable, aclrtMemSharedHandleType type,
+                             int32_t device_id, uint64_t flags, aclrtDrvMemHandle* handle) {
+    if (handle == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "handle is null");
+    if (flags != 0) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "flags is reserved and must be 0, not %" PRIu64,
+                    flags);
+    }
+    if (aclError rc = CheckShareType(type)) return rc;
+    uint64_t value = 0;
+    if (aclError rc = ReadShareable(shareable, type, &value)) return rc;
+    Device* device = nullptr;
+    if (device_id >= 0) {
+        device = Runtime::Get().DeviceById(device_id);
+        if (device == nullptr) {
+            return Fail(ACL_ERROR_INVALID_PARAM, "deviceId %d is not a device (%u visible)",
+                        device_id, Runtime::Get().DeviceCount());
+        }
+    }
+    Context* ctx = nullptr;
+    if (aclError rc = RequireCpuContext("aclrtMemImportFromShareableHandle", &ctx)) return rc;
+    Registry& r = Vmm();
+    std::unique_lock lock(r.mutex);
+    if (FindShared(r, value, /*imported=*/false) != nullptr) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "shareable handle %#" PRIx64
+                    " was exported by this process: it is imported in other processes only "
+                    "(here, use the physical handle itself)",
+                    value);
+    }
+    if (Physical* known = FindShared(r, value, /*imported=*/true)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "shareable handle %#" PRIx64
+                    " is imported in this process already, as handle %p: a shareable handle has "
+                    "one handle per process",
+                    value, static_cast<void*>(known));
+    }
+    export_record::Record record;
+    int fd = -1;
+    if (aclError rc = export_record::Open(RecordName(value), export_record::Kind::kPhysical,
+                                          "shareable handle", &record, &fd)) {
+        return rc;
+    }
+    if (device == nullptr) {
+        // V2 names no device: the exporter's, or this process's own when it sees fewer.
+        device = Runtime::Get().DeviceById(record.device_id);
+        if (device == nullptr) device = ctx->device();
+    }
+    auto physical = std::make_unique<Physical>();
+    physical->fd = fd;
+    physical->size = record.size;
+    physical->reserved = record.file_size;
+    std::memcpy(&physical->prop, record.payload, sizeof physical->prop);
+    physical->prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    physical->prop.location.id = static_cast<uint32_t>(device->id());
+    physical->device = device;
+    physical->imported = true;
+    physical->shareable = value;
+    Physical* raw = physical.get();
+    r.physicals.emplace(raw, std::move(physical));
+    *handle = raw;
+    return ACL_SUCCESS;
+}
+
 bool Classify(const void* p, MemRegion* region) {
     Registry& r = Vmm();
     if (r.reservation_count.load(std::memory_order_acquire) == 0) return false;
@@ -754,8 +978,10 @@ void ReleaseAll() {
         munmap(reinterpret_cast<void*>(base), reservation.size);
     r.reservations.clear();
     r.reservation_count.store(0, std::memory_order_release);
-    for (auto& [handle, physical] : r.physicals)
+    for (auto& [handle, physical] : r.physicals) {
+        physical->record.Revoke();
         close(physical->fd);
+    }
     r.physicals.clear();
     r.physical_bytes.clear();
 }

@@ -36,6 +36,16 @@ aclError GetAccess(void* virt, const aclrtMemLocation* location, uint64_t* flags
 aclError Granularity(const aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
                      size_t* granularity);
 aclError RetainHandle(void* virt, aclrtDrvMemHandle* handle);
+// Physical memory shared between processes (aclrtMemExportToShareableHandle[V2] and the rest):
+// `shareable` points to a uint64_t (ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT) or an
+// aclrtMemFabricHandle (_FABRIC). ImportFromShareable's device_id is -1 for V2, which names none:
+// the memory is then the exporter's device's.
+aclError ExportToShareable(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType type,
+                           void* shareable);
+aclError SetPidToShareable(const void* shareable, aclrtMemSharedHandleType type,
+                           const int32_t* pids, size_t count);
+aclError ImportFromShareable(const void* shareable, aclrtMemSharedHandleType type,
+                             int32_t device_id, uint64_t flags, aclrtDrvMemHandle* handle);
 aclError Properties(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop);
 
 // For ClassifyPointer: true when `p` lies in a reservation; fills the region (a mapping: device

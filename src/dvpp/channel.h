@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "acl/ops/acl_dvpp.h"
-#include "dvpp/live_set.h"
+#include "core/live_set.h"
 
 struct acldvppChannelDesc {
     uint32_t mode = 0;  // acldvppChannelMode bits; 0 = all engines

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "acl/ops/acl_dvpp.h"
-#include "dvpp/live_set.h"
+#include "core/live_set.h"
 
 struct acldvppPicDesc {
     void* data = nullptr;

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "acl/ops/acl_dvpp.h"
-#include "dvpp/live_set.h"
+#include "core/live_set.h"
 #include "dvpp/picture.h"
 #include "dvpp/video_channel.h"
 #include "dvpp/video_decoder.h"

@@ -37,12 +37,6 @@ aclError StreamCode(HcclResult result) {
     }
 }
 
-// Bytes a caller may touch from `address` inside `region` (0 past its end).
-uint64_t BytesFrom(const MemRegion& region, const void* address) {
-    const uint64_t offset = reinterpret_cast<uintptr_t>(address) - region.base;
-    return offset > region.usable ? 0 : region.usable - offset;
-}
-
 HcclResult CheckBuffer(const BufferUse& use, const Device* device) {
     if (use.bytes == 0) return HCCL_SUCCESS;
     if (use.address == nullptr) {
@@ -65,7 +59,7 @@ HcclResult CheckBuffer(const BufferUse& use, const Device* device) {
             "rank moves its own device's memory",
             use.name, use.address, region.device->id(), device->id()));
     }
-    if (const uint64_t available = BytesFrom(region, use.address); use.bytes > available) {
+    if (const uint64_t available = region.BytesFrom(use.address); use.bytes > available) {
         return static_cast<HcclResult>(Fail(HCCL_E_PARA,
                                             "%s (%p) needs %" PRIu64
                                             " bytes but its allocation has %" PRIu64
@@ -136,7 +130,7 @@ cpu::TaskStatus RunCollective(cpu::TaskContext& ctx, const TaskState& s) {
 std::string LostBuffer(const CollOp& op) {
     for (const BufferUse& use : op.buffers) {
         const MemRegion region = ClassifyPointer(use.address);
-        if (region.domain == MemDomain::kDevice && use.bytes <= BytesFrom(region, use.address))
+        if (region.domain == MemDomain::kDevice && use.bytes <= region.BytesFrom(use.address))
             continue;
         char text[256];
         std::snprintf(text, sizeof text,

@@ -2,15 +2,15 @@
 
 #include <mutex>
 #include <new>
-#include <unordered_set>
+
+#include "core/live_set.h"
 
 namespace openacl::model {
 namespace {
 
-std::mutex g_datasets_mutex;
 // Never destroyed: datasets may be released from static destructors of applications.
-std::unordered_set<const aclmdlDataset*>& LiveDatasets() {
-    static auto* live = new std::unordered_set<const aclmdlDataset*>;
+LiveSet<aclmdlDataset>& LiveDatasets() {
+    static auto* live = new LiveSet<aclmdlDataset>;
     return *live;
 }
 
@@ -19,10 +19,7 @@ std::unordered_set<const aclmdlDataset*>& LiveDatasets() {
 aclmdlDataset* NewDataset() {
     auto* dataset = new (std::nothrow) aclmdlDataset;
     if (dataset == nullptr) return nullptr;
-    try {
-        std::lock_guard lock(g_datasets_mutex);
-        LiveDatasets().insert(dataset);
-    } catch (const std::bad_alloc&) {
+    if (LiveDatasets().Add(dataset) == nullptr) {
         delete dataset;
         return nullptr;
     }
@@ -30,10 +27,7 @@ aclmdlDataset* NewDataset() {
 }
 
 bool DeleteDataset(const aclmdlDataset* dataset) {
-    {
-        std::lock_guard lock(g_datasets_mutex);
-        if (LiveDatasets().erase(dataset) == 0) return false;
-    }
+    if (!LiveDatasets().Remove(dataset)) return false;
     for (const aclTensorDesc* desc : dataset->tensor_descs)
         DeleteTensorDesc(desc);
     delete dataset;
@@ -41,8 +35,7 @@ bool DeleteDataset(const aclmdlDataset* dataset) {
 }
 
 bool IsLiveDataset(const aclmdlDataset* dataset) {
-    std::lock_guard lock(g_datasets_mutex);
-    return LiveDatasets().count(dataset) != 0;
+    return LiveDatasets().Contains(dataset);
 }
 
 bool SetDatasetTensorDesc(aclmdlDataset* dataset, size_t index, const aclTensorDesc* desc) {

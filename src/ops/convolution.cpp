@@ -5,8 +5,6 @@
 // sizes its per-thread scratch by that count, so a run never uses more.
 #include "ops/convolution.h"
 
-#include <omp.h>
-
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include <unordered_map>
 
 #include "backend/cpu/compute_gate.h"
+#include "backend/cpu/omp_threads.h"
 #include "core/device.h"
 
 namespace openacl::ops {
@@ -28,18 +27,7 @@ constexpr int64_t kOneThreadMacs = int64_t{1} << 16;
 
 constexpr size_t kAlign = 64;
 
-// Sets the calling thread's OpenMP thread count for as long as it lives (the first phase runs
-// on the application's thread, whose own OpenMP code keeps its setting).
-class OmpThreads {
- public:
-    explicit OmpThreads(int n) : saved_(omp_get_max_threads()) { omp_set_num_threads(n); }
-    ~OmpThreads() { omp_set_num_threads(saved_); }
-    OmpThreads(const OmpThreads&) = delete;
-    OmpThreads& operator=(const OmpThreads&) = delete;
-
- private:
-    int saved_;
-};
+using openacl::cpu::OmpThreads;
 
 // Row-major strides of `dims`.
 memory::dims Dense(const memory::dims& dims) {

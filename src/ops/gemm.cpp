@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -86,44 +87,44 @@ bool RunGemm(const GemmArgs& g, std::string* error) {
         const bool ints = g.type_ab == ACL_INT8;
         std::vector<float> pf;
         std::vector<int32_t> pi;
-        // op(A) is m x k, op(B) (or x) is k x n, packed row-major with the transposes applied.
-        if (ints) {
-            std::vector<int8_t> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
-            for (int64_t r = 0; r < m; ++r)
-                for (int64_t c = 0; c < k; ++c)
-                    a[r * k + c] = At<int8_t>(g.a, g.lda, g.trans_a, r, c);
-            for (int64_t r = 0; r < k; ++r)
-                for (int64_t c = 0; c < n; ++c)
-                    b[r * n + c] = g.gemv ? static_cast<const int8_t*>(g.b)[r * g.incx]
-                                          : At<int8_t>(g.b, g.ldb, g.trans_b, r, c);
-            pi.assign(static_cast<size_t>(m * n), 0);
-            const int32_t zero = 0;
+        // op(A) is m x k, op(B) (or x) is k x n, packed row-major as floats with the transposes
+        // applied (int8 and half are both exact in float).
+        auto load = [ints](const void* base, int64_t ld, bool trans, int64_t r, int64_t c) {
+            return ints ? static_cast<float>(At<int8_t>(base, ld, trans, r, c))
+                        : model::HalfToFloat(At<uint16_t>(base, ld, trans, r, c));
+        };
+        std::vector<float> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
+        for (int64_t r = 0; r < m; ++r)
+            for (int64_t c = 0; c < k; ++c)
+                a[r * k + c] = load(g.a, g.lda, g.trans_a, r, c);
+        for (int64_t r = 0; r < k; ++r)
+            for (int64_t c = 0; c < n; ++c)
+                b[r * n + c] =
+                    g.gemv ? load(g.b, g.incx, false, r, 0) : load(g.b, g.ldb, g.trans_b, r, c);
+        // Not oneDNN's s8s8s32 GEMM for int8: without VNNI (AVX2 machines) it sums pairs of
+        // products in 16 bits with saturation, a silent wrong answer. A product of two int8 is
+        // at most 2^14 in size, so float sums of up to 1024 of them are exact integers: int8
+        // runs an sgemm per 1024-wide slice of k, each slice added to the int32 result; half
+        // runs one over all of k.
+        constexpr int64_t kExactSlice = 1024;
+        const int64_t slice_k = ints ? kExactSlice : std::max<int64_t>(k, 1);
+        std::vector<float> slice(static_cast<size_t>(m * n), 0.0f);
+        if (ints) pi.assign(slice.size(), 0);
+        for (int64_t k0 = 0; k0 < k; k0 += slice_k) {
+            const int64_t kc = std::min(slice_k, k - k0);
             if (OnComputeThreads([&] {
-                    return dnnl_gemm_s8s8s32('N', 'N', 'F', m, n, k, 1.0f, a.data(), k, 0, b.data(),
-                                             n, 0, 0.0f, pi.data(), n, &zero);
+                    return dnnl_sgemm('N', 'N', m, n, kc, 1.0f, a.data() + k0, k, b.data() + k0 * n,
+                                      n, 0.0f, slice.data(), n);
                 }) != dnnl_success) {
-                *error = "oneDNN's int8 GEMM failed";
+                *error = "oneDNN's GEMM failed";
                 return false;
             }
-        } else {
-            std::vector<float> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
-            for (int64_t r = 0; r < m; ++r)
-                for (int64_t c = 0; c < k; ++c)
-                    a[r * k + c] = model::HalfToFloat(At<uint16_t>(g.a, g.lda, g.trans_a, r, c));
-            for (int64_t r = 0; r < k; ++r)
-                for (int64_t c = 0; c < n; ++c)
-                    b[r * n + c] =
-                        model::HalfToFloat(g.gemv ? static_cast<const uint16_t*>(g.b)[r * g.incx]
-                                                  : At<uint16_t>(g.b, g.ldb, g.trans_b, r, c));
-            pf.assign(static_cast<size_t>(m * n), 0.0f);
-            if (OnComputeThreads([&] {
-                    return dnnl_sgemm('N', 'N', m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f,
-                                      pf.data(), n);
-                }) != dnnl_success) {
-                *error = "oneDNN's float GEMM failed";
-                return false;
+            for (size_t i = 0; ints && i < pi.size(); ++i) {  // wraps past int32, never undefined
+                pi[i] = static_cast<int32_t>(static_cast<uint32_t>(pi[i]) +
+                                             static_cast<uint32_t>(static_cast<int32_t>(slice[i])));
             }
         }
+        if (!ints) pf = std::move(slice);
         const double alpha = ReadScalar(g.alpha, g.type_c);
         const double beta = ReadScalar(g.beta, g.type_c);
         const int64_t alpha_i = static_cast<int64_t>(alpha), beta_i = static_cast<int64_t>(beta);

@@ -1,7 +1,6 @@
 // Batched matrix products on oneDNN (ops/matmul.h).
 #include "ops/matmul.h"
 
-#include <omp.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -18,6 +17,7 @@
 #include <utility>
 
 #include "backend/cpu/compute_gate.h"
+#include "backend/cpu/omp_threads.h"
 #include "core/device.h"
 #include "core/log.h"
 #include "ops/dtype.h"
@@ -43,18 +43,7 @@ dnnl::engine& Engine() {
     return *engine;
 }
 
-// Sets the calling thread's OpenMP thread count while it lives: oneDNN sizes its parallel
-// regions (and the brgemm kernels their blocking, when a primitive is created) from it.
-class OmpThreads {
- public:
-    explicit OmpThreads(int n) : saved_(omp_get_max_threads()) { omp_set_num_threads(n); }
-    ~OmpThreads() { omp_set_num_threads(saved_); }
-    OmpThreads(const OmpThreads&) = delete;
-    OmpThreads& operator=(const OmpThreads&) = delete;
-
- private:
-    int saved_;
-};
+using openacl::cpu::OmpThreads;
 
 memory::data_type DnnlType(aclDataType type) {
     switch (type) {

@@ -16,6 +16,8 @@ int acl_op_compiler_abi_checks(void);
 int acl_prof_abi_checks(void);
 int acl_rt_abi_checks(void);
 int acl_rt_allocator_abi_checks(void);
+int acl_tdt_abi_checks(void);
+int acl_tdt_queue_abi_checks(void);
 int ge_error_codes_abi_checks(void);
 int rt_error_codes_abi_checks(void);
 int ms_tools_ext_abi_checks(void);
@@ -37,6 +39,8 @@ static const struct {
     {"acl_prof.h", acl_prof_abi_checks},
     {"acl_rt.h", acl_rt_abi_checks},
     {"acl_rt_allocator.h", acl_rt_allocator_abi_checks},
+    {"acl_tdt.h", acl_tdt_abi_checks},
+    {"acl_tdt_queue.h", acl_tdt_queue_abi_checks},
     {"ge_error_codes.h", ge_error_codes_abi_checks},
     {"rt_error_codes.h", rt_error_codes_abi_checks},
     {"mstx/ms_tools_ext.h", ms_tools_ext_abi_checks},

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "accelerator_test.h"
+#include "openacl/kernel_binary.h"
 
 namespace openacl::testing {
 namespace {
@@ -105,6 +106,28 @@ TEST_F(HostBinaryPaths, ACpuKernelBinaryIsRefusedNamingTheCudaBuildFunction) {
     const char* message = aclGetRecentErrMsg();
     ASSERT_NE(message, nullptr);
     EXPECT_NE(std::string(message).find("openacl_add_cuda_kernel_binary"), std::string::npos)
+        << message;
+}
+
+int RunNothing(const void*, uint32_t, uint32_t, char*, size_t) {
+    return 0;
+}
+
+TEST_F(HostBinaryPaths, AnAscendCKernelIsRefusedSayingItRunsOnTheCpuBackend) {
+    // What an Ascend C library's launch stub hands the runtime (aclrtlaunch_<kernel>, <<<>>>).
+    static const openaclKernelEntry entry = {"add_custom", 1, 8, RunNothing};
+    static const openaclKernelTable table = {OPENACL_KERNEL_BINARY_MAGIC,
+                                             OPENACL_KERNEL_BINARY_VERSION, "cpu", 1, &entry};
+    uint64_t args = 0;
+    EXPECT_EQ(
+        openaclLaunchKernelTable("aclrtlaunch_add_custom", &table, "Ascend C kernels of add.cpp", 0,
+                                 1, stream_, &args, sizeof args, nullptr),
+        ACL_ERROR_INVALID_PARAM);
+    const char* message = aclGetRecentErrMsg();
+    ASSERT_NE(message, nullptr);
+    EXPECT_NE(std::string(message).find("Ascend C kernels of add.cpp: Ascend C kernels run on the "
+                                        "CPU backend only"),
+              std::string::npos)
         << message;
 }
 

@@ -49,8 +49,9 @@ std::set<std::string> NotSupported(const std::vector<CoverageRow>& rows) {
 }
 
 const char* const kLibraries[] = {
-    "libascendcl.so",  "libacl_rt.so",     "libacl_mdl.so",         "libacl_dvpp.so",
-    "libacl_cblas.so", "libmsprofiler.so", "libacl_op_compiler.so", "libacl_op_executor.so"};
+    "libascendcl.so",        "libacl_rt.so",          "libacl_mdl.so",
+    "libacl_dvpp.so",        "libacl_cblas.so",       "libmsprofiler.so",
+    "libacl_op_compiler.so", "libacl_op_executor.so", "libacl_tdt_queue.so"};
 
 }  // namespace
 
@@ -130,12 +131,12 @@ TEST(ApiCoverage, NotSupportedFunctionReturnsFeatureNotSupportWithAMessage) {
     size_t count = 0;
     const char* const* list = openaclUnsupportedApis(&count);
     if (std::find_if(list, list + count, [](const char* name) {
-            return std::string(name) == "aclrtAllocBuf";
+            return std::string(name) == "aclmdlBundleUnload";
         }) == list + count) {
-        GTEST_SKIP() << "aclrtAllocBuf is implemented now: pick another function";
+        GTEST_SKIP() << "aclmdlBundleUnload is implemented now: pick another function";
     }
-    EXPECT_EQ(aclrtAllocBuf(nullptr, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    EXPECT_THAT_MESSAGE_CONTAINS("aclrtAllocBuf is not supported by openacl yet");
+    EXPECT_EQ(aclmdlBundleUnload(0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_THAT_MESSAGE_CONTAINS("aclmdlBundleUnload is not supported by openacl yet");
     EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 

@@ -185,6 +185,21 @@ TEST_F(Cblas, S8gemmIsExactInInt32) {
     }
 }
 
+TEST_F(Cblas, S8gemmIsExactAtTheExtremesAndBeyondWhatAFloatHolds) {
+    // -128 * -128 everywhere: pairs of products pass int16, and k = 2500 sums pass 2^24.
+    const int m = 2, n = 3, k = 2500;
+    DeviceArray<int8_t> a(std::vector<int8_t>(m * k, -128)), b(std::vector<int8_t>(k * n, -128));
+    DeviceArray<int32_t> c(std::vector<int32_t>(m * n, 0));
+    const int32_t alpha = 1, beta = 0;
+    ASSERT_EQ(aclblasS8gemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, &alpha,
+                            static_cast<int8_t*>(a.dev), k, static_cast<int8_t*>(b.dev), n, &beta,
+                            static_cast<int32_t*>(c.dev), n, ACL_COMPUTE_HIGH_PRECISION, nullptr),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    for (int32_t value : c.Read())
+        EXPECT_EQ(value, 2500 * 16384);
+}
+
 TEST_F(Cblas, GemmExInt8InputsMayGiveAFloatProduct) {
     const int m = 3, n = 4, k = 8;
     DeviceArray<int8_t> a(Bytes(m * k, rng_)), b(Bytes(k * n, rng_));

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <regex>
 #include <string>
 #include <vector>
@@ -494,6 +495,155 @@ TEST_F(Dump, InitDumpCanFollowFinalizeDump) {
     ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
     ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS);
     EXPECT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+}
+
+namespace {
+
+// A statistic.csv as rows of fields (quoted fields unquoted), the header first.
+std::vector<std::vector<std::string>> ReadCsv(const std::string& path) {
+    std::vector<std::vector<std::string>> rows;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> fields(1);
+        bool quoted = false;
+        for (char c : line) {
+            if (c == '"') {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                fields.emplace_back();
+            } else {
+                fields.back() += c;
+            }
+        }
+        rows.push_back(fields);
+    }
+    return rows;
+}
+
+// The field of `row` under `column` of the header.
+std::string Field(const std::vector<std::vector<std::string>>& csv, size_t row,
+                  const std::string& column) {
+    const auto& header = csv.at(0);
+    const auto at = std::find(header.begin(), header.end(), column);
+    if (at == header.end() || row >= csv.size()) return "<no " + column + ">";
+    const size_t index = static_cast<size_t>(at - header.begin());
+    return index < csv[row].size() ? csv[row][index] : "<short row>";
+}
+
+// The row of `op_name`'s `side` ("Input" or "Output") `slot`.
+size_t RowOf(const std::vector<std::vector<std::string>>& csv, const std::string& op_name,
+             const std::string& side, const std::string& slot) {
+    for (size_t i = 1; i < csv.size(); ++i) {
+        if (Field(csv, i, "Op Name") == op_name && Field(csv, i, "Input/Output") == side &&
+            Field(csv, i, "Slot") == slot) {
+            return i;
+        }
+    }
+    return csv.size();
+}
+
+double Number(const std::string& text) {
+    return std::strtod(text.c_str(), nullptr);
+}
+
+}  // namespace
+
+TEST_F(Dump, StatsWriteOneCsvRowPerTensorInsteadOfTheTensors) {
+    Configure(Section(", \"dump_data\": \"stats\""));
+    const uint32_t id = Load();
+    Execute(id);
+    const auto files = DumpFiles();
+    ASSERT_EQ(files.size(), 1u);
+    const std::regex layout(out_ + R"(/\d{14}/0/square/)" + std::to_string(id) +
+                            R"(/0/statistic\.csv)");
+    EXPECT_TRUE(std::regex_match(files[0], layout)) << files[0];
+    const auto csv = ReadCsv(files[0]);
+    ASSERT_EQ(csv.size(), 3u) << "a header and the two layers' outputs";
+    const std::vector<std::string> header = {"Op Type",
+                                             "Op Name",
+                                             "Task ID",
+                                             "Stream ID",
+                                             "Timestamp",
+                                             "Input/Output",
+                                             "Slot",
+                                             "Data Size",
+                                             "Data Type",
+                                             "Format",
+                                             "Shape",
+                                             "Count",
+                                             "Max Value",
+                                             "Min Value",
+                                             "Avg Value",
+                                             "Nan Count",
+                                             "Negative Inf Count",
+                                             "Positive Inf Count"};
+    EXPECT_EQ(csv[0], header);
+    const size_t sq = RowOf(csv, "sq", "Output", "0");
+    ASSERT_LT(sq, csv.size());
+    EXPECT_EQ(Field(csv, sq, "Data Type"), "DT_FLOAT");
+    EXPECT_EQ(Field(csv, sq, "Shape"), "[1,8]");
+    EXPECT_EQ(Field(csv, sq, "Count"), "8");
+    EXPECT_EQ(Field(csv, sq, "Data Size"), "32");
+    double sum = 0;
+    for (float v : x_)
+        sum += static_cast<double>(v) * v;
+    EXPECT_DOUBLE_EQ(Number(Field(csv, sq, "Max Value")), 1.75 * 1.75);
+    EXPECT_DOUBLE_EQ(Number(Field(csv, sq, "Min Value")), 0.0);
+    EXPECT_NEAR(Number(Field(csv, sq, "Avg Value")), sum / kWidth, 1e-7);
+    EXPECT_EQ(Field(csv, sq, "Nan Count"), "0");
+}
+
+TEST_F(Dump, DumpStatsChoosesTheStatistics) {
+    Configure(Section(", \"dump_data\": \"stats\", \"dump_stats\": [\"Max\", \"L2norm\"]"));
+    const std::vector<float> y = Execute(Load());
+    const auto files = DumpFiles();
+    ASSERT_EQ(files.size(), 1u);
+    const auto csv = ReadCsv(files[0]);
+    ASSERT_FALSE(csv.empty());
+    ASSERT_GE(csv[0].size(), 3u);
+    EXPECT_EQ(std::vector<std::string>(csv[0].end() - 3, csv[0].end()),
+              (std::vector<std::string>{"Count", "Max Value", "L2Norm Value"}));
+    const size_t soft = RowOf(csv, "soft", "Output", "0");
+    ASSERT_LT(soft, csv.size());
+    double squares = 0;
+    for (float v : y)
+        squares += static_cast<double>(v) * v;
+    EXPECT_NEAR(Number(Field(csv, soft, "L2Norm Value")), std::sqrt(squares), 1e-6);
+    EXPECT_NEAR(Number(Field(csv, soft, "Max Value")), *std::max_element(y.begin(), y.end()), 1e-7);
+}
+
+TEST_F(Dump, StatsCountNanAndInfinitiesAndNameInputsAndOutputs) {
+    const float inf = std::numeric_limits<float>::infinity();
+    x_ = {std::nanf(""), inf, -inf, 1.0f, 2.0f, 3.0f, 0.5f, -2.0f};
+    Configure(Section(", \"dump_data\": \"stats\", \"dump_mode\": \"all\""));
+    Execute(Load());
+    const auto files = DumpFiles();
+    ASSERT_EQ(files.size(), 1u);
+    const auto csv = ReadCsv(files[0]);
+    const size_t in = RowOf(csv, "sq", "Input", "1");
+    const size_t out = RowOf(csv, "sq", "Output", "0");
+    ASSERT_LT(in, csv.size());
+    ASSERT_LT(out, csv.size());
+    EXPECT_EQ(Field(csv, in, "Nan Count"), "1");
+    EXPECT_EQ(Field(csv, in, "Negative Inf Count"), "1");
+    EXPECT_EQ(Field(csv, in, "Positive Inf Count"), "1");
+    EXPECT_EQ(Field(csv, in, "Max Value"), "inf");
+    EXPECT_EQ(Field(csv, in, "Min Value"), "-inf");
+    // The squares: NaN, inf, inf, 1, 4, 9, 0.25, 4.
+    EXPECT_EQ(Field(csv, out, "Nan Count"), "1");
+    EXPECT_EQ(Field(csv, out, "Negative Inf Count"), "0");
+    EXPECT_EQ(Field(csv, out, "Positive Inf Count"), "2");
+    EXPECT_EQ(Field(csv, out, "Max Value"), "inf");
+    EXPECT_DOUBLE_EQ(Number(Field(csv, out, "Min Value")), 0.25);
+}
+
+TEST_F(Dump, AnUnknownStatisticIsRefusedByName) {
+    ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+    EXPECT_EQ(
+        aclmdlSetDump(
+            Config(Section(", \"dump_data\": \"stats\", \"dump_stats\": [\"Median\"]")).c_str()),
+        ACL_ERROR_INVALID_DUMP_CONFIG);
+    EXPECT_THAT_MESSAGE_CONTAINS("Median");
 }
 
 TEST_F(Dump, AConfigurationThatIsNotJsonIsRefused) {

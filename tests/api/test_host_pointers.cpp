@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "sanitizer.h"
 #include "test_support.h"
 
 namespace {
@@ -21,11 +22,7 @@ namespace {
 // Device 0 set for the test (DeviceTest) under the name of what is tested.
 // AddressSanitizer maps its shadow over most of the address space (0xdeadbeef0 included) and
 // recycles unmapped pages, so "not mapped" cannot be staged there: those builds skip the suite.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
+constexpr bool kAsan = kAddressSanitized;
 class HostPointer : public DeviceTest {
  protected:
     void SetUp() override {

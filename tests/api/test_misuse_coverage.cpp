@@ -35,6 +35,7 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"aclGetRecentErrMsg", "takes no argument"},
     {"aclmdlCreateDesc", "takes no argument"},
     {"aclmdlCreateDataset", "takes no argument"},
+    {"acltdtCreateDataset", "takes no argument"},
     {"aclmdlCreateConfigHandle", "takes no argument"},
     {"aclopCreateAttr", "takes no argument"},
     {"aclrtCreateStreamConfigHandle", "takes no argument"},
@@ -56,6 +57,10 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"aclCreateFloatArray", "a null pointer or size 0 makes an empty array, as documented"},
     {"aclCreateBoolArray", "a null pointer or size 0 makes an empty array, as documented"},
     {"aclnnFinalize", "takes no argument"},
+    {"acltdtCreateQueueAttr", "takes no argument"},
+    {"acltdtCreateQueueRouteList", "takes no argument"},
+    {"acltdtCreateQueueRouteQueryInfo", "takes no argument"},
+    {"acltdtCreateQueueRoute", "any ids are kept; binding the route checks them"},
 };
 
 }  // namespace

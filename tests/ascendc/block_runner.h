@@ -48,6 +48,17 @@ void RunOneBlock(Kernel kernel, uint32_t block = 0, uint32_t blocks = 1) {
     kernel();
 }
 
+// The trap message of a one-block kernel ("" when it finishes).
+template <typename Body>
+std::string TrapOf(Body body) {
+    try {
+        RunOneBlock(body);
+    } catch (const openacl::kernel::KernelTrap& trap) {
+        return trap.what();
+    }
+    return "";
+}
+
 }  // namespace openacl::test
 
 #endif  // OPENACL_TESTS_ASCENDC_BLOCK_RUNNER_H_

@@ -10,16 +10,7 @@ namespace {
 
 using namespace AscendC;
 
-// The trap message of a one-block kernel ("" when it finishes).
-template <typename Body>
-std::string TrapOf(Body body) {
-    try {
-        openacl::test::RunOneBlock(body);
-    } catch (const openacl::kernel::KernelTrap& trap) {
-        return trap.what();
-    }
-    return "";
-}
+using openacl::test::TrapOf;
 
 TEST(AscendcChecks, InitBufferBeyondTheUbNamesBytesAndUbSize) {
     auto message = TrapOf([] {

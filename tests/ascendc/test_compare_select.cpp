@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,14 +14,7 @@ namespace {
 
 using namespace AscendC;
 
-std::string TrapOf(const std::function<void()>& body) {
-    try {
-        openacl::test::RunOneBlock(body);
-    } catch (const openacl::kernel::KernelTrap& trap) {
-        return trap.what();
-    }
-    return "";
-}
+using openacl::test::TrapOf;
 
 // Three scratch tensors of `n` elements of T and one of `bytes` bytes.
 template <typename T, typename Body>

@@ -41,16 +41,7 @@ std::vector<Acc> Gemm(const std::vector<A>& a, const std::vector<B>& b, uint32_t
     return c;
 }
 
-// The trap message of a one-block kernel ("" when it finishes).
-template <typename Body>
-std::string TrapOf(Body body) {
-    try {
-        openacl::test::RunOneBlock(body);
-    } catch (const openacl::kernel::KernelTrap& trap) {
-        return trap.what();
-    }
-    return "";
-}
+using openacl::test::TrapOf;
 
 // Host-side writers of the documented layouts.
 template <typename T>

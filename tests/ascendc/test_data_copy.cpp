@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "block_runner.h"
@@ -28,6 +29,30 @@ TEST(AscendcDataCopy, CountFormRoundsTheBytesDownToWholeBlocks) {
             ASSERT_EQ(float(local.GetValue(i)), i < 32 ? float(i) : -1.0f) << "element " << i;
         }
     });
+}
+
+TEST(AscendcDataCopy, ACountThatLeavesATailIsSaidOnceOnStderr) {
+    std::vector<float> gm(64, 1.0f);
+    testing::internal::CaptureStderr();
+    openacl::test::RunOneBlock([&] {
+        TPipe pipe;
+        TBuf<TPosition::VECIN> buf;
+        pipe.InitBuffer(buf, 64 * sizeof(float));
+        GlobalTensor<float> global;
+        global.SetGlobalBuffer(gm.data(), 64);
+        LocalTensor<float> local = buf.Get<float>();
+        DataCopy(local, global, 16);  // whole blocks: nothing to say
+        DataCopy(local, global, 10);  // 40 bytes: 32 copied
+        DataCopy(local, global, 10);
+    });
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find("DataCopy: 10 elements of 4 bytes are 40 bytes, not a multiple of 32: "
+                        "only 32 are copied and the last 8 are not"),
+              std::string::npos)
+        << said;
+    const std::string warning = "warning: DataCopy:";
+    const size_t first = said.find(warning);
+    EXPECT_EQ(said.find(warning, first + 1), std::string::npos) << "said once: " << said;
 }
 
 TEST(AscendcDataCopy, StridedParamsCopyBlocksWithGaps) {

@@ -164,16 +164,7 @@ TEST(AscendcMatmul, IterateAndGetTensorCWithoutBiasCoverEveryBlock) {
         ASSERT_EQ(double(c[i]), expected[i]) << "element " << i;
 }
 
-// The trap message of a one-block kernel ("" when it finishes).
-template <typename Body>
-std::string TrapOf(Body body) {
-    try {
-        openacl::test::RunOneBlock(body);
-    } catch (const openacl::kernel::KernelTrap& trap) {
-        return trap.what();
-    }
-    return "";
-}
+using openacl::test::TrapOf;
 
 using HalfMatmul =
     AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "block_runner.h"
@@ -12,14 +11,7 @@ namespace {
 
 using namespace AscendC;
 
-std::string TrapOf(const std::function<void()>& body) {
-    try {
-        openacl::test::RunOneBlock(body);
-    } catch (const openacl::kernel::KernelTrap& trap) {
-        return trap.what();
-    }
-    return "";
-}
+using openacl::test::TrapOf;
 
 template <typename T, typename Body>
 void WithTensors(uint32_t n, Body body) {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <numeric>
 #include <random>
 #include <string>
@@ -17,14 +16,7 @@ namespace {
 
 using namespace AscendC;
 
-std::string TrapOf(const std::function<void()>& body) {
-    try {
-        openacl::test::RunOneBlock(body);
-    } catch (const openacl::kernel::KernelTrap& trap) {
-        return trap.what();
-    }
-    return "";
-}
+using openacl::test::TrapOf;
 
 TEST(AscendcSort, Sort32OrdersEachRepeatDescendingWithIndices) {
     openacl::test::RunOneBlock([] {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "block_runner.h"
@@ -218,3 +219,69 @@ TEST(AscendcVector, ScalarAndDuplicateLevelZeroForms) {
 }
 
 }  // namespace
+
+TEST(AscendcVector, ShiftLeftIsLogicalAndDropsTheHighBits) {
+    WithTensors<int16_t>(16, [&](auto x, auto y, auto) {
+        const int16_t values[] = {17, -17, 0x4001, -32768};
+        for (uint32_t i = 0; i < 4; ++i)
+            x.SetValue(i, values[i]);
+        ShiftLeft(y, x, int16_t(2), 4);
+        EXPECT_EQ(y.GetValue(0), 68);
+        EXPECT_EQ(y.GetValue(1), -68);
+        EXPECT_EQ(y.GetValue(2), 4) << "0x4001 << 2 loses its top bits";
+        EXPECT_EQ(y.GetValue(3), 0);
+    });
+}
+
+TEST(AscendcVector, ShiftRightIsArithmeticForSignedAndLogicalForUnsigned) {
+    WithTensors<int16_t>(16, [&](auto x, auto y, auto) {
+        x.SetValue(0, int16_t(17));
+        x.SetValue(1, int16_t(-17));
+        ShiftRight(y, x, int16_t(5), 2);
+        EXPECT_EQ(y.GetValue(0), 0);
+        EXPECT_EQ(y.GetValue(1), -1) << "the sign fills in";
+    });
+    WithTensors<uint16_t>(16, [&](auto x, auto y, auto) {
+        x.SetValue(0, uint16_t(0xFFFF));
+        ShiftRight(y, x, uint16_t(4), 1);
+        EXPECT_EQ(y.GetValue(0), 0x0FFF);
+    });
+}
+
+TEST(AscendcVector, ShiftRightWithRoundingAddsTheLastBitShiftedOut) {
+    // CANN's example: 17 (0b10001) shifted right by 5 with rounding is 1.
+    WithTensors<int16_t>(128, [&](auto x, auto y, auto) {
+        x.SetValue(0, int16_t(17));
+        x.SetValue(1, int16_t(15));
+        x.SetValue(2, int16_t(-17));
+        ShiftRight(y, x, int16_t(5), 3, 1, {1, 1, 8, 8}, true);
+        EXPECT_EQ(y.GetValue(0), 1);
+        EXPECT_EQ(y.GetValue(1), 0);
+        EXPECT_EQ(y.GetValue(2), -1);
+        ShiftRight(y, x, int16_t(5), 3, 1, {1, 1, 8, 8});
+        EXPECT_EQ(y.GetValue(0), 0) << "no rounding by default";
+    });
+}
+
+TEST(AscendcVector, ShiftsByTheWholeWidthAreDefined) {
+    WithTensors<int32_t>(8, [&](auto x, auto y, auto) {
+        x.SetValue(0, -5);
+        x.SetValue(1, 5);
+        ShiftRight(y, x, int32_t(32), 2);
+        EXPECT_EQ(y.GetValue(0), -1);
+        EXPECT_EQ(y.GetValue(1), 0);
+        ShiftLeft(y, x, int32_t(32), 2);
+        EXPECT_EQ(y.GetValue(0), 0);
+    });
+}
+
+TEST(AscendcVector, AShiftBeyondTheElementWidthIsATrapNamingTheRange) {
+    std::string message;
+    try {
+        WithTensors<int16_t>(16, [&](auto x, auto y, auto) { ShiftLeft(y, x, int16_t(17), 16); });
+    } catch (const openacl::kernel::KernelTrap& trap) {
+        message = trap.what();
+    }
+    EXPECT_NE(message.find("ShiftLeft"), std::string::npos) << message;
+    EXPECT_NE(message.find("0..16"), std::string::npos) << message;
+}

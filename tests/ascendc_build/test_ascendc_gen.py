@@ -29,6 +29,32 @@ class SignatureReading(unittest.TestCase):
         self.assertEqual([p.kind for p in params], ["pointer", "pointer", "struct", "scalar"])
         self.assertTrue(found["add"].extern_c)
 
+    def test_gen3_core_qualifiers_mark_cube_kernels(self):
+        found = kernels("""
+            __global__ __cube__ void c(__gm__ float* x) { }
+            __global__ __vector__ void v(__gm__ float* x) { }
+            __global__ __mix__(1, 2) void m(__gm__ float* x) { }
+            template <typename T> __global__ __cube__ void t(__gm__ T* x) { }
+        """)
+        self.assertEqual({name: k.cube for name, k in found.items()},
+                         {"c": True, "v": False, "m": False, "t": True})
+        self.assertEqual([p.name for p in found["m"].params], ["x"])
+
+    def test_mix_kernels_say_how_many_aivs_each_aic_has(self):
+        found = kernels("""
+            __global__ __mix__(1, 2) void a(__gm__ float* x) { }
+            __global__ __mix__(1, 1) void b(__gm__ float* x) { }
+            extern "C" __global__ __aicore__ void c(GM_ADDR x) {
+                KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+            }
+            extern "C" __global__ __aicore__ void d(GM_ADDR x) {
+                KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+            }
+            __global__ __vector__ void e(__gm__ float* x) { }
+        """)
+        self.assertEqual({name: k.mix for name, k in found.items()},
+                         {"a": 2, "b": 1, "c": 2, "d": 0, "e": 0})
+
     def test_declarations_without_a_body_are_not_kernels(self):
         self.assertEqual(kernels('extern "C" __global__ __aicore__ void k(GM_ADDR x);'), {})
 

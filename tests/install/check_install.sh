@@ -12,12 +12,13 @@ cmake --install "$build_dir" --prefix "$prefix" > /dev/null
 
 libraries=(ascendcl acl_rt acl_rt_impl acl_mdl acl_dvpp acl_cblas msprofiler profapi
            acl_op_compiler acl_op_executor ms_tools_ext c_sec nnopbase opapi opapi_math opapi_nn
-           opapi_transformer opapi_cv hccl hcomm)
+           opapi_transformer opapi_cv hccl hcomm acl_tdt_channel acl_tdt_queue tiling_api register
+           platform graph_base unified_dlog)
 paths=(include/acl/acl.h include/acl/ops/acl_dvpp.h include/acl/ops/acl_cblas.h include/securec.h
        include/securectype.h include/openacl/acl.hpp runtime/include/acl/acl.h
        include/aclnn/acl_meta.h include/aclnn/aclnn_base.h include/aclnn/opdev/op_errno.h
        include/aclnnop/aclnn_util.h include/aclnnop/aclnn_add.h runtime/include/aclnnop/aclnn_mm.h
-       include/hccl/hccl.h include/hccl/hccl_comm.h include/hccl/hccl_types.h
+       include/hccl/hccl.h include/hccl/hccl_comm.h include/hccl/hccl_types.h include/acl/acl_tdt.h
        runtime/include/securec.h set_env.sh bin/setenv.bash bin/atc lib64/pkgconfig/openacl.pc
        share/cmake/openacl/openaclConfig.cmake include/mstx/ms_tools_ext.h
        include/mstx/ms_tools_ext_mem.h tools/mstx/include/mstx/ms_tools_ext.h
@@ -153,4 +154,23 @@ assert ret == 0, acl.get_recent_err_msg()
 assert acl.mdl.unload(model_id) == 0 and acl.rt.reset_device(0) == 0 and acl.finalize() == 0
 PY
 fi
+# CANN's Gen-3 build (tests/ascendc_build/project_asc): find_package(ASC) found as set_env.sh
+# leaves it (CMAKE_PREFIX_PATH, and bin/ on PATH alone), the ASC language, .asc programs; and
+# bisheng from PATH, compiling and linking one program in one command.
+for path in share/cmake/asc/asc-config.cmake bin/bisheng "$(uname -m)-linux/ccec_compiler/bin/bisheng" \
+            compiler/tikcpp/ascendc_kernel_cmake/CMakeASCInformation.cmake \
+            compiler/tikcpp/tikcfw/cpu_debug_launch.h; do
+  [ -e "$prefix/$path" ] || { echo "missing from the installed tree: $path"; exit 1; }
+done
+asc_project="$source_dir/../ascendc_build/project_asc"
+cmake -S "$asc_project" -B "$work/asc" -G Ninja > /dev/null
+cmake --build "$work/asc" > /dev/null
+for program in add_asc kernels_asc cpu_debug_asc cxx_main_static cxx_main_shared; do
+  "$work/asc/$program" > /dev/null || { echo "the .asc program $program built on the install tree fails"; exit 1; }
+done
+env -u CMAKE_PREFIX_PATH cmake -S "$asc_project" -B "$work/asc_path" -G Ninja > /dev/null ||
+  { echo "find_package(ASC) is not found through bin/ on PATH"; exit 1; }
+[ "$(command -v bisheng)" = "$prefix/bin/bisheng" ] || { echo "set_env.sh did not put bisheng on PATH"; exit 1; }
+(cd "$work" && bisheng "$asc_project/add.asc" -o add_cli --npu-arch=dav-2201) > /dev/null
+"$work/add_cli" > /dev/null || { echo "a program built by bisheng on the command line fails"; exit 1; }
 echo "install tree OK"

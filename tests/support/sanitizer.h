@@ -3,7 +3,23 @@
 // instrumented call, futex waits included, costs several times its plain cost).
 #pragma once
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+// The library is built with AddressSanitizer: the test's own code may not be
+// (OPENACL_ADDRESS_SANITIZED_LIBRARY, tests/CMakeLists.txt), and __SANITIZE_ADDRESS__ says only
+// whether this file's code is instrumented.
+#if defined(__SANITIZE_ADDRESS__) || defined(OPENACL_ADDRESS_SANITIZED_LIBRARY)
+constexpr bool kAddressSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitized = true;
+#else
+constexpr bool kAddressSanitized = false;
+#endif
+#else
+constexpr bool kAddressSanitized = false;
+#endif
+
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__) || \
+    defined(OPENACL_ADDRESS_SANITIZED_LIBRARY)
 constexpr bool kSanitized = true;
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)

@@ -97,6 +97,7 @@ __aicore__ inline std::string HardEventName(AscendC::HardEvent event) {
 }
 
 enum class CoreType : uint8_t { AIV, AIC };
+struct MixGroup;  // kernel_cross_core.h: the cores of one block of a mix kernel
 enum class AtomicMode : uint8_t { NONE, ADD, MAX, MIN };
 
 struct CoreState {
@@ -108,6 +109,9 @@ struct CoreState {
     // under an older epoch are stale.
     uint64_t epoch = 1;
     void* pipe = nullptr;
+    // Set when LocalMemAllocator hands out memory (the static tensor mode): a TPipe may not
+    // then be built in the same block.
+    bool staticTensors = false;
 
     AscendC::MaskMode maskMode = AscendC::MaskMode::NORMAL;
     uint64_t maskHigh = ~0ULL;
@@ -120,6 +124,12 @@ struct CoreState {
     std::array<uint32_t, kHardEventCount> allocatedEventIds{};  // a bit per id
 
     CoreType coreType = CoreType::AIV;
+    // In a mix kernel's block: the group of one AIC and its AIVs this core belongs to, its slot
+    // there (0: the AIC, 1..: the AIVs), and GetSubBlockIdx / GetTaskRation's answers.
+    MixGroup* group = nullptr;
+    uint32_t groupSlot = 0;
+    uint32_t subBlockIdx = 0;
+    uint32_t taskRation = 1;
     uint64_t tilingKey = 0;
     uint8_t* sysWorkspace = nullptr;
 
@@ -161,6 +171,11 @@ inline thread_local CoreState t_core;
 // (settings, flags, core type, tiling key).
 inline void BeginBlock(uint64_t tilingKey = 0) {
     t_core.ResetSettings();
+    t_core.staticTensors = false;
+    t_core.group = nullptr;
+    t_core.groupSlot = 0;
+    t_core.subBlockIdx = 0;
+    t_core.taskRation = 1;
     t_core.coreType = CoreType::AIV;
     t_core.tilingKey = tilingKey;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -125,10 +126,27 @@ __aicore__ inline void CheckGlobal(const char* api, const AscendC::GlobalTensor<
     }
 }
 
+// A count whose bytes are not whole DataBlocks leaves a tail uncopied, as on the NPU, which is
+// almost always a bug: said once per process (not per call: kernels copy in loops).
+inline void WarnCountFormTail(uint64_t wanted, uint64_t copied, size_t elementSize) {
+    static std::atomic<bool> said{false};
+    if (said.exchange(true, std::memory_order_relaxed)) return;
+    std::fprintf(stderr,
+                 "[openacl] warning: DataCopy: %llu elements of %zu bytes are %llu bytes, not a "
+                 "multiple of 32: only %llu are copied and the last %llu are not, as on the NPU; "
+                 "copy whole 32-byte blocks, or use DataCopyPad for a tail (said once)\n",
+                 static_cast<unsigned long long>(wanted / elementSize), elementSize,
+                 static_cast<unsigned long long>(wanted), static_cast<unsigned long long>(copied),
+                 static_cast<unsigned long long>(wanted - copied));
+}
+
 // The element-count form moves whole DataBlocks: the byte count is rounded down to 32.
 template <typename T>
 __aicore__ inline uint64_t CountFormBytes(uint32_t count) {
-    return static_cast<uint64_t>(count) * sizeof(T) / AscendC::ONE_BLK_SIZE * AscendC::ONE_BLK_SIZE;
+    const uint64_t wanted = static_cast<uint64_t>(count) * sizeof(T);
+    const uint64_t copied = wanted / AscendC::ONE_BLK_SIZE * AscendC::ONE_BLK_SIZE;
+    if (copied != wanted) WarnCountFormTail(wanted, copied, sizeof(T));
+    return copied;
 }
 
 // Extent in bytes of blockCount blocks of blockBytes separated by gapBytes.

@@ -4,8 +4,10 @@
 #define OPENACL_ASCENDC_KERNEL_OPERATOR_INTF_H_
 
 #include "kernel_core_state.h"
+#include "kernel_cross_core.h"
 #include "kernel_cube.h"
 #include "kernel_data_copy.h"
+#include "kernel_local_mem_allocator.h"
 #include "kernel_sync.h"
 #include "kernel_sync_all.h"
 #include "kernel_system.h"
@@ -22,6 +24,7 @@
 #include "kernel_vec_reduce_repeat.h"
 #include "kernel_vec_scalar.h"
 #include "kernel_vec_select.h"
+#include "kernel_vec_shift.h"
 #include "kernel_vec_sort.h"
 #include "kernel_vec_ternary.h"
 #include "kernel_vec_unary.h"

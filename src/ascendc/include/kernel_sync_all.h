@@ -20,6 +20,9 @@ extern "C" __attribute__((weak)) int openaclKernelSyncAll(uint32_t participants)
 namespace openacl::ascendc {
 
 inline void SyncAllBlocks(const char* api, uint32_t participants) {
+    if (t_core.group != nullptr) {
+        Trap(api, "SyncAll in a mix kernel (AIC and AIV cores) is not provided by openacl");
+    }
     if (openaclKernelSyncAll == nullptr) {
         Trap(api,
              "the kernel was not launched by openacl's runtime (libascendcl), whose barrier "

@@ -38,7 +38,10 @@ enum KernelMetaType : uint8_t {
 namespace openacl::ascendc {
 
 // A block runs as one core: a cube-only kernel's block is an AIC, every other block an AIV.
+// In a mix kernel's block (run as one AIC and its AIVs, kernel_cross_core.h) each core already
+// knows what it is.
 __aicore__ inline void SetKernelType(KernelMetaType type) {
+    if (t_core.group != nullptr) return;
     t_core.coreType = type == KERNEL_TYPE_AIC_ONLY || type == KERNEL_TYPE_MIX_AIC_1_0
                           ? CoreType::AIC
                           : CoreType::AIV;
@@ -108,18 +111,19 @@ __aicore__ inline auto PrintfArgument(T value) {
 
 namespace AscendC {
 
+// Which AIV of its group this core is (0 or 1 in a 1:2 mix kernel; 0 elsewhere).
 __aicore__ inline int64_t GetSubBlockIdx() {
-    return 0;
+    return openacl::ascendc::t_core.subBlockIdx;
 }
+// AIVs per AIC on an AIV of a mix kernel (2 for 1:2); 1 on an AIC and in other kernels.
 __aicore__ inline int64_t GetSubBlockNum() {
-    return 1;
+    return openacl::ascendc::t_core.taskRation;
 }
-// AIV blocks per AIC: 1 here, since mix kernels are not split into cube and vector parts.
 __aicore__ inline int64_t GetTaskRation() {
-    return 1;
+    return openacl::ascendc::t_core.taskRation;
 }
 __aicore__ inline int64_t GetTaskRatio() {
-    return 1;
+    return openacl::ascendc::t_core.taskRation;
 }
 
 // A monotonic count in nanoseconds (the NPU's counter has its own frequency).

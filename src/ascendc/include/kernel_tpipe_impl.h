@@ -375,6 +375,12 @@ class TPipe {
  private:
     __aicore__ void Start() {
         auto& core = openacl::ascendc::t_core;
+        if (core.staticTensors) {
+            openacl::ascendc::Trap("TPipe",
+                                   "this block already allocates with LocalMemAllocator (the "
+                                   "static tensor mode), which cannot be mixed with TPipe: both "
+                                   "hand out the same memory");
+        }
         core.used.fill(0);
         core.bufferCount = 0;
         ++core.epoch;

@@ -71,8 +71,9 @@ Pool& ThePool() {
     return *pool;
 }
 
-void RunBlock(CoLaunch* launch, uint32_t block) {
-    if (launch->has_cpus)
+// `pinned`: the calling thread already runs on the launch's CPUs (the launcher itself).
+void RunBlock(CoLaunch* launch, uint32_t block, bool pinned = false) {
+    if (launch->has_cpus && !pinned)
         pthread_setaffinity_np(pthread_self(), sizeof launch->cpus, &launch->cpus);
     int32_t code = 0;
     if (launch->stop.load(std::memory_order_relaxed) == 0) {
@@ -123,19 +124,23 @@ ParallelStatus RunCoResident(uint32_t n, BlockFn fn, void* arg, const ParallelOp
     launch.arg = arg;
     if (options.timeout.count() > 0) launch.deadline = NowNs() + options.timeout.count();
     launch.has_cpus = pthread_getaffinity_np(pthread_self(), sizeof launch.cpus, &launch.cpus) == 0;
+    // The launcher runs the last block itself: a one-block launch then crosses no thread, and
+    // every launch hands off one block fewer.
+    const uint32_t others = n - 1;
     std::vector<BlockThread*> threads;
-    {
+    if (others > 0) {
         Pool& pool = ThePool();
         std::lock_guard lock(pool.mutex);
-        while (!pool.idle.empty() && threads.size() < n) {
+        while (!pool.idle.empty() && threads.size() < others) {
             threads.push_back(pool.idle.back());
             pool.idle.pop_back();
         }
     }
-    while (threads.size() < n)
+    while (threads.size() < others)
         threads.push_back(new BlockThread);  // joins the pool when its first block is done
-    for (uint32_t block = 0; block < n; ++block)
+    for (uint32_t block = 0; block < others; ++block)
         threads[block]->Assign(&launch, block);
+    RunBlock(&launch, others, /*pinned=*/true);
     ParallelStatus status;
     std::unique_lock lock(launch.mutex);
     launch.changed.wait(lock, [&] { return launch.exited == n; });

@@ -12,7 +12,8 @@
 
 namespace openacl::cpu {
 
-// Runs blocks 0 .. n-1 of fn concurrently, one thread each, and returns when all have returned.
+// Runs blocks 0 .. n-1 of fn concurrently, one thread each (the last on the calling thread), and
+// returns when all have returned.
 // Same contract as Executor::ParallelFor (failures, timeout); n must be at least 1.
 ParallelStatus RunCoResident(uint32_t n, BlockFn fn, void* arg, const ParallelOptions& options);
 

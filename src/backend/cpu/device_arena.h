@@ -1,7 +1,8 @@
 // A device's memory on the CPU backend: one reserved address range of fixed capacity, kept
 // apart from ordinary host memory, carved into blocks. Because the range is fixed, "is this a
 // device pointer?" is a bounds check, and every live block is known for copy checks and leak
-// reports.
+// reports. The range maps one memory file, so that other processes can map its pages too
+// (aclrtIpcMemGetExportKey; docs/ARCHITECTURE.md, "Memory shared between processes").
 #pragma once
 
 #include <cstdint>
@@ -43,10 +44,25 @@ class DeviceArena final : public backend::DeviceMemory {
     std::vector<Block> LiveBlocks() const override;
     // Frees every block (device reset) and hands the pages back to the OS.
     void ReleaseAll() override;
+    bool ShareableFile(const void* p, int* fd, uint64_t* offset) const override;
+    // In a child forked without exec: the arena becomes a private copy of the parent's, so the
+    // child's writes and frees stay its own (called by the fork handler only).
+    void BecomePrivateCopy();
 
  private:
     void InsertFree(uint64_t offset, uint64_t size);
     void EraseFree(uint64_t offset, uint64_t size);
+    // Gives the whole pages of every free range back to the OS (mutex held).
+    void ReturnFreePages();
+
+    enum class Backing : uint8_t {
+        kSharedFile,  // the memory file fd_, shared mapping: exportable
+        kForkedCopy,  // a forked child's private copy of its parent's file
+        kAnonymous,   // private memory, where memory files are not available
+    };
+    Backing backing_ = Backing::kAnonymous;
+    int fd_ = -1;
+    uint64_t unreturned_ = 0;  // bytes of large blocks freed since pages were last given back
 
     uintptr_t base_ = 0;
     uint64_t capacity_ = 0;

@@ -46,7 +46,11 @@ int CurrentCpu() noexcept {
     return sched_getcpu();
 }
 
-void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept {
+namespace {
+
+// op: FUTEX_WAIT_PRIVATE for this process's words, FUTEX_WAIT for shared memory's.
+void FutexWait(std::atomic<uint32_t>& word, int op, uint32_t expected,
+               int64_t timeout_ns) noexcept {
     timespec ts{};
     timespec* tsp = nullptr;
     if (timeout_ns >= 0) {
@@ -56,8 +60,17 @@ void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_n
     }
     // FUTEX_WAIT re-checks the value atomically in the kernel, so a wake between our
     // caller's check and this call is never lost.
-    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, tsp,
-            nullptr, 0);
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), op, expected, tsp, nullptr, 0);
+}
+
+}  // namespace
+
+void ParkWhile(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept {
+    FutexWait(word, FUTEX_WAIT_PRIVATE, expected, timeout_ns);
+}
+
+void ParkWhileShared(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept {
+    FutexWait(word, FUTEX_WAIT, expected, timeout_ns);
 }
 
 void ParkWhileUntilOnTime(std::atomic<uint32_t>& word, uint32_t expected,
@@ -72,6 +85,10 @@ void ParkWhileUntilOnTime(std::atomic<uint32_t>& word, uint32_t expected,
 void Unpark(std::atomic<uint32_t>& word, int count) noexcept {
     syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE_PRIVATE, count, nullptr,
             nullptr, 0);
+}
+
+void UnparkShared(std::atomic<uint32_t>& word, int count) noexcept {
+    syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE, count, nullptr, nullptr, 0);
 }
 
 #else  // Portable fallback: std::atomic::wait has no timeout, so timed waits poll.
@@ -101,6 +118,16 @@ void Unpark(std::atomic<uint32_t>& word, int count) noexcept {
         word.notify_all();
     }
 }
+
+// Without futexes a sleeper in another process cannot be woken: shared waits poll.
+void ParkWhileShared(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept {
+    if (word.load(std::memory_order_acquire) == expected) {
+        std::this_thread::sleep_for(std::chrono::nanoseconds(
+            std::min<int64_t>(timeout_ns < 0 ? 100'000 : timeout_ns, 100'000)));
+    }
+}
+
+void UnparkShared(std::atomic<uint32_t>&, int) noexcept {}
 
 #endif
 

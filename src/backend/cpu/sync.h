@@ -92,4 +92,9 @@ void ParkWhileUntilOnTime(std::atomic<uint32_t>& word, uint32_t expected,
 // on is harmless, which is what lets a waiter's word live on its stack.
 void Unpark(std::atomic<uint32_t>& word, int count) noexcept;
 
+// ParkWhile and Unpark for a word in memory shared between processes (core/shared_page.h):
+// the sleepers and the waker may be in different processes.
+void ParkWhileShared(std::atomic<uint32_t>& word, uint32_t expected, int64_t timeout_ns) noexcept;
+void UnparkShared(std::atomic<uint32_t>& word, int count) noexcept;
+
 }  // namespace openacl::cpu

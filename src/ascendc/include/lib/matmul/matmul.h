@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "kernel_core_state.h"
 #include "kernel_cube_layout.h"
@@ -33,11 +34,24 @@ struct Operand {
 };
 
 template <typename T>
+constexpr bool kFloatLike =
+    std::is_same_v<T, float> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+
+template <typename T>
 __aicore__ inline std::string Dims(T a, T b) {
     return std::to_string(a) + " x " + std::to_string(b);
 }
 
 }  // namespace openacl::ascendc::matmul
+
+// libascendcl's float GEMM (oneDNN, on the calling thread; src/ascendc/kernel_gemm.cpp), row
+// major as dnnl_sgemm. Weak: a kernel built into a program without libascendcl (the kernel
+// API's unit tests) computes its products element by element instead.
+extern "C" __attribute__((weak)) int openaclKernelSgemm(char transa, char transb, int64_t m,
+                                                        int64_t n, int64_t k, float alpha,
+                                                        const float* a, int64_t lda, const float* b,
+                                                        int64_t ldb, float beta, float* c,
+                                                        int64_t ldc);
 
 namespace AscendC {
 
@@ -200,6 +214,17 @@ class Matmul {
         (void)fakeMsg;
         openacl::ascendc::CheckGlobal("IterateAll", gm);
         ResetIteration();
+        if constexpr (kSgemmable && std::is_same_v<DstT, float>) {
+            // The whole part in one product straight into C, when nothing accumulates there.
+            if (openaclKernelSgemm != nullptr && enAtomic == 0 &&
+                openacl::ascendc::t_core.atomicMode == openacl::ascendc::AtomicMode::NONE) {
+                CheckReady("IterateAll");
+                CheckOperands("IterateAll");
+                Product(gm.GetPhyAddr(), OutputStride(orgN_), 0, 0, uint32_t(singleM_),
+                        uint32_t(singleN_), false);
+                return;
+            }
+        }
         while (Iterate()) {
             WriteBlock(gm.GetPhyAddr(), OutputStride(orgN_), curM_ * uint32_t(tiling_.baseM),
                        curN_ * uint32_t(tiling_.baseN), enAtomic);
@@ -362,19 +387,29 @@ class Matmul {
         return openacl::ascendc::cube::Widen<L0cT>(operand.data[at]);
     }
 
-    __aicore__ void ComputeBlock(bool enPartialSum) {
+    __aicore__ void CheckOperands(const char* api) const {
         if (!a_.set || !b_.set) {
-            Fail("Iterate", std::string("no ") + (a_.set ? "B" : "A") +
-                                " matrix: call SetTensorA and SetTensorB first");
+            Fail(api, std::string("no ") + (a_.set ? "B" : "A") +
+                          " matrix: call SetTensorA and SetTensorB first");
         }
         if (biasEnabled_ && bias_ == nullptr) {
-            Fail("Iterate",
+            Fail(api,
                  "the tiling enables the bias but none was set: call SetBias, or "
                  "DisableBias");
         }
+    }
+
+    __aicore__ void ComputeBlock(bool enPartialSum) {
+        CheckOperands("Iterate");
         uint32_t baseM = uint32_t(tiling_.baseM), baseN = uint32_t(tiling_.baseN);
         blockM_ = std::min(baseM, uint32_t(singleM_) - curM_ * baseM);
         blockN_ = std::min(baseN, uint32_t(singleN_) - curN_ * baseN);
+        if constexpr (kSgemmable) {
+            if (openaclKernelSgemm != nullptr) {
+                return Product(l0C_.template Get<float>().Data(), baseN, curM_ * baseM,
+                               curN_ * baseN, blockM_, blockN_, enPartialSum);
+            }
+        }
         L0cT* acc = l0C_.template Get<L0cT>().Data();
         uint32_t kTotal = uint32_t(singleK_);
         for (uint32_t i = 0; i < blockM_; ++i) {
@@ -391,6 +426,69 @@ class Matmul {
                 }
                 acc[i * baseN + j] = sum;
             }
+        }
+    }
+
+    // Float, half and bfloat16 products of ND matrices accumulate in float: oneDNN's sgemm
+    // computes the block (half and bfloat16 operands widened first), as the cube unit would,
+    // far faster than element by element.
+    static constexpr bool kSgemmable =
+        A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
+        std::is_same_v<L0cT, float> && openacl::ascendc::matmul::kFloatLike<SrcAT> &&
+        openacl::ascendc::matmul::kFloatLike<SrcBT>;
+
+    // rows x cols from (row0, col0) of an ND operand whose whole matrix is orgRows x orgCols
+    // (stored transposed when the operand says so), as float for sgemm: the operand in place
+    // when it is float, else widened into scratch element by element, as Element reads it.
+    template <typename T>
+    __aicore__ static const float* AsFloat(const openacl::ascendc::matmul::Operand<T>& operand,
+                                           uint32_t orgRows, uint32_t orgCols, uint32_t row0,
+                                           uint32_t col0, uint32_t rows, uint32_t cols,
+                                           std::vector<float>& scratch, char& trans,
+                                           int64_t& lead) {
+        if constexpr (std::is_same_v<T, float>) {
+            trans = operand.transposed ? 'T' : 'N';
+            lead = operand.transposed ? orgRows : orgCols;
+            return operand.transposed ? operand.data + uint64_t(col0) * orgRows + row0
+                                      : operand.data + uint64_t(row0) * orgCols + col0;
+        } else {
+            scratch.resize(size_t(rows) * cols);
+            for (uint32_t r = 0; r < rows; ++r) {
+                for (uint32_t c = 0; c < cols; ++c) {
+                    scratch[size_t(r) * cols + c] =
+                        Element<T, CubeFormat::ND>(operand, row0 + r, col0 + c, orgRows, orgCols);
+                }
+            }
+            trans = 'N';
+            lead = int64_t(cols);
+            return scratch.data();
+        }
+    }
+
+    // rows x cols of C = A * B (+ bias) from (row0, col0) of this core's part, into c (ldc
+    // floats per row; partial: added to what c holds).
+    __aicore__ void Product(float* c, uint32_t ldc, uint32_t row0, uint32_t col0, uint32_t rows,
+                            uint32_t cols, bool partial) {
+        const uint32_t k = uint32_t(singleK_);
+        thread_local std::vector<float> scratchA, scratchB;
+        char ta = 'N', tb = 'N';
+        int64_t lda = 0, ldb = 0;
+        const float* a =
+            AsFloat(a_, uint32_t(orgM_), uint32_t(orgKa_), row0, 0, rows, k, scratchA, ta, lda);
+        const float* b =
+            AsFloat(b_, uint32_t(orgKb_), uint32_t(orgN_), 0, col0, k, cols, scratchB, tb, ldb);
+        float beta = 0.0f;
+        if (partial) {
+            beta = 1.0f;
+        } else if (biasEnabled_) {
+            for (uint32_t i = 0; i < rows; ++i) {
+                for (uint32_t j = 0; j < cols; ++j)
+                    c[uint64_t(i) * ldc + j] = float(bias_[col0 + j]);
+            }
+            beta = 1.0f;
+        }
+        if (openaclKernelSgemm(ta, tb, rows, cols, k, 1.0f, a, lda, b, ldb, beta, c, ldc) != 0) {
+            Fail("Iterate", "the product failed in openacl's GEMM (oneDNN)");
         }
     }
 

@@ -121,17 +121,17 @@ class PlatformAscendC {
             l2_ = static_cast<uint64_t>(value);
         }
         std::string_view soc = soc_;
-        if (soc.starts_with("Ascend910B")) {
+        if (openacl::ascendc::platform::StartsWith(soc, "Ascend910B")) {
             version_ = SocVersion::ASCEND910B;
-        } else if (soc.starts_with("Ascend910_93")) {
+        } else if (openacl::ascendc::platform::StartsWith(soc, "Ascend910_93")) {
             version_ = SocVersion::ASCEND910_93;
-        } else if (soc.starts_with("Ascend910")) {
+        } else if (openacl::ascendc::platform::StartsWith(soc, "Ascend910")) {
             version_ = SocVersion::ASCEND910;
-        } else if (soc.starts_with("Ascend310P")) {
+        } else if (openacl::ascendc::platform::StartsWith(soc, "Ascend310P")) {
             version_ = SocVersion::ASCEND310P;
-        } else if (soc.starts_with("Ascend310B")) {
+        } else if (openacl::ascendc::platform::StartsWith(soc, "Ascend310B")) {
             version_ = SocVersion::ASCEND310B;
-        } else if (soc.starts_with("Ascend950")) {
+        } else if (openacl::ascendc::platform::StartsWith(soc, "Ascend950")) {
             version_ = SocVersion::ASCEND950;
         }
     }

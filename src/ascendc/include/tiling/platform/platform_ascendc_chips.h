@@ -33,13 +33,19 @@ constexpr ChipMemory ChipMemoryOf(uint32_t npuArch) {
     }
 }
 
+// Host programs that include the tiling headers may be C++17 (CANN's samples are): no
+// string_view::starts_with.
+constexpr bool StartsWith(std::string_view text, std::string_view prefix) {
+    return text.substr(0, prefix.size()) == prefix;
+}
+
 // __NPU_ARCH__ of a SoC name ("Ascend910B1" -> 2201).
 constexpr uint32_t NpuArchOf(std::string_view soc) {
-    if (soc.starts_with("Ascend910B") || soc.starts_with("Ascend910_93")) return 2201;
-    if (soc.starts_with("Ascend310P")) return 2002;
-    if (soc.starts_with("Ascend310B")) return 3002;
-    if (soc.starts_with("Ascend950")) return 3510;
-    if (soc.starts_with("Ascend910")) return 1001;
+    if (StartsWith(soc, "Ascend910B") || StartsWith(soc, "Ascend910_93")) return 2201;
+    if (StartsWith(soc, "Ascend310P")) return 2002;
+    if (StartsWith(soc, "Ascend310B")) return 3002;
+    if (StartsWith(soc, "Ascend950")) return 3510;
+    if (StartsWith(soc, "Ascend910")) return 1001;
     return 2201;
 }
 
