@@ -128,7 +128,7 @@ class GlobalTensor {
     __aicore__ void SetGlobalBuffer(__gm__ T* buffer) { SetGlobalBuffer(buffer, 0); }
 
     __aicore__ __gm__ T* GetPhyAddr() const { return address_; }
-    __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
+    __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return At(offset); }
     __aicore__ uint64_t GetSize() const { return size_; }
 
     __aicore__ T GetValue(uint64_t offset) const {
@@ -142,7 +142,7 @@ class GlobalTensor {
     }
     __aicore__ GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor view;
-        view.address_ = address_ + offset;
+        view.address_ = At(offset);
         view.size_ = offset < size_ ? size_ - offset : 0;
         return view;
     }
@@ -157,6 +157,12 @@ class GlobalTensor {
             openacl::ascendc::Trap(api, "the tensor has no memory: call SetGlobalBuffer first");
         }
         return address_ + offset;
+    }
+    // Kernels offset tensors they never set (a Matmul's absent bias, per block): the view of a
+    // tensor without memory has none either, where null plus an offset would be undefined on
+    // the CPU; Element then says what is wrong if it is read.
+    __aicore__ __gm__ T* At(uint64_t offset) const {
+        return address_ == nullptr ? nullptr : address_ + offset;
     }
 
     __gm__ T* address_ = nullptr;
