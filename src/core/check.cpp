@@ -92,6 +92,11 @@ bool InOpenacl(const void* pc) {
 bool InSanitizer(const void* pc) {
     Dl_info info{};
     if (dladdr(pc, &info) == 0 || info.dli_fname == nullptr) return false;
+    // clang links its runtimes into the executable, whose `backtrace` is then the interceptor.
+    if (info.dli_sname != nullptr && (std::strcmp(info.dli_sname, "backtrace") == 0 ||
+                                      std::strncmp(info.dli_sname, "__interceptor_", 14) == 0)) {
+        return true;
+    }
     const char* name = std::strrchr(info.dli_fname, '/');
     name = name ? name + 1 : info.dli_fname;
     for (const char* runtime : {"libasan", "libtsan", "libubsan", "liblsan", "libclang_rt"}) {
