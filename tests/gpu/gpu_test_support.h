@@ -164,6 +164,7 @@ class PinnedBuffer {
     PinnedBuffer(const PinnedBuffer&) = delete;
     PinnedBuffer& operator=(const PinnedBuffer&) = delete;
     void* get() const { return ptr_; }
+    size_t size() const { return bytes_; }
     template <typename T>
     T* as() const {
         return static_cast<T*>(ptr_);

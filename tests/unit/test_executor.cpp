@@ -68,7 +68,7 @@ constexpr auto kTestLimit = std::chrono::nanoseconds(5s);
 TEST(Task, PacksSmallCapturesInlineInOneCacheLine) {
     static_assert(sizeof(Task) == 64);
     int out = 0;
-    const int64_t a = 40, b = 2;
+    int64_t a = 40, b = 2;  // not const: a constant would not need capturing
     Task t = MakeTask([&out, a, b] { out = static_cast<int>(a + b); }, 7);
     TaskContext ctx(nullptr, 1, RunReason::kRun);
     EXPECT_TRUE(t.fn(ctx, t.payload).done());
