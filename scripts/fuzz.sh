@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Bounded libFuzzer runs of every fuzz target (what CI runs after the test suite): builds the
-# `fuzz` preset (clang, ASan, -fsanitize=fuzzer) and runs each `*_fuzz` binary it produced for
+# `fuzz` preset (clang, ASan, -fsanitize=fuzzer; OPENACL_FUZZ_PRESET picks another, see below)
+# and runs each `*_fuzz` binary it produced for
 # OPENACL_FUZZ_SECONDS (default 40) seconds, starting from the committed corpus and
 # regressions and with the committed dictionary. A crash, leak, timeout or out-of-memory fails
 # the run after every target has had its turn, and the reproducer's path is printed.
 #
 # Targets are found by name, so new ones need no change here: every executable
-# build-fuzz/fuzz/<name>_fuzz is run. Its seeds are the directories fuzz/corpus/<prefix> and
+# build-<preset>/fuzz/<name>_fuzz is run. Its seeds are the directories fuzz/corpus/<prefix> and
 # fuzz/regressions/<prefix>, and its dictionary fuzz/<prefix>.dict, for every <prefix> that is
 # <name> or a part of it ending at an underscore (config_fuzz: config; atc_cli_fuzz: atc;
-# model_loader_fuzz: model). New inputs go to a scratch corpus in build-fuzz/fuzz-runs, never
+# model_loader_fuzz: model). New inputs go to a scratch corpus in build-<preset>/fuzz-runs, never
 # into the committed one.
 #
 # The random seed is fixed (OPENACL_FUZZ_SEED, default 1), so a CI run explores what the last
@@ -24,30 +25,34 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 seconds="${OPENACL_FUZZ_SECONDS:-40}"
 seed="${OPENACL_FUZZ_SEED:-1}"
-if [ "${OPENACL_FUZZ_BUILD:-1}" != 0 ]; then  # 0: run what build-fuzz already holds
-  cmake --preset fuzz >/dev/null
-  cmake --build build-fuzz
+# The preset whose build holds the libFuzzer binaries: `fuzz` (ASan, -O2: the fastest runs), or
+# `asan` (ASan + UBSan, which builds them too; scripts/test.sh runs those after its suite).
+preset="${OPENACL_FUZZ_PRESET:-fuzz}"
+build="build-$preset"
+if [ "${OPENACL_FUZZ_BUILD:-1}" != 0 ]; then  # 0: run what the build already holds
+  cmake --preset "$preset" >/dev/null
+  cmake --build "$build"
 fi
-runs="$PWD/build-fuzz/fuzz-runs"
+runs="$PWD/$build/fuzz-runs"
 mkdir -p "$runs"
 
 targets=()
 if (($#)); then
   targets=("$@")
 else
-  for binary in build-fuzz/fuzz/*_fuzz; do
+  for binary in "$build"/fuzz/*_fuzz; do
     [ -x "$binary" ] && [ -f "$binary" ] && targets+=("$(basename "$binary")")
   done
 fi
 if ((${#targets[@]} == 0)); then
-  echo "fuzz: no *_fuzz binaries in build-fuzz/fuzz" >&2
+  echo "fuzz: no *_fuzz binaries in $build/fuzz" >&2
   exit 1
 fi
 
 failed=()
 summary=()
 for target in "${targets[@]}"; do
-  binary="$PWD/build-fuzz/fuzz/$target"
+  binary="$PWD/$build/fuzz/$target"
   name="${target%_fuzz}"
   seeds=()
   dict=()
