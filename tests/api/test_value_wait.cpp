@@ -90,7 +90,7 @@ TEST_F(ValueWait, AndAndNorWaitForBits) {
 TEST_F(ValueWait, AValueWrittenByACopyReleasesTheWaitToo) {
     // A plain copy racing with the wait's poll is the device's own business, but a data race
     // to ThreadSanitizer.
-    if (kSanitized) GTEST_SKIP() << "a plain write racing with an atomic poll";
+    if (kThreadSanitized) GTEST_SKIP() << "a plain write racing with an atomic poll";
     ASSERT_EQ(aclrtValueWait(word_, 9, ACL_STREAM_WAIT_VALUE_EQ, waiter_), ACL_SUCCESS);
     EXPECT_FALSE(WaiterDone());
     const uint64_t nine = 9;

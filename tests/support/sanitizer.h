@@ -1,6 +1,10 @@
 // Whether this test binary runs under AddressSanitizer or ThreadSanitizer, for the few tests
 // that measure what a sanitizer changes: resident memory (shadow pages) and CPU time (each
 // instrumented call, futex waits included, costs several times its plain cost).
+//
+// CI runs the gtest suites under both sanitizers and, in the plain build, only what they cannot
+// run (scripts/test.sh): a test skipped under both (kSanitized) must be named there too, as
+// ModelMemoryTest is; one skipped under one sanitizer still runs under the other.
 #pragma once
 
 // The library is built with AddressSanitizer: the test's own code may not be
