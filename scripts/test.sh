@@ -20,13 +20,15 @@ cmake --preset default
 cmake --build build
 scripts/check-format.sh
 if [ "${OPENACL_SKIP_TSAN:-0}" != 1 ] && [ "${OPENACL_SKIP_ASAN:-0}" != 1 ]; then
-  # Both sanitizer passes below run every other test, the ThreadSanitizer one built by GCC at
+  # The sanitizer passes below run every other test, the ThreadSanitizer one built by GCC at
   # -O2 as this one is: here only what they cannot run. Label `plain`: programs built at test
   # time against the plain library (the install tree, Ascend C projects, the tutorial, a
-  # preloaded spoiler); pyACL, the conformance run and the fuzz replays; and the tests that
-  # skip themselves under any sanitizer (tests/support/sanitizer.h lists them).
-  phase "the tests only the plain build runs"
-  ctest --test-dir build --output-on-failure -j"$(nproc)" -L "plain|python|conformance|fuzz" "$@"
+  # preloaded spoiler); pyACL, the conformance run and the fuzz replays; label `compute`,
+  # single-threaded suites the ThreadSanitizer build leaves out (tests/CMakeLists.txt); and the
+  # tests that skip themselves under any sanitizer (tests/support/sanitizer.h).
+  phase "the tests only the plain build runs, and the single-threaded suites"
+  ctest --test-dir build --output-on-failure -j"$(nproc)" \
+    -L "plain|python|conformance|fuzz|compute" "$@"
   ctest --test-dir build --output-on-failure -j"$(nproc)" -R "^ModelMemoryTest[.]" "$@"
 else
   phase "the suite"
