@@ -63,6 +63,6 @@ if [ "${OPENACL_SKIP_FUZZ:-0}" != 1 ]; then
   # target's corpus with mutations, and scripts/fuzz.sh alone runs 40 s (or what you ask).
   export OPENACL_FUZZ_SECONDS="${OPENACL_FUZZ_SECONDS:-10}"
   phase "libFuzzer: every fuzz target for ${OPENACL_FUZZ_SECONDS} s"
-  OPENACL_FUZZ_PRESET=asan scripts/fuzz.sh  # the ASan build above is up to date: no rebuild
+  OPENACL_FUZZ_PRESET=asan scripts/fuzz.sh  # builds build-asan only if its pass was skipped
 fi
 phase "done"
