@@ -29,6 +29,7 @@
 #include "atc.h"
 #include "model/compiler/compiler.h"
 #include "model/om_file.h"
+#include "model/onnx_graph.h"
 #include "op/op_model_file.h"
 
 namespace {
@@ -634,27 +635,29 @@ std::string OutputPath(const std::string& output) {
 }
 
 // Which engine the model will run on: the compiled one (oneDNN) when the compiler covers the
-// whole graph, OpenCV DNN otherwise, with the operators that decided it. A compiled plan goes
-// into the .om (its plan section) when the graph's own input shapes stand; with
-// --input_shape the loader compiles it for the shapes it applies.
+// whole graph, OpenCV DNN otherwise, with the operators that decided it. The graph is compiled
+// with the shapes --input_shape gives it (as the loader applies them), and the plan goes into
+// the .om (its plan section), so the load does not compile again.
 std::string EngineVerdict(OmFile* file_ptr) {
     OmFile& file = *file_ptr;
+    std::vector<std::pair<std::string, std::vector<int64_t>>> shapes;
     for (const auto& input : file.options.inputs) {
         for (int64_t d : input.shape) {
             if (d < 0) return "Engine: opencv-dnn (dynamic input shapes are not compiled)";
         }
+        if (!input.shape.empty()) shapes.emplace_back(input.name, input.shape);
     }
     if (!file.options.dynamic_batch_sizes.empty() || !file.options.dynamic_image_sizes.empty()) {
         return "Engine: opencv-dnn (dynamic gears are not compiled)";
     }
+    std::string onnx = file.onnx;
+    std::string error;
+    if (!openacl::model::ApplyInputShapes(&onnx, shapes, &error)) Die(error);
     openacl::model::CompileResult result;
-    if (openacl::model::CompileOnnx(file.onnx, openacl::model::CompileOptions{}, &result)) {
-        bool reshaped = false;
-        for (const auto& input : file.options.inputs)
-            reshaped = reshaped || !input.shape.empty();
-        if (!reshaped) file.plan = openacl::model::SerializePlan(result.plan);
+    if (openacl::model::CompileOnnx(onnx, openacl::model::CompileOptions{}, &result)) {
+        file.plan = openacl::model::SerializePlan(result.plan);
         return "Engine: onednn (compiled plan of " + std::to_string(result.plan.layers.size()) +
-               " layers" + (reshaped ? ", compiled again at load for --input_shape)" : ")");
+               " layers)";
     }
     std::string why;
     for (const auto& op : result.unsupported)
