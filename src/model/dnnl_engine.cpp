@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -382,6 +383,30 @@ dnnl::algorithm EltwiseAlgorithm(int64_t alg) {
             return dnnl::algorithm::eltwise_linear;  // then clip to [0, 1]
         case EltwiseAlg::kPow:
             return dnnl::algorithm::eltwise_pow;
+        case EltwiseAlg::kSqrt:
+            return dnnl::algorithm::eltwise_sqrt;
+        case EltwiseAlg::kExp:
+            return dnnl::algorithm::eltwise_exp;
+        case EltwiseAlg::kLog:
+            return dnnl::algorithm::eltwise_log;
+        case EltwiseAlg::kAbs:
+            return dnnl::algorithm::eltwise_abs;
+        case EltwiseAlg::kLinear:
+            return dnnl::algorithm::eltwise_linear;
+        case EltwiseAlg::kSoftPlus:
+            return dnnl::algorithm::eltwise_soft_relu;
+        case EltwiseAlg::kElu:
+            return dnnl::algorithm::eltwise_elu;
+        case EltwiseAlg::kRound:
+            return dnnl::algorithm::eltwise_round;
+        case EltwiseAlg::kGeluErf:
+            return dnnl::algorithm::eltwise_gelu_erf;
+        case EltwiseAlg::kGeluTanh:
+            return dnnl::algorithm::eltwise_gelu_tanh;
+        case EltwiseAlg::kMish:
+            return dnnl::algorithm::eltwise_mish;
+        case EltwiseAlg::kErf:
+            break;  // the engine's own kernel (Builder::Layer); never a post-op
     }
     return dnnl::algorithm::eltwise_relu;
 }
@@ -1088,9 +1113,10 @@ void Builder::Layer(const PlanLayer& layer) {
             return;
         }
         case LayerKind::kBinary: {
-            static const dnnl::algorithm algs[] = {
+            static const dnnl::algorithm algs[kBinaryAlgCount] = {
                 dnnl::algorithm::binary_add, dnnl::algorithm::binary_sub,
-                dnnl::algorithm::binary_mul, dnnl::algorithm::binary_div};
+                dnnl::algorithm::binary_mul, dnnl::algorithm::binary_div,
+                dnnl::algorithm::binary_max, dnnl::algorithm::binary_min};
             const int in1 = static_cast<int>(layer.inputs[1]);
             int a = in0;
             if (c_.slots[a].constant >= 0) a = Need(a, Plain(x));
@@ -1116,6 +1142,28 @@ void Builder::Layer(const PlanLayer& layer) {
             return;
         }
         case LayerKind::kEltwise: {
+            const auto alg = static_cast<EltwiseAlg>(layer.ints[0]);
+            if (alg == EltwiseAlg::kLog || alg == EltwiseAlg::kErf) {
+                // oneDNN has no erf, and its log is off by ~1e-6 near log(1) = 0, where ONNX's
+                // tests (and ONNX Runtime) are exact: the C library's, on the plain tensor.
+                float (*const f)(float) = alg == EltwiseAlg::kLog ? logf : erff;
+                const int xs = Need(in0, Plain(x));
+                const int out = Define(layer.output, Plain(y));
+                Step step;
+                step.args = {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}};
+                const auto n = static_cast<int64_t>(PlanElementCount(y));
+                step.kernel = [n, f](const std::unordered_map<int, memory>& args) {
+                    const auto* in =
+                        static_cast<const float*>(args.at(DNNL_ARG_SRC).get_data_handle());
+                    auto* o = static_cast<float*>(args.at(DNNL_ARG_DST).get_data_handle());
+#pragma omp parallel for schedule(static) if (n >= (int64_t{1} << 16))
+                    for (int64_t i = 0; i < n; ++i)
+                        o[i] = f(in[i]);
+                };
+                c_.steps.push_back(std::move(step));
+                AddInPlace(layer.post_ops, out, Plain(y));
+                return;
+            }
             const auto steps = EltwiseOps(layer.ints[0], layer.floats[0], layer.floats[1]);
             int xs = in0;
             if (c_.slots[xs].constant >= 0) xs = Need(xs, Plain(x));
@@ -1192,6 +1240,14 @@ void Builder::Layer(const PlanLayer& layer) {
         }
         case LayerKind::kSoftmax: {
             int xs = Need(in0, Plain(x));
+            if (layer.ints.size() > 1 && layer.ints[1] == 1) {
+                dnnl::logsoftmax_forward::primitive_desc pd(
+                    dnnl::logsoftmax_forward::desc(fwd, Plain(x), static_cast<int>(layer.ints[0])),
+                    Attr(PlanLayer{}), c_.engine);
+                int out = Define(layer.output, pd.dst_desc());
+                Add(dnnl::logsoftmax_forward(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
+                return;
+            }
             dnnl::softmax_forward::primitive_desc pd(
                 dnnl::softmax_forward::desc(fwd, Plain(x), static_cast<int>(layer.ints[0])),
                 Attr(PlanLayer{}), c_.engine);
@@ -1285,12 +1341,29 @@ void Builder::Layer(const PlanLayer& layer) {
             Reorder(static_cast<int>(c_.slots.size() - 1), out);
             return;
         }
-        case LayerKind::kReduceMean: {
+        case LayerKind::kReduceMean:
+        case LayerKind::kReduce: {
+            // oneDNN's algorithm and its p for each reduction (eps 0: the norms are exact).
+            struct Reduction {
+                dnnl::algorithm alg;
+                float p;
+            };
+            static const Reduction kReductions[kReduceAlgCount] = {
+                {dnnl::algorithm::reduction_max, 0.0f},
+                {dnnl::algorithm::reduction_min, 0.0f},
+                {dnnl::algorithm::reduction_sum, 0.0f},
+                {dnnl::algorithm::reduction_mean, 0.0f},
+                {dnnl::algorithm::reduction_mul, 0.0f},
+                {dnnl::algorithm::reduction_norm_lp_sum, 1.0f},
+                {dnnl::algorithm::reduction_norm_lp_sum, 2.0f},
+                {dnnl::algorithm::reduction_norm_lp_power_p_sum, 2.0f}};
+            const Reduction r = layer.kind == LayerKind::kReduce
+                                    ? kReductions[layer.ints[0]]
+                                    : Reduction{dnnl::algorithm::reduction_mean, 0.0f};
             int xs = Need(in0, Plain(x));
             dnnl::reduction::primitive_desc pd(
-                dnnl::reduction::desc(dnnl::algorithm::reduction_mean, Plain(x), Plain(y), 0.0f,
-                                      0.0f),
-                Attr(PlanLayer{}), c_.engine);
+                dnnl::reduction::desc(r.alg, Plain(x), Plain(y), r.p, 0.0f), Attr(PlanLayer{}),
+                c_.engine);
             int out = Define(layer.output, pd.dst_desc());
             Add(dnnl::reduction(pd), pd, {{DNNL_ARG_SRC, xs}, {DNNL_ARG_DST, out}});
             return;

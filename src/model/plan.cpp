@@ -191,7 +191,9 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
         }
         case LayerKind::kBinary: {
             if (n_in != 2 || n_ints != 1) return bad("needs 2 inputs and an algorithm");
-            if (layer.ints[0] < 0 || layer.ints[0] > 3) return bad("unknown binary algorithm");
+            if (layer.ints[0] < 0 || layer.ints[0] >= kBinaryAlgCount) {
+                return bad("unknown binary algorithm");
+            }
             const auto& b = plan.tensors[layer.inputs[1]].dims;
             if (b.size() != rank || y != x) return bad("operands must have the output's rank");
             for (size_t i = 0; i < rank; ++i) {
@@ -203,7 +205,9 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
             if (n_in != 1 || n_ints != 1 || layer.floats.size() != 2 || y != x) {
                 return bad("needs 1 input, an algorithm, alpha and beta, same shape out");
             }
-            if (layer.ints[0] < 0 || layer.ints[0] > 7) return bad("unknown eltwise algorithm");
+            if (layer.ints[0] < 0 || layer.ints[0] >= kEltwiseAlgCount) {
+                return bad("unknown eltwise algorithm");
+            }
             break;
         case LayerKind::kMatMul: {
             if ((n_in != 2 && n_in != 3) || n_ints != 0) return bad("needs 2 or 3 inputs");
@@ -245,8 +249,9 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
             break;
         }
         case LayerKind::kSoftmax:
-            if (n_in != 1 || n_ints != 1 || y != x || layer.ints[0] < 0 ||
-                static_cast<size_t>(layer.ints[0]) >= rank) {
+            if (n_in != 1 || (n_ints != 1 && n_ints != 2) || y != x || layer.ints[0] < 0 ||
+                static_cast<size_t>(layer.ints[0]) >= rank ||
+                (n_ints == 2 && layer.ints[1] != 0 && layer.ints[1] != 1)) {
                 return bad("needs 1 input, an axis in range, same shape out");
             }
             break;
@@ -283,6 +288,11 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
                 }
             }
             break;
+        case LayerKind::kReduce:
+            if (n_ints != 1 || layer.ints[0] < 0 || layer.ints[0] >= kReduceAlgCount) {
+                return bad("unknown reduction");
+            }
+            [[fallthrough]];
         case LayerKind::kReduceMean:
             if (n_in != 1 || y.size() != rank) return bad("output must keep the rank");
             for (size_t i = 0; i < rank; ++i) {
@@ -374,7 +384,10 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
         return bad("has post-ops, which it cannot take");
     for (const PostOp& op : layer.post_ops) {
         if (op.kind == PostOp::kEltwise) {
-            if (op.alg < 0 || op.alg > 7) return bad("unknown post-op algorithm");
+            if (op.alg < 0 || op.alg >= kEltwiseAlgCount ||
+                op.alg == static_cast<int64_t>(EltwiseAlg::kErf)) {
+                return bad("unknown post-op algorithm");
+            }
         } else if (op.kind == PostOp::kSum) {
             if (op.tensor >= plan.tensors.size() || plan.tensors[op.tensor].dims != y) {
                 return bad("sum post-op tensor missing or of another shape");
@@ -433,6 +446,8 @@ const char* LayerKindName(LayerKind kind) {
             return "pad";
         case LayerKind::kLayerNorm:
             return "layer-norm";
+        case LayerKind::kReduce:
+            return "reduce";
     }
     return "unknown";
 }
@@ -641,7 +656,7 @@ bool ParsePlan(const void* data, size_t size, Plan* out, std::string* error) {
             return Fail(error, truncated + " (layer)");
         }
         l.kind = static_cast<LayerKind>(kind);
-        if (kind < 1 || kind > static_cast<uint32_t>(LayerKind::kLayerNorm)) {
+        if (kind < 1 || kind > static_cast<uint32_t>(LayerKind::kReduce)) {
             return Fail(error, "layer '" + l.name + "' has unknown kind " + std::to_string(kind));
         }
         if (!r.Count(&n, 4)) return Fail(error, truncated + " (layer floats)");

@@ -23,7 +23,7 @@ enum class LayerKind : uint32_t {
     kEltwise = 4,      // in: x; ints: EltwiseAlg; floats: alpha, beta
     kMatMul = 5,       // in: a, b[, bias] (same rank, b/bias broadcast over batch dims)
     kConcat = 6,       // in: x...; ints: axis
-    kSoftmax = 7,      // in: x; ints: axis
+    kSoftmax = 7,      // in: x; ints: axis[, log (1: LogSoftmax)]
     kView = 8,         // in: x; output has x's elements in row-major order under a new shape
     kTranspose = 9,    // in: x; ints: perm[rank]
     kResize = 10,      // in: x; ints: ResizeAlg (scales come from the shapes)
@@ -38,10 +38,12 @@ enum class LayerKind : uint32_t {
                        // crops, constant mode only); floats: value (constant mode)
     kLayerNorm = 16,   // in: x, scale[, shift] (one value per element of x's last dim), rank
                        // 2 to 5, normalised over the last dim; floats: epsilon
+    kReduce = 17,      // in: x; ints: ReduceAlg; output keeps the rank, reduced dims as 1
 };
 
 enum class PoolAlg : int64_t { kMax = 0, kAvgIncludePad = 1, kAvgExcludePad = 2 };
-enum class BinaryAlg : int64_t { kAdd = 0, kSub = 1, kMul = 2, kDiv = 3 };
+enum class BinaryAlg : int64_t { kAdd = 0, kSub = 1, kMul = 2, kDiv = 3, kMax = 4, kMin = 5 };
+inline constexpr int64_t kBinaryAlgCount = 6;
 enum class EltwiseAlg : int64_t {
     kRelu = 0,      // alpha: negative slope (LeakyRelu)
     kClip = 1,      // [alpha, beta]
@@ -51,7 +53,33 @@ enum class EltwiseAlg : int64_t {
     kHardSigmoid = 5,  // max(0, min(1, alpha * x + beta))
     kHardSwish = 6,    // x * hardsigmoid(x) with alpha 1/6, beta 1/2
     kPow = 7,          // alpha * x^beta (LayerNormalization's InvStdDev)
+    kSqrt = 8,
+    kExp = 9,
+    kLog = 10,
+    kAbs = 11,
+    kLinear = 12,    // alpha * x + beta
+    kSoftPlus = 13,  // log(1 + e^x)
+    kElu = 14,       // alpha: the negative side's scale
+    kRound = 15,     // to nearest, half to even
+    kGeluErf = 16,   // x/2 * (1 + erf(x / sqrt 2))
+    kGeluTanh = 17,  // the tanh approximation
+    kMish = 18,      // x * tanh(softplus(x))
+    kErf = 19,
 };
+inline constexpr int64_t kEltwiseAlgCount = 20;
+// Reductions over the dims the output keeps as 1. kL1: sum of |x|; kL2: sqrt of the sum of
+// squares; kSumSquare: the sum of squares.
+enum class ReduceAlg : int64_t {
+    kMax = 0,
+    kMin = 1,
+    kSum = 2,
+    kMean = 3,
+    kProd = 4,
+    kL1 = 5,
+    kL2 = 6,
+    kSumSquare = 7,
+};
+inline constexpr int64_t kReduceAlgCount = 8;
 enum class ResizeAlg : int64_t { kNearest = 0, kLinear = 1 };
 enum class PadMode : int64_t { kConstant = 0, kReflect = 1, kEdge = 2 };
 
@@ -93,9 +121,10 @@ struct Plan {
     std::vector<uint32_t> outputs;  // graph outputs, in graph order
 };
 
-// Kinds 14 to 16 (deconv, pad, layer norm) were added without changing the encoding, so the
-// version stays 1: older plans read as before, and an older build refuses a plan that uses them
-// as having a layer of unknown kind.
+// Kinds 14 to 17 (deconv, pad, layer norm, reduce) and eltwise algorithms 8 to 19, LogSoftmax and
+// binary max/min were added without changing the encoding, so the version stays 1: older plans read
+// as before, and an older build refuses a plan that uses them as having a layer of unknown kind or
+// an unknown algorithm.
 inline constexpr uint32_t kPlanFormatVersion = 1;
 
 // Element count of dims (1 for a scalar).

@@ -1,7 +1,11 @@
 #include "model/compiler/constant_folding.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
 
 namespace openacl::model {
 namespace {
@@ -248,10 +252,10 @@ bool FoldNode(const onnx::NodeProto& node, const std::map<std::string, ConstValu
     if (op == "Identity" || op == "Cast") {
         ConstValue v = x;
         if (op == "Cast") {
-            bool to_int = IsIntegerType(static_cast<int32_t>(AttrInt(node, "to", 1)));
-            ConstValue c = Make(x.dims, to_int);
+            const auto to = static_cast<int32_t>(AttrInt(node, "to", 1));
+            ConstValue c = Make(x.dims, IsIntegerType(to));
             for (size_t i = 0; i < x.size(); ++i)
-                Set(&c, i, x.at(i));
+                Set(&c, i, to == onnx::TensorProto::BOOL ? x.at(i) != 0 : x.at(i));
             v = std::move(c);
         }
         outputs->push_back(std::move(v));
@@ -395,48 +399,331 @@ bool FoldNode(const onnx::NodeProto& node, const std::map<std::string, ConstValu
         outputs->push_back(std::move(v));
         return true;
     }
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow" || op == "Mod" ||
+        op == "Min" || op == "Max" || op == "Equal" || op == "Less" || op == "Greater" ||
+        op == "LessOrEqual" || op == "GreaterOrEqual" || op == "And" || op == "Or") {
+        // Two operands (Min and Max fold two at a time, which is all exporters write in shape
+        // arithmetic); comparisons give bool, held as integers.
         if (in.size() != 2 || !in[1]) return false;
         const ConstValue& y = *in[1];
         std::vector<int64_t> d;
         if (!Broadcast(x.dims, y.dims, &d)) return false;
         if (static_cast<size_t>(Count(d)) > kMaxFoldElements) return false;
-        const bool integer = x.integer && y.integer;
+        const bool compares = op == "Equal" || op == "Less" || op == "Greater" ||
+                              op == "LessOrEqual" || op == "GreaterOrEqual" || op == "And" ||
+                              op == "Or";
+        const bool integer = compares || (x.integer && y.integer);
         ConstValue v = Make(d, integer);
         for (size_t i = 0; i < v.size(); ++i) {
             double a = x.at(BroadcastIndex(i, d, x.dims));
             double b = y.at(BroadcastIndex(i, d, y.dims));
-            double r = op == "Add" ? a + b : op == "Sub" ? a - b : op == "Mul" ? a * b : 0.0;
-            if (op == "Div") {
-                if (integer) {
+            double r = 0.0;
+            if (op == "Add") {
+                r = a + b;
+            } else if (op == "Sub") {
+                r = a - b;
+            } else if (op == "Mul") {
+                r = a * b;
+            } else if (op == "Div" || op == "Mod") {
+                if (x.integer && y.integer) {
                     if (b == 0) return false;
-                    r = static_cast<double>(static_cast<int64_t>(a) / static_cast<int64_t>(b));
-                } else {
+                    const int64_t ia = static_cast<int64_t>(a), ib = static_cast<int64_t>(b);
+                    if (op == "Div") {
+                        r = static_cast<double>(ia / ib);
+                    } else {
+                        // Integer Mod takes the divisor's sign unless fmod = 1 (C's %).
+                        int64_t m = ia % ib;
+                        if (!AttrInt(node, "fmod", 0) && m != 0 && ((m < 0) != (ib < 0))) m += ib;
+                        r = static_cast<double>(m);
+                    }
+                } else if (op == "Div") {
                     r = a / b;
+                } else {
+                    if (!AttrInt(node, "fmod", 0)) return false;  // float Mod needs fmod = 1
+                    r = std::fmod(a, b);
                 }
+            } else if (op == "Pow") {
+                r = std::pow(a, b);
+            } else if (op == "Min") {
+                r = std::min(a, b);
+            } else if (op == "Max") {
+                r = std::max(a, b);
+            } else if (op == "Equal") {
+                r = a == b;
+            } else if (op == "Less") {
+                r = a < b;
+            } else if (op == "Greater") {
+                r = a > b;
+            } else if (op == "LessOrEqual") {
+                r = a <= b;
+            } else if (op == "GreaterOrEqual") {
+                r = a >= b;
+            } else if (op == "And") {
+                r = a != 0 && b != 0;
+            } else {
+                r = a != 0 || b != 0;
             }
             Set(&v, i, r);
         }
         outputs->push_back(std::move(v));
         return true;
     }
-    if (op == "Slice" && x.dims.size() == 1 && in.size() >= 3 && in[1] && in[2]) {
-        if (in.size() > 3 && in[3] && (in[3]->size() != 1 || in[3]->at(0) != 0)) return false;
-        int64_t step = in.size() > 4 && in[4] ? static_cast<int64_t>(in[4]->at(0)) : 1;
-        if (step != 1 || in[1]->size() != 1 || in[2]->size() != 1) return false;
-        int64_t n = x.dims[0];
-        int64_t b = static_cast<int64_t>(in[1]->at(0)), e = static_cast<int64_t>(in[2]->at(0));
-        if (b < 0) b += n;
-        if (e < 0) e += n;
-        b = std::clamp<int64_t>(b, 0, n);
-        e = std::clamp<int64_t>(e, 0, n);
-        ConstValue v = Make({std::max<int64_t>(e - b, 0)}, x.integer);
-        for (int64_t i = b; i < e; ++i)
-            Set(&v, static_cast<size_t>(i - b), x.at(static_cast<size_t>(i)));
+    if (op == "Neg" || op == "Abs" || op == "Sqrt" || op == "Exp" || op == "Log" || op == "Floor" ||
+        op == "Ceil" || op == "Reciprocal" || op == "Not" || op == "Sign") {
+        ConstValue v = Make(x.dims, x.integer || op == "Not");
+        for (size_t i = 0; i < x.size(); ++i) {
+            const double a = x.at(i);
+            double r = op == "Neg"          ? -a
+                       : op == "Abs"        ? std::fabs(a)
+                       : op == "Sqrt"       ? std::sqrt(a)
+                       : op == "Exp"        ? std::exp(a)
+                       : op == "Log"        ? std::log(a)
+                       : op == "Floor"      ? std::floor(a)
+                       : op == "Ceil"       ? std::ceil(a)
+                       : op == "Reciprocal" ? 1.0 / a
+                       : op == "Not"        ? static_cast<double>(a == 0)
+                                            : static_cast<double>((a > 0) - (a < 0));
+            Set(&v, i, r);
+        }
+        outputs->push_back(std::move(v));
+        return true;
+    }
+    if (op == "Where") {
+        if (in.size() != 3 || !in[1] || !in[2]) return false;
+        std::vector<int64_t> d, d2;
+        if (!Broadcast(x.dims, in[1]->dims, &d2) || !Broadcast(d2, in[2]->dims, &d)) return false;
+        if (static_cast<size_t>(Count(d)) > kMaxFoldElements) return false;
+        ConstValue v = Make(d, in[1]->integer && in[2]->integer);
+        for (size_t i = 0; i < v.size(); ++i) {
+            const bool c = x.at(BroadcastIndex(i, d, x.dims)) != 0;
+            const ConstValue& pick = c ? *in[1] : *in[2];
+            Set(&v, i, pick.at(BroadcastIndex(i, d, pick.dims)));
+        }
+        outputs->push_back(std::move(v));
+        return true;
+    }
+    if (op == "Range") {
+        if (in.size() != 3 || !in[1] || !in[2] || x.size() != 1 || in[1]->size() != 1 ||
+            in[2]->size() != 1) {
+            return false;
+        }
+        const double start = x.at(0), limit = in[1]->at(0), delta = in[2]->at(0);
+        if (delta == 0) return false;
+        const double count = std::max(std::ceil((limit - start) / delta), 0.0);
+        if (count > static_cast<double>(kMaxFoldElements)) return false;
+        ConstValue v = Make({static_cast<int64_t>(count)}, x.integer);
+        for (size_t i = 0; i < v.size(); ++i)
+            Set(&v, i, start + static_cast<double>(i) * delta);
+        outputs->push_back(std::move(v));
+        return true;
+    }
+    if (op == "Expand") {
+        if (in.size() != 2 || !in[1] || !in[1]->integer) return false;
+        std::vector<int64_t> d;
+        if (!Broadcast(x.dims, in[1]->ints, &d)) return false;
+        if (static_cast<size_t>(Count(d)) > kMaxFoldElements) return false;
+        ConstValue v = Make(d, x.integer);
+        for (size_t i = 0; i < v.size(); ++i)
+            Set(&v, i, x.at(BroadcastIndex(i, d, x.dims)));
+        outputs->push_back(std::move(v));
+        return true;
+    }
+    if (op == "Slice") {
+        // Opset 1-9 give starts, ends and axes as attributes, later opsets as inputs (with
+        // steps); any rank, any step, clamped as ONNX specifies.
+        const size_t rank = x.dims.size();
+        std::vector<int64_t> starts, ends, axes, steps;
+        if (Attr(node, "starts")) {
+            starts = AttrInts(node, "starts");
+            ends = AttrInts(node, "ends");
+            axes = AttrInts(node, "axes");
+        } else {
+            if (in.size() < 3 || !in[1] || !in[2]) return false;
+            auto ints = [](const ConstValue& c) {
+                std::vector<int64_t> r;
+                for (size_t i = 0; i < c.size(); ++i)
+                    r.push_back(static_cast<int64_t>(c.at(i)));
+                return r;
+            };
+            starts = ints(*in[1]);
+            ends = ints(*in[2]);
+            if (in.size() > 3 && in[3]) axes = ints(*in[3]);
+            if (in.size() > 4 && in[4]) steps = ints(*in[4]);
+        }
+        if (axes.empty()) {
+            for (size_t i = 0; i < starts.size(); ++i)
+                axes.push_back(static_cast<int64_t>(i));
+        }
+        if (steps.empty()) steps.assign(starts.size(), 1);
+        if (ends.size() != starts.size() || axes.size() != starts.size() ||
+            steps.size() != starts.size() || rank == 0) {
+            return false;
+        }
+        std::vector<int64_t> first(rank, 0), step(rank, 1), d = x.dims;
+        for (size_t k = 0; k < starts.size(); ++k) {
+            const int64_t a = Axis(axes[k], rank);
+            if (a < 0 || a >= static_cast<int64_t>(rank) || steps[k] == 0) return false;
+            const int64_t n = x.dims[a];
+            int64_t b = starts[k] < 0 ? starts[k] + n : starts[k];
+            int64_t e = ends[k] < 0 ? ends[k] + n : ends[k];
+            if (steps[k] > 0) {
+                b = std::clamp<int64_t>(b, 0, n);
+                e = std::clamp<int64_t>(e, 0, n);
+                d[a] = e > b ? (e - b + steps[k] - 1) / steps[k] : 0;
+            } else {
+                b = std::clamp<int64_t>(b, 0, n - 1);
+                e = std::clamp<int64_t>(e, -1, n - 1);
+                d[a] = b > e ? (b - e - steps[k] - 1) / -steps[k] : 0;
+            }
+            first[a] = b;
+            step[a] = steps[k];
+        }
+        ConstValue v = Make(d, x.integer);
+        for (size_t i = 0; i < v.size(); ++i) {
+            size_t rest = i, from = 0, stride = 1;
+            for (size_t k = rank; k-- > 0;) {
+                const int64_t coord = static_cast<int64_t>(rest % static_cast<size_t>(d[k]));
+                rest /= static_cast<size_t>(d[k]);
+                from += static_cast<size_t>(first[k] + coord * step[k]) * stride;
+                stride *= static_cast<size_t>(x.dims[k]);
+            }
+            Set(&v, i, x.at(from));
+        }
         outputs->push_back(std::move(v));
         return true;
     }
     return false;
+}
+
+namespace {
+
+std::vector<int64_t> StaticShape(const onnx::TypeProto& type, bool* ok) {
+    std::vector<int64_t> dims;
+    *ok = type.has_tensor_type() && type.tensor_type().has_shape();
+    if (!*ok) return dims;
+    for (const auto& d : type.tensor_type().shape().dim()) {
+        if (!d.has_dim_value() || d.dim_value() < 0) {
+            *ok = false;
+            return {};
+        }
+        dims.push_back(d.dim_value());
+    }
+    return dims;
+}
+
+// The folded value as an initializer of the element type inference gave the output (int64 or
+// float when it gave none). False for types this does not write (float16, strings...).
+bool WriteTensorProto(const ConstValue& v, int32_t type, const std::string& name,
+                      onnx::TensorProto* out) {
+    using T = onnx::TensorProto;
+    if (type == T::UNDEFINED) type = v.integer ? T::INT64 : T::FLOAT;
+    out->set_name(name);
+    out->set_data_type(type);
+    for (int64_t d : v.dims)
+        out->add_dims(d);
+    for (size_t i = 0; i < v.size(); ++i) {
+        const double x = v.at(i);
+        switch (type) {
+            case T::FLOAT:
+                out->add_float_data(static_cast<float>(x));
+                break;
+            case T::DOUBLE:
+                out->add_double_data(x);
+                break;
+            case T::INT64:
+                out->add_int64_data(static_cast<int64_t>(x));
+                break;
+            case T::INT32:
+            case T::INT16:
+            case T::INT8:
+            case T::UINT8:
+            case T::UINT16:
+            case T::BOOL:
+                out->add_int32_data(static_cast<int32_t>(x));
+                break;
+            default:
+                return false;
+        }
+    }
+    return true;
+}
+
+void InferShapes(onnx::ModelProto* model) {
+    onnx::ShapeInferenceOptions options;
+    options.check_type = false;
+    options.error_mode = 1;  // throw on an inconsistency instead of ignoring it
+    options.enable_data_propagation = true;
+    onnx::shape_inference::InferShapes(*model, onnx::OpSchemaRegistry::Instance(), options);
+}
+
+}  // namespace
+
+void InferShapesFoldingConstants(onnx::ModelProto* model) {
+    auto* graph = model->mutable_graph();
+    // Each round folds every chain it can reach; another is needed only when the last one's
+    // constants let inference give shapes that Shape nodes then fold.
+    for (int round = 0; round < 8; ++round) {
+        InferShapes(model);
+        std::map<std::string, std::vector<int64_t>> dims;
+        std::map<std::string, int32_t> types;
+        for (const auto* list : {&graph->value_info(), &graph->input(), &graph->output()}) {
+            for (const auto& vi : *list) {
+                bool ok;
+                auto d = StaticShape(vi.type(), &ok);
+                if (ok) dims[vi.name()] = std::move(d);
+                if (vi.type().has_tensor_type()) {
+                    types[vi.name()] = vi.type().tensor_type().elem_type();
+                }
+            }
+        }
+        std::map<std::string, ConstValue> consts;
+        for (const auto& init : graph->initializer()) {
+            ConstValue c;
+            std::string ignored;
+            if (ReadTensorProto(init, &c, &ignored)) {
+                dims[init.name()] = c.dims;
+                consts[init.name()] = std::move(c);
+            }
+        }
+        std::vector<onnx::NodeProto> kept;
+        bool folded_any = false;
+        for (const auto& node : graph->node()) {
+            std::vector<ConstValue> folded;
+            std::vector<onnx::TensorProto> written(static_cast<size_t>(node.output_size()));
+            bool fold = FoldNode(node, consts, dims, &folded) &&
+                        static_cast<int>(folded.size()) == node.output_size();
+            for (int i = 0; fold && i < node.output_size(); ++i) {
+                const auto type = types.find(node.output(i));
+                fold = WriteTensorProto(folded[i], type == types.end() ? 0 : type->second,
+                                        node.output(i), &written[i]);
+            }
+            if (!fold) {
+                kept.push_back(node);
+                continue;
+            }
+            for (int i = 0; i < node.output_size(); ++i) {
+                dims[node.output(i)] = folded[i].dims;
+                consts[node.output(i)] = std::move(folded[i]);
+                if (model->ir_version() < 4) {
+                    // Before IR 4 every initializer is also a graph input.
+                    auto* input = graph->add_input();
+                    input->set_name(node.output(i));
+                    auto* tensor = input->mutable_type()->mutable_tensor_type();
+                    tensor->set_elem_type(written[i].data_type());
+                    auto* shape = tensor->mutable_shape();
+                    for (int64_t d : written[i].dims())
+                        shape->add_dim()->set_dim_value(d);
+                }
+                *graph->add_initializer() = std::move(written[i]);
+            }
+            folded_any = true;
+        }
+        if (!folded_any) return;
+        graph->clear_node();
+        for (auto& node : kept)
+            *graph->add_node() = std::move(node);
+    }
+    InferShapes(model);
 }
 
 }  // namespace openacl::model

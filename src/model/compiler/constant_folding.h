@@ -33,4 +33,10 @@ bool FoldNode(const onnx::NodeProto& node, const std::map<std::string, ConstValu
               const std::map<std::string, std::vector<int64_t>>& dims,
               std::vector<ConstValue>* outputs);
 
+// Runs ONNX's shape inference, then replaces every node FoldNode can evaluate by initializers
+// holding its outputs, and again while anything folds: a shape computed from shapes (Shape ->
+// Cast -> Slice -> Concat -> Reshape) becomes a constant that the next inference reads, so the
+// tensors after it get static shapes. Throws what InferShapes throws for an inconsistent graph.
+void InferShapesFoldingConstants(onnx::ModelProto* model);
+
 }  // namespace openacl::model

@@ -119,7 +119,10 @@ void FusePostOps(Plan* plan) {
             // Every activation and residual add fuses, whatever kernel the engine picks: where
             // that kernel cannot take them (oneDNN 2.6's Winograd has no swish and no binary
             // add), the engine runs them after it.
-            if (next.kind == LayerKind::kEltwise && next.post_ops.empty()) {
+            // Log and Erf run the engine's own kernel, not oneDNN's (see dnnl_engine.cpp).
+            if (next.kind == LayerKind::kEltwise && next.post_ops.empty() &&
+                next.ints[0] != static_cast<int64_t>(EltwiseAlg::kLog) &&
+                next.ints[0] != static_cast<int64_t>(EltwiseAlg::kErf)) {
                 op.kind = PostOp::kEltwise;
                 op.alg = next.ints[0];
                 op.alpha = next.floats[0];

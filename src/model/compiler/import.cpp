@@ -124,12 +124,15 @@ class Importer {
     void LayerNormStatistics(const onnx::NodeProto& node, int64_t axis, float epsilon);
     void Pool(const onnx::NodeProto& node, PoolAlg alg, bool global);
     void Binary(const onnx::NodeProto& node, BinaryAlg alg);
+    uint32_t BinaryOf(const onnx::NodeProto& node, BinaryAlg alg, std::string a, std::string b,
+                      const std::vector<int64_t>& y, const std::string& out);
     void Eltwise(const onnx::NodeProto& node, EltwiseAlg alg, float alpha, float beta);
     void Gemm(const onnx::NodeProto& node);
     void MatMul(const onnx::NodeProto& node);
     void Resize(const onnx::NodeProto& node);
     void Slice(const onnx::NodeProto& node);
     void Split(const onnx::NodeProto& node);
+    void Reduce(const onnx::NodeProto& node);
 
     const onnx::ModelProto& model_;
     int64_t opset_;
@@ -464,10 +467,26 @@ void Importer::Pool(const onnx::NodeProto& node, PoolAlg alg, bool global) {
 }
 
 void Importer::Binary(const onnx::NodeProto& node, BinaryAlg alg) {
-    std::string a = node.input(0), b = node.input(1);
-    const auto& y = Dims(node.output(0));
-    const bool commutes = alg == BinaryAlg::kAdd || alg == BinaryAlg::kMul;
+    Define(node,
+           BinaryOf(node, alg, node.input(0), node.input(1), Dims(node.output(0)), node.output(0)));
+}
+
+// a (alg) b into a tensor of dims y named out (the node's output, or a step of it).
+uint32_t Importer::BinaryOf(const onnx::NodeProto& node, BinaryAlg alg, std::string a,
+                            std::string b, const std::vector<int64_t>& y, const std::string& out) {
+    const bool commutes = alg == BinaryAlg::kAdd || alg == BinaryAlg::kMul ||
+                          alg == BinaryAlg::kMax || alg == BinaryAlg::kMin;
     if (Dims(a) != y || (consts_.count(a) && !consts_.count(b) && Dims(b) == y)) {
+        const auto c = consts_.find(a);
+        if (!commutes && c != consts_.end() && c->second.size() == 1 && Dims(b) == y &&
+            (alg == BinaryAlg::kSub || alg == BinaryAlg::kDiv)) {
+            // c - x and c / x (1 - p, 1 / x): one activation of x.
+            const float k = static_cast<float>(c->second.at(0));
+            const bool sub = alg == BinaryAlg::kSub;
+            return Layer(LayerKind::kEltwise, node, {Tensor(b)}, y,
+                         {static_cast<int64_t>(sub ? EltwiseAlg::kLinear : EltwiseAlg::kPow)},
+                         {sub ? -1.0f : k, sub ? k : -1.0f}, out);
+        }
         if (!commutes || Dims(b) != y) throw Unsupported{node.op_type() + " (broadcast first)"};
         std::swap(a, b);
     }
@@ -480,10 +499,11 @@ void Importer::Binary(const onnx::NodeProto& node, BinaryAlg alg) {
         if (consts_.count(b)) {
             bt = ConstTensor(b, padded, Floats(consts_.at(b)));
         } else {
-            bt = Layer(LayerKind::kView, node, {bt}, padded, {}, {}, b + "/rank");
+            bt = Layer(LayerKind::kView, node, {bt}, padded, {}, {}, out + "/" + b + "/rank");
         }
     }
-    Define(node, Layer(LayerKind::kBinary, node, {Tensor(a), bt}, y, {static_cast<int64_t>(alg)}));
+    return Layer(LayerKind::kBinary, node, {Tensor(a), bt}, y, {static_cast<int64_t>(alg)}, {},
+                 out);
 }
 
 void Importer::Eltwise(const onnx::NodeProto& node, EltwiseAlg alg, float alpha, float beta) {
@@ -647,6 +667,55 @@ void Importer::Split(const onnx::NodeProto& node) {
     }
 }
 
+// ReduceMax/Min/Sum/Mean/Prod/L1/L2/SumSquare: axes from the attribute (older opsets) or the
+// constant second input; the reduced dims are kept as 1, then a view drops them (keepdims 0).
+void Importer::Reduce(const onnx::NodeProto& node) {
+    static const std::map<std::string, ReduceAlg> kAlgs = {
+        {"ReduceMax", ReduceAlg::kMax},   {"ReduceMin", ReduceAlg::kMin},
+        {"ReduceSum", ReduceAlg::kSum},   {"ReduceMean", ReduceAlg::kMean},
+        {"ReduceProd", ReduceAlg::kProd}, {"ReduceL1", ReduceAlg::kL1},
+        {"ReduceL2", ReduceAlg::kL2},     {"ReduceSumSquare", ReduceAlg::kSumSquare}};
+    const auto alg = kAlgs.find(node.op_type());
+    if (alg == kAlgs.end()) throw Unsupported{node.op_type()};
+    const auto& x = Dims(node.input(0));
+    const auto& y = Dims(node.output(0));
+    std::vector<int64_t> axes = AttrInts(node, "axes");
+    if (node.input_size() > 1 && !node.input(1).empty()) {
+        const ConstValue* c = Const(node, 1);
+        if (!c) throw Unsupported{node.op_type() + " (axes not constant)"};
+        for (size_t i = 0; i < c->size(); ++i)
+            axes.push_back(static_cast<int64_t>(c->at(i)));
+    }
+    const int64_t rank = static_cast<int64_t>(x.size());
+    if (axes.empty() && AttrInt(node, "noop_with_empty_axes", 0)) {
+        Define(node, Layer(LayerKind::kView, node, {Tensor(node.input(0))}, y));
+        return;
+    }
+    std::vector<int64_t> kept = x;
+    for (int64_t i = 0; i < rank; ++i) {
+        bool reduced = axes.empty();
+        for (int64_t a : axes)
+            reduced = reduced || (a < 0 ? a + rank : a) == i;
+        if (reduced) kept[i] = 1;
+    }
+    if (kept.size() < 1 || kept.size() > 5) throw Unsupported{node.op_type() + " (rank)"};
+    if (PlanElementCount(kept) != PlanElementCount(y)) {
+        throw Unsupported{node.op_type() + " (output shape)"};
+    }
+    // ReduceMean keeps its own layer kind, which plans written before kReduce use.
+    const bool mean = alg->second == ReduceAlg::kMean;
+    const LayerKind kind = mean ? LayerKind::kReduceMean : LayerKind::kReduce;
+    std::vector<int64_t> ints;
+    if (!mean) ints.push_back(static_cast<int64_t>(alg->second));
+    if (kept == y) {
+        Define(node, Layer(kind, node, {Tensor(node.input(0))}, y, ints));
+    } else {
+        uint32_t r = Layer(kind, node, {Tensor(node.input(0))}, kept, ints, {},
+                           node.output(0) + "/keepdims");
+        Define(node, Layer(LayerKind::kView, node, {r}, y));
+    }
+}
+
 void Importer::Lower(const onnx::NodeProto& node) {
     const std::string& op = node.op_type();
     if (!node.domain().empty() && node.domain() != "ai.onnx") throw Unsupported{op};
@@ -700,14 +769,94 @@ void Importer::Lower(const onnx::NodeProto& node) {
             lo = AttrFloat(node, "min", lo);
             hi = AttrFloat(node, "max", hi);
         } else {
+            std::string lo_tensor, hi_tensor;
             for (int i = 1; i < 3 && i < node.input_size(); ++i) {
                 if (node.input(i).empty()) continue;
                 const ConstValue* c = Const(node, i);
-                if (!c || c->size() != 1) throw Unsupported{"Clip (bounds not constant)"};
-                (i == 1 ? lo : hi) = static_cast<float>(c->at(0));
+                if (c && c->size() == 1) {
+                    (i == 1 ? lo : hi) = static_cast<float>(c->at(0));
+                } else if (PlanElementCount(Dims(node.input(i))) == 1) {
+                    (i == 1 ? lo_tensor : hi_tensor) = node.input(i);
+                } else {
+                    throw Unsupported{"Clip (bounds not scalars)"};
+                }
+            }
+            if (!lo_tensor.empty() || !hi_tensor.empty()) {
+                // Bounds computed by the graph (a floor below the maximum): max, then min, with
+                // the bound broadcast; a constant bound stays a clip.
+                std::string x = node.input(0);
+                if (!lo_tensor.empty()) {
+                    x = node.output(0) + "/max";
+                    tensors_[x] = BinaryOf(node, BinaryAlg::kMax, node.input(0), lo_tensor, y, x);
+                    dims_[x] = y;
+                }
+                if (!hi_tensor.empty()) {
+                    const std::string out = node.output(0) + (lo > -FLT_MAX ? "/min" : "");
+                    tensors_[out] = BinaryOf(node, BinaryAlg::kMin, x, hi_tensor, y, out);
+                    dims_[out] = y;
+                    x = out;
+                }
+                if (lo > -FLT_MAX || hi < FLT_MAX) {
+                    Define(node, Layer(LayerKind::kEltwise, node, {Tensor(x)}, y,
+                                       {static_cast<int64_t>(EltwiseAlg::kClip)}, {lo, hi}));
+                } else {
+                    Define(node, Tensor(x));
+                }
+                return;
             }
         }
         Eltwise(node, EltwiseAlg::kClip, lo, hi);
+    } else if (op == "Sqrt") {
+        Eltwise(node, EltwiseAlg::kSqrt, 0.0f, 0.0f);
+    } else if (op == "Erf") {
+        Eltwise(node, EltwiseAlg::kErf, 0.0f, 0.0f);
+    } else if (op == "Exp") {
+        Eltwise(node, EltwiseAlg::kExp, 0.0f, 0.0f);
+    } else if (op == "Log") {
+        Eltwise(node, EltwiseAlg::kLog, 0.0f, 0.0f);
+    } else if (op == "Abs") {
+        Eltwise(node, EltwiseAlg::kAbs, 0.0f, 0.0f);
+    } else if (op == "Neg") {
+        Eltwise(node, EltwiseAlg::kLinear, -1.0f, 0.0f);
+    } else if (op == "Reciprocal") {
+        Eltwise(node, EltwiseAlg::kPow, 1.0f, -1.0f);
+    } else if (op == "Softplus") {
+        Eltwise(node, EltwiseAlg::kSoftPlus, 0.0f, 0.0f);
+    } else if (op == "Elu") {
+        Eltwise(node, EltwiseAlg::kElu, AttrFloat(node, "alpha", 1.0f), 0.0f);
+    } else if (op == "Round") {
+        Eltwise(node, EltwiseAlg::kRound, 0.0f, 0.0f);
+    } else if (op == "Mish") {
+        Eltwise(node, EltwiseAlg::kMish, 0.0f, 0.0f);
+    } else if (op == "Gelu") {
+        const std::string approximate = AttrString(node, "approximate", "none");
+        if (approximate != "none" && approximate != "tanh") {
+            throw Unsupported{"Gelu (approximate " + approximate + ")"};
+        }
+        Eltwise(node, approximate == "tanh" ? EltwiseAlg::kGeluTanh : EltwiseAlg::kGeluErf, 0.0f,
+                0.0f);
+    } else if (op == "Pow") {
+        const ConstValue* e = Const(node, 1);
+        if (!e || e->size() != 1) throw Unsupported{"Pow (exponent not a constant scalar)"};
+        Eltwise(node, EltwiseAlg::kPow, 1.0f, static_cast<float>(e->at(0)));
+    } else if (op == "Cast") {
+        // Every tensor of a plan is float32: a cast to float32 changes nothing.
+        const int64_t to = AttrInt(node, "to", 0);
+        if (to != onnx::TensorProto::FLOAT) {
+            throw Unsupported{
+                "Cast (to " +
+                onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(to)) +
+                ")"};
+        }
+        Define(node, Layer(LayerKind::kView, node, {Tensor(node.input(0))}, y));
+    } else if (op == "Max" || op == "Min") {
+        if (node.input_size() == 1) {
+            Define(node, Layer(LayerKind::kView, node, {Tensor(node.input(0))}, y));
+        } else if (node.input_size() == 2) {
+            Binary(node, op == "Max" ? BinaryAlg::kMax : BinaryAlg::kMin);
+        } else {
+            throw Unsupported{op + " (more than two inputs)"};
+        }
     } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
         Binary(node, op == "Add"   ? BinaryAlg::kAdd
                      : op == "Sub" ? BinaryAlg::kSub
@@ -736,8 +885,16 @@ void Importer::Lower(const onnx::NodeProto& node) {
             if (PlanElementCount(Dims(name)) > 0) in.push_back(Tensor(name));
         }
         Define(node, Layer(LayerKind::kConcat, node, in, y, {axis}));
-    } else if (op == "Softmax") {
+    } else if (op == "Softmax" || op == "LogSoftmax") {
         const int64_t rank = static_cast<int64_t>(y.size());
+        // Softmax keeps its one int, as plans written before LogSoftmax have it.
+        const std::vector<int64_t> log =
+            op == "LogSoftmax" ? std::vector<int64_t>{1} : std::vector<int64_t>{};
+        auto with_log = [&log](int64_t axis) {
+            std::vector<int64_t> ints{axis};
+            ints.insert(ints.end(), log.begin(), log.end());
+            return ints;
+        };
         int64_t axis = AttrInt(node, "axis", opset_ < 13 ? 1 : -1);
         if (axis < 0) axis += rank;
         if (opset_ < 13 && axis != rank - 1) {
@@ -748,11 +905,12 @@ void Importer::Lower(const onnx::NodeProto& node) {
             std::vector<int64_t> flat{outer, PlanElementCount(y) / std::max<int64_t>(outer, 1)};
             uint32_t v = Layer(LayerKind::kView, node, {Tensor(node.input(0))}, flat, {}, {},
                                node.output(0) + "/2d");
-            uint32_t s =
-                Layer(LayerKind::kSoftmax, node, {v}, flat, {1}, {}, node.output(0) + "/softmax");
+            uint32_t s = Layer(LayerKind::kSoftmax, node, {v}, flat, with_log(1), {},
+                               node.output(0) + "/softmax");
             Define(node, Layer(LayerKind::kView, node, {s}, y));
         } else {
-            Define(node, Layer(LayerKind::kSoftmax, node, {Tensor(node.input(0))}, y, {axis}));
+            Define(node,
+                   Layer(LayerKind::kSoftmax, node, {Tensor(node.input(0))}, y, with_log(axis)));
         }
     } else if (op == "Transpose") {
         std::vector<int64_t> perm = AttrInts(node, "perm");
@@ -767,26 +925,8 @@ void Importer::Lower(const onnx::NodeProto& node) {
         Slice(node);
     } else if (op == "Split") {
         Split(node);
-    } else if (op == "ReduceMean") {
-        const auto& x = Dims(node.input(0));
-        if (node.input_size() > 1) throw Unsupported{"ReduceMean (axes as an input)"};
-        std::vector<int64_t> axes = AttrInts(node, "axes");
-        std::vector<int64_t> kept = x;
-        for (size_t i = 0; i < x.size(); ++i) {
-            bool reduced = axes.empty();
-            for (int64_t a : axes)
-                reduced = reduced || (a < 0 ? a + static_cast<int64_t>(x.size()) : a) ==
-                                         static_cast<int64_t>(i);
-            if (reduced) kept[i] = 1;
-        }
-        if (kept.size() < 1 || kept.size() > 5) throw Unsupported{"ReduceMean (rank)"};
-        if (kept == y) {
-            Define(node, Layer(LayerKind::kReduceMean, node, {Tensor(node.input(0))}, y));
-        } else {
-            uint32_t r = Layer(LayerKind::kReduceMean, node, {Tensor(node.input(0))}, kept, {}, {},
-                               node.output(0) + "/keepdims");
-            Define(node, Layer(LayerKind::kView, node, {r}, y));
-        }
+    } else if (op.rfind("Reduce", 0) == 0) {
+        Reduce(node);
     } else {
         throw Unsupported{op};
     }
@@ -915,11 +1055,7 @@ bool CompileOnnx(const std::string& onnx, const CompileOptions& options, Compile
         if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
     }
     try {
-        onnx::ShapeInferenceOptions so;
-        so.check_type = false;
-        so.error_mode = 1;
-        so.enable_data_propagation = true;
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), so);
+        InferShapesFoldingConstants(&model);
     } catch (const std::exception& e) {
         result->error = std::string("shape inference failed: ") + e.what();
         return false;

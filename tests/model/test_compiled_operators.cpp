@@ -1,0 +1,305 @@
+// Operators the compiled engine gained for trained models (element-wise math, max/min,
+// reductions, bounds computed by the graph, casts) and the shape arithmetic atc folds: each
+// graph is compiled, run on oneDNN and compared with a reference computed here (OpenCV DNN 4.6
+// runs none of these forms).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine_test_support.h"
+
+namespace openacl::model {
+namespace {
+
+// y = f(x) over one float tensor, compiled and compared element by element.
+void ExpectUnary(const std::string& op, const std::vector<float>& x,
+                 const std::function<float(float)>& f,
+                 const std::function<void(Builder&)>& attributes = {}) {
+    const Dims d{static_cast<int64_t>(x.size())};
+    Builder b;
+    b.Input("x", d).Output("y", d).Node(op, {"x"}, {"y"});
+    if (attributes) attributes(b);
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    std::vector<float> want;
+    for (float v : x)
+        want.push_back(f(v));
+    ExpectClose(RunEngine(engine.get(), {d}, {x}), {want});
+}
+
+const std::vector<float> kSigned = {-3.5f, -1.0f, -0.25f, 0.0f, 0.5f, 1.5f, 2.5f, 4.0f};
+const std::vector<float> kPositive = {0.01f, 0.25f, 1.0f, 2.0f, 9.0f, 100.0f};
+
+TEST(CompiledOperators, SqrtOfPositiveValues) {
+    ExpectUnary("Sqrt", kPositive, [](float v) { return std::sqrt(v); });
+}
+
+TEST(CompiledOperators, ExpAndLog) {
+    ExpectUnary("Exp", kSigned, [](float v) { return std::exp(v); });
+    ExpectUnary("Log", kPositive, [](float v) { return std::log(v); });
+}
+
+// ONNX's own test: log(1) is 0, not oneDNN's -1.4e-6.
+TEST(CompiledOperators, LogIsExactWhereTheResultIsZero) {
+    Builder b;
+    b.Input("x", {2}).Output("y", {2}).Node("Log", {"x"}, {"y"});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    const Tensors out = RunEngine(engine.get(), {{2}}, {{1.0f, 10.0f}});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0][0], 0.0f);
+    EXPECT_EQ(out[0][1], std::log(10.0f));
+}
+
+TEST(CompiledOperators, ErfAsTheCLibraryComputesIt) {
+    ExpectUnary("Erf", kSigned, [](float v) { return std::erf(v); });
+}
+
+TEST(CompiledOperators, LogSoftmaxAlongTheLastAxis) {
+    const std::vector<float> x = Random(8, 10, 3.0f);
+    Builder b;
+    b.Input("x", {2, 4}).Output("y", {2, 4}).Node("LogSoftmax", {"x"}, {"y"});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    std::vector<float> want;
+    for (int r = 0; r < 2; ++r) {
+        float sum = 0;
+        for (int c = 0; c < 4; ++c)
+            sum += std::exp(x[r * 4 + c]);
+        for (int c = 0; c < 4; ++c)
+            want.push_back(x[r * 4 + c] - std::log(sum));
+    }
+    ExpectClose(RunEngine(engine.get(), {{2, 4}}, {x}), {want});
+}
+
+TEST(CompiledOperators, AbsNegAndReciprocal) {
+    ExpectUnary("Abs", kSigned, [](float v) { return std::fabs(v); });
+    ExpectUnary("Neg", kSigned, [](float v) { return -v; });
+    ExpectUnary("Reciprocal", kPositive, [](float v) { return 1.0f / v; });
+}
+
+TEST(CompiledOperators, SoftplusAndEluWithItsAlpha) {
+    ExpectUnary("Softplus", kSigned, [](float v) { return std::log1p(std::exp(v)); });
+    ExpectUnary(
+        "Elu", kSigned, [](float v) { return v > 0 ? v : 0.5f * (std::exp(v) - 1.0f); },
+        [](Builder& b) { b.FloatAttribute("alpha", 0.5f); });
+}
+
+TEST(CompiledOperators, RoundTakesHalvesToEven) {
+    ExpectUnary("Round", {-2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f, 2.6f},
+                [](float v) { return std::nearbyint(v); });
+}
+
+TEST(CompiledOperators, PowWithAConstantExponent) {
+    for (float e : {2.0f, 3.0f, 0.5f, -1.0f}) {
+        const Dims d{6};
+        Builder b;
+        b.Input("x", d).Output("y", d).Weight("e", {}, {e}).Node("Pow", {"x", "e"}, {"y"});
+        auto engine = Compiled(b.Bytes());
+        ASSERT_TRUE(engine);
+        const std::vector<float>& x = e == 2.0f || e == 3.0f ? kSigned : kPositive;
+        std::vector<float> in(x.begin(), x.begin() + 6), want;
+        for (float v : in)
+            want.push_back(std::pow(v, e));
+        ExpectClose(RunEngine(engine.get(), {d}, {in}), {want});
+    }
+}
+
+TEST(CompiledOperators, PowWithATensorExponentIsRefusedWithTheReason) {
+    Builder b;
+    b.Input("x", {4}).Input("e", {4}).Output("y", {4}).Node("Pow", {"x", "e"}, {"y"});
+    CompileResult result;
+    EXPECT_FALSE(CompileOnnx(b.Bytes(), {}, &result));
+    ASSERT_EQ(result.unsupported.size(), 1u);
+    EXPECT_EQ(result.unsupported[0], "Pow (exponent not a constant scalar)");
+}
+
+TEST(CompiledOperators, MaxAndMinOfTwoTensorsAndOfABroadcastConstant) {
+    const Dims d{2, 4};
+    const std::vector<float> x = Random(8, 1), z = Random(8, 2), c = {0.1f, -0.2f, 0.3f, 0.0f};
+    Builder b;
+    b.Input("x", d).Input("z", d).Output("hi", d).Output("lo", d).Weight("c", {4}, c);
+    b.Node("Max", {"x", "z"}, {"hi"}).Node("Min", {"c", "x"}, {"lo"});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    std::vector<float> hi, lo;
+    for (size_t i = 0; i < 8; ++i) {
+        hi.push_back(std::max(x[i], z[i]));
+        lo.push_back(std::min(x[i], c[i % 4]));
+    }
+    ExpectClose(RunEngine(engine.get(), {d, d}, {x, z}), {hi, lo});
+}
+
+TEST(CompiledOperators, MaxOfOneInputIsThatInput) {
+    const std::vector<float> x = Random(5, 3);
+    Builder b;
+    b.Input("x", {5}).Output("y", {5}).Node("Max", {"x"}, {"y"});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{5}}, {x}), {x});
+}
+
+TEST(CompiledOperators, AConstantMinusOrOverATensor) {
+    const std::vector<float> x = kPositive;
+    const Dims d{static_cast<int64_t>(x.size())};
+    Builder b;
+    b.Input("x", d).Output("s", d).Output("q", d).Weight("one", {}, {1.0f});
+    b.Weight("three", {1}, {3.0f});
+    b.Node("Sub", {"one", "x"}, {"s"}).Node("Div", {"three", "x"}, {"q"});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    std::vector<float> s, q;
+    for (float v : x) {
+        s.push_back(1.0f - v);
+        q.push_back(3.0f / v);
+    }
+    ExpectClose(RunEngine(engine.get(), {d}, {x}), {s, q});
+}
+
+// A log-mel front end's floor: every value at least (the maximum - 2), the floor computed by
+// the graph at run time.
+TEST(CompiledOperators, ClipWithABoundTheGraphComputes) {
+    const Dims d{1, 3, 4};
+    const std::vector<float> x = Random(12, 4, 3.0f);
+    Builder b;
+    b.Input("x", d).Output("y", d).Weight("two", {}, {2.0f}).Weight("hi", {}, {1.5f});
+    b.Node("ReduceMax", {"x"}, {"m"}).IntAttribute("keepdims", 0);
+    b.Node("Sub", {"m", "two"}, {"floor"}).Node("Clip", {"x", "floor", "hi"}, {"y"});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    const float floor = *std::max_element(x.begin(), x.end()) - 2.0f;
+    std::vector<float> want;
+    for (float v : x)
+        want.push_back(std::min(std::max(v, floor), 1.5f));
+    ExpectClose(RunEngine(engine.get(), {d}, {x}), {want});
+}
+
+// Reductions over axis 1 of a [2, 3, 4] tensor, keeping it as 1 (keepdims = 1, the default).
+std::vector<float> ReduceAxis1(const std::vector<float>& x, float init,
+                               const std::function<float(float, float)>& step,
+                               const std::function<float(float)>& finish) {
+    std::vector<float> out;
+    for (int a = 0; a < 2; ++a) {
+        for (int c = 0; c < 4; ++c) {
+            float acc = init;
+            for (int k = 0; k < 3; ++k)
+                acc = step(acc, x[(a * 3 + k) * 4 + c]);
+            out.push_back(finish(acc));
+        }
+    }
+    return out;
+}
+
+struct ReduceCase {
+    const char* op;
+    float init;
+    std::function<float(float, float)> step;
+    std::function<float(float)> finish;
+};
+
+class CompiledReduction : public testing::TestWithParam<ReduceCase> {};
+
+TEST_P(CompiledReduction, OverOneAxisGivenAsAttribute) {
+    const ReduceCase& c = GetParam();
+    const std::vector<float> x = Random(24, 5, 2.0f);
+    Builder b;
+    b.Input("x", {2, 3, 4}).Output("y", {2, 1, 4});
+    b.Node(c.op, {"x"}, {"y"}).IntsAttribute("axes", {1});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{2, 3, 4}}, {x}), {ReduceAxis1(x, c.init, c.step, c.finish)});
+}
+
+const auto kSame = [](float v) { return v; };
+
+INSTANTIATE_TEST_SUITE_P(
+    Reductions, CompiledReduction,
+    testing::Values(
+        ReduceCase{"ReduceMax", -FLT_MAX, [](float a, float v) { return std::max(a, v); }, kSame},
+        ReduceCase{"ReduceMin", FLT_MAX, [](float a, float v) { return std::min(a, v); }, kSame},
+        ReduceCase{"ReduceMean", 0.0f, [](float a, float v) { return a + v; },
+                   [](float s) { return s / 3.0f; }},
+        ReduceCase{"ReduceProd", 1.0f, [](float a, float v) { return a * v; }, kSame},
+        ReduceCase{"ReduceL1", 0.0f, [](float a, float v) { return a + std::fabs(v); }, kSame},
+        ReduceCase{"ReduceL2", 0.0f, [](float a, float v) { return a + v * v; },
+                   [](float s) { return std::sqrt(s); }},
+        ReduceCase{"ReduceSumSquare", 0.0f, [](float a, float v) { return a + v * v; }, kSame}),
+    [](const auto& info) { return std::string(info.param.op); });
+
+TEST(CompiledOperators, ReduceSumTakesItsAxesAsAnInputAndDropsThemWithoutKeepdims) {
+    const std::vector<float> x = Random(24, 6);
+    Builder b;
+    b.Input("x", {2, 3, 4}).Output("y", {2, 4}).Int64Weight("axes", {1}, {-2});
+    b.Node("ReduceSum", {"x", "axes"}, {"y"}).IntAttribute("keepdims", 0);
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{2, 3, 4}}, {x}),
+                {ReduceAxis1(x, 0.0f, [](float a, float v) { return a + v; }, kSame)});
+}
+
+TEST(CompiledOperators, ReduceSumWithNoAxesAndNoopLeavesTheTensorAsItIs) {
+    const std::vector<float> x = Random(6, 7);
+    Builder b;
+    b.Input("x", {2, 3}).Output("y", {2, 3});
+    b.Node("ReduceSum", {"x"}, {"y"}).IntAttribute("noop_with_empty_axes", 1);
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{2, 3}}, {x}), {x});
+}
+
+TEST(CompiledOperators, ACastToFloatChangesNothing) {
+    const std::vector<float> x = Random(6, 8);
+    Builder b;
+    b.Input("x", {6}).Output("y", {6}).Node("Cast", {"x"}, {"y"});
+    b.IntAttribute("to", onnx::TensorProto::FLOAT);
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{6}}, {x}), {x});
+}
+
+TEST(CompiledOperators, ACastOfAnActivationToIntegersIsRefusedNamingTheType) {
+    Builder b;
+    b.Input("x", {6}).Output("y", {6}).Node("Cast", {"x"}, {"i"});
+    b.IntAttribute("to", onnx::TensorProto::INT64);
+    b.Node("Cast", {"i"}, {"y"}).IntAttribute("to", onnx::TensorProto::FLOAT);
+    CompileResult result;
+    EXPECT_FALSE(CompileOnnx(b.Bytes(), {}, &result));
+    ASSERT_EQ(result.unsupported.size(), 1u);
+    EXPECT_EQ(result.unsupported[0], "Cast (to INT64)");
+}
+
+// What PaddlePaddle's exporter writes for a flatten (opset 9): the shape of an activation, cast
+// to int32, sliced with attributes, concatenated with constants cast to int64, then a Reshape.
+// ONNX's own inference leaves the Reshape's shape unknown; the folder makes it a constant.
+TEST(CompiledOperators, AReshapeToAShapeComputedFromShapesCompiles) {
+    Builder b(9);
+    b.Input("x", {1, 2, 3, 4}).Output("y", {1, 2, 12});
+    b.Weight("w", {2, 1, 1, 1}, {2.0f, -1.0f});
+    b.Node("Conv", {"x", "w"}, {"c"}).IntAttribute("group", 2);
+    b.Node("Shape", {"c"}, {"s"});
+    b.Node("Cast", {"s"}, {"s32"}).IntAttribute("to", onnx::TensorProto::INT32);
+    b.Node("Slice", {"s32"}, {"lead"}).IntsAttribute("axes", {0});
+    b.IntsAttribute("starts", {0}).IntsAttribute("ends", {2});
+    b.Node("Cast", {"lead"}, {"lead64"}).IntAttribute("to", onnx::TensorProto::INT64);
+    b.Int64Weight("rest", {1}, {-1});
+    b.Node("Concat", {"lead64", "rest"}, {"shape"}).IntAttribute("axis", 0);
+    b.Node("Reshape", {"c", "shape"}, {"r"}).Node("Relu", {"r"}, {"y"});
+    Plan plan;
+    auto engine = Compiled(b.Bytes(), {}, &plan);
+    ASSERT_TRUE(engine);
+    for (const PlanLayer& layer : plan.layers)
+        EXPECT_NE(layer.kind, LayerKind::kSlice) << "the shape arithmetic runs at compile time";
+    const std::vector<float> x = Random(24, 9);
+    std::vector<float> want;
+    for (size_t i = 0; i < 24; ++i)
+        want.push_back(std::max(0.0f, x[i] * (i < 12 ? 2.0f : -1.0f)));
+    ExpectClose(RunEngine(engine.get(), {{1, 2, 3, 4}}, {x}), {want});
+}
+
+}  // namespace
+}  // namespace openacl::model
