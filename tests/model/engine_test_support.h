@@ -40,7 +40,8 @@ inline size_t Count(const Dims& d) {
 
 using Tensors = std::vector<std::vector<float>>;
 
-inline Tensors RunEngine(ModelEngine* engine, const std::vector<Dims>& dims, const Tensors& inputs) {
+inline Tensors RunEngine(ModelEngine* engine, const std::vector<Dims>& dims,
+                         const Tensors& inputs) {
     std::string error;
     auto instance = engine->CreateInstance(&error);
     EXPECT_NE(instance, nullptr) << error;
@@ -61,9 +62,10 @@ inline Tensors RunEngine(ModelEngine* engine, const std::vector<Dims>& dims, con
 // Built in nChw16c unless asked otherwise: which format kMeasure picks depends on timings,
 // and each test should run the path it was written for. One thread unless asked otherwise.
 inline std::unique_ptr<ModelEngine> Compiled(const std::string& onnx, CompileOptions options = {},
-                                      Plan* plan_out = nullptr,
-                                      ConvLayout layout = ConvLayout::kBlocked, int threads = 1,
-                                      ByImage by_image = ByImage::kMeasure) {
+                                             Plan* plan_out = nullptr,
+                                             ConvLayout layout = ConvLayout::kBlocked,
+                                             int threads = 1,
+                                             ByImage by_image = ByImage::kMeasure) {
     CompileResult result;
     bool ok = CompileOnnx(onnx, options, &result);
     std::string why = result.error;

@@ -935,7 +935,8 @@ struct DeconvCase {
     bool output_shape = false;  // the output's spatial size as output_shape instead of pads
 };
 
-void ExpectConvTransposeLikeReference(const DeconvCase& c) {
+void ExpectConvTransposeLikeReference(const DeconvCase& c,
+                                      ConvLayout layout = ConvLayout::kBlocked) {
     const std::vector<float> x = Random(Count(c.x), 31), w = Random(Count(c.w), 32, 0.5f);
     const std::vector<float> bias =
         c.bias ? Random(static_cast<size_t>(c.y[1]), 33) : std::vector<float>{};
@@ -957,7 +958,7 @@ void ExpectConvTransposeLikeReference(const DeconvCase& c) {
         b.IntsAttribute("output_padding", {c.output_padding, c.output_padding});
     }
     Plan plan;
-    auto engine = Compiled(b.Bytes(), {}, &plan);
+    auto engine = Compiled(b.Bytes(), {}, &plan, layout);
     ASSERT_TRUE(engine);
     ASSERT_EQ(plan.layers.size(), 1u);
     EXPECT_EQ(plan.layers[0].kind, LayerKind::kDeconv);
@@ -974,6 +975,14 @@ TEST(CompiledEngine, ConvTransposeStridedWithOutputPaddingMatchesAReference) {
                                       .stride = 2,
                                       .pad = 1,
                                       .output_padding = 1});
+}
+
+// 16 channels or more in and out: built in the convolutions' format (oneDNN's jit kernels).
+TEST(CompiledEngine, ConvTransposeOfManyChannelsMatchesAReferenceInBothLayouts) {
+    const DeconvCase upsampler{
+        .x = {1, 24, 6, 6}, .w = {24, 16, 2, 2}, .y = {1, 16, 12, 12}, .stride = 2};
+    ExpectConvTransposeLikeReference(upsampler, ConvLayout::kBlocked);
+    ExpectConvTransposeLikeReference(upsampler, ConvLayout::kNhwc);
 }
 
 TEST(CompiledEngine, ConvTransposeGroupedAndDilatedMatchesAReference) {

@@ -144,6 +144,55 @@ TEST(CompiledOperators, MaxOfOneInputIsThatInput) {
     ExpectClose(RunEngine(engine.get(), {{5}}, {x}), {x});
 }
 
+// x + 3, x - 1, x * 2, x / 4, max(x, 0.25), min(x, 0.5): activations, which fuse into the
+// layer before them (oneDNN runs a blocked tensor with a plain scalar on its reference kernel).
+TEST(CompiledOperators, ArithmeticWithAScalarConstantBecomesActivations) {
+    const std::vector<float> x = Random(32, 11, 2.0f);
+    Builder b;
+    b.Input("x", {1, 32}).Output("y", {1, 32});
+    b.Weight("three", {}, {3.0f}).Weight("one", {1}, {1.0f}).Weight("two", {}, {2.0f});
+    b.Weight("four", {}, {4.0f}).Weight("quarter", {}, {0.25f}).Weight("half", {}, {0.5f});
+    b.Node("Add", {"x", "three"}, {"a"}).Node("Sub", {"a", "one"}, {"s"});
+    b.Node("Mul", {"two", "s"}, {"m"}).Node("Div", {"m", "four"}, {"d"});
+    b.Node("Max", {"d", "quarter"}, {"hi"}).Node("Min", {"hi", "half"}, {"y"});
+    Plan plan;
+    auto engine = Compiled(b.Bytes(), {}, &plan);
+    ASSERT_TRUE(engine);
+    for (const PlanLayer& layer : plan.layers)
+        EXPECT_EQ(layer.kind, LayerKind::kEltwise) << layer.name;
+    std::vector<float> want;
+    for (float v : x)
+        want.push_back(std::min(std::max((v + 3.0f - 1.0f) * 2.0f / 4.0f, 0.25f), 0.5f));
+    ExpectClose(RunEngine(engine.get(), {{1, 32}}, {x}), {want});
+}
+
+// Squeeze-and-excitation: the image scaled per channel by a weight computed from it.
+TEST(CompiledOperators, AChannelScaleComputedFromTheImageMatchesAReference) {
+    const Dims d{1, 32, 4, 4};
+    const std::vector<float> x = Random(Count(d), 12);
+    Builder b;
+    b.Input("x", d).Output("y", d);
+    // A depthwise identity first, so that the image is in the convolutions' layout.
+    b.Weight("ones", {32, 1, 1, 1}, std::vector<float>(32, 1.0f));
+    b.Node("Conv", {"x", "ones"}, {"image"}).IntAttribute("group", 32);
+    b.Node("GlobalAveragePool", {"image"}, {"avg"}).Node("Sigmoid", {"avg"}, {"scale"});
+    b.Node("Mul", {"image", "scale"}, {"y"});
+    std::vector<float> want(x.size());
+    for (size_t c = 0; c < 32; ++c) {
+        float sum = 0;
+        for (size_t i = 0; i < 16; ++i)
+            sum += x[c * 16 + i];
+        const float scale = 1.0f / (1.0f + std::exp(-sum / 16.0f));
+        for (size_t i = 0; i < 16; ++i)
+            want[c * 16 + i] = x[c * 16 + i] * scale;
+    }
+    for (ConvLayout layout : {ConvLayout::kBlocked, ConvLayout::kNhwc}) {
+        auto engine = Compiled(b.Bytes(), {}, nullptr, layout);
+        ASSERT_TRUE(engine);
+        ExpectClose(RunEngine(engine.get(), {d}, {x}), {want});
+    }
+}
+
 TEST(CompiledOperators, AConstantMinusOrOverATensor) {
     const std::vector<float> x = kPositive;
     const Dims d{static_cast<int64_t>(x.size())};
@@ -212,7 +261,8 @@ TEST_P(CompiledReduction, OverOneAxisGivenAsAttribute) {
     b.Node(c.op, {"x"}, {"y"}).IntsAttribute("axes", {1});
     auto engine = Compiled(b.Bytes());
     ASSERT_TRUE(engine);
-    ExpectClose(RunEngine(engine.get(), {{2, 3, 4}}, {x}), {ReduceAxis1(x, c.init, c.step, c.finish)});
+    ExpectClose(RunEngine(engine.get(), {{2, 3, 4}}, {x}),
+                {ReduceAxis1(x, c.init, c.step, c.finish)});
 }
 
 const auto kSame = [](float v) { return v; };
@@ -239,7 +289,8 @@ TEST(CompiledOperators, ReduceSumTakesItsAxesAsAnInputAndDropsThemWithoutKeepdim
     auto engine = Compiled(b.Bytes());
     ASSERT_TRUE(engine);
     ExpectClose(RunEngine(engine.get(), {{2, 3, 4}}, {x}),
-                {ReduceAxis1(x, 0.0f, [](float a, float v) { return a + v; }, kSame)});
+                {ReduceAxis1(
+                    x, 0.0f, [](float a, float v) { return a + v; }, kSame)});
 }
 
 TEST(CompiledOperators, ReduceSumWithNoAxesAndNoopLeavesTheTensorAsItIs) {
