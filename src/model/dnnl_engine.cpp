@@ -426,7 +426,33 @@ dnnl::primitive_attr Builder::Attr(const PlanLayer& layer, const memory::desc& d
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     dnnl::post_ops ops;
+    // oneDNN 2.6 runs every eltwise post-op of one algorithm with the first one's alpha and
+    // beta (a linear after a linear scales twice by the first: PP-OCRv4's x * a + b after a
+    // convolution). The compiler fuses no such chain (FusePostOps) but two linears or two clips
+    // in a row, which are merged here into one.
+    std::vector<EltwiseOp> pending;
+    auto flush = [&] {
+        for (const EltwiseOp& e : pending)
+            ops.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
+        pending.clear();
+    };
+    auto eltwise = [&](const EltwiseOp& e) {
+        if (pending.empty() || pending.back().algorithm != e.algorithm) {
+            pending.push_back(e);
+            return;
+        }
+        EltwiseOp& last = pending.back();
+        if (e.algorithm == dnnl::algorithm::eltwise_linear) {
+            last = {e.algorithm, last.alpha * e.alpha, e.alpha * last.beta + e.beta};
+        } else if (e.algorithm == dnnl::algorithm::eltwise_clip) {
+            last = {e.algorithm, std::clamp(last.alpha, e.alpha, e.beta),
+                    std::clamp(last.beta, e.alpha, e.beta)};
+        } else {
+            pending.push_back(e);  // the same parameters (FusePostOps): shared is right
+        }
+    };
     for (const PostOp& op : layer.post_ops) {
+        if (op.kind != PostOp::kEltwise) flush();
         if (op.kind == PostOp::kSum && ops.len() == 0) {
             ops.append_sum(1.0f);  // accumulates into the output, which PrepareSum fills
         } else if (op.kind == PostOp::kSum) {
@@ -442,9 +468,10 @@ dnnl::primitive_attr Builder::Attr(const PlanLayer& layer, const memory::desc& d
             ops.append_binary(dnnl::algorithm::binary_add, like);
         } else {
             for (const EltwiseOp& e : EltwiseOps(op.alg, op.alpha, op.beta))
-                ops.append_eltwise(1.0f, e.algorithm, e.alpha, e.beta);
+                eltwise(e);
         }
     }
+    flush();
     attr.set_post_ops(ops);
     return attr;
 }

@@ -38,6 +38,37 @@ const std::vector<float>& Data(const Plan& plan, uint32_t id) {
     return plan.constants[static_cast<size_t>(plan.tensors[id].constant)];
 }
 
+// Whether eltwise `next` may join the post-ops of `layer`. oneDNN 2.6 runs every eltwise
+// post-op of one algorithm with the parameters of the first of them (see Builder::Attr), so a
+// chain holds each of oneDNN's algorithms with one set of parameters only; the engine merges two
+// linears or two clips in a row into one, so those may follow each other. HardSigmoid is
+// oneDNN's linear then clip.
+bool JoinsPostOps(const PlanLayer& layer, const PlanLayer& next) {
+    auto families = [](int64_t alg) -> int64_t {
+        switch (static_cast<EltwiseAlg>(alg)) {
+            case EltwiseAlg::kLinear:
+                return 1;
+            case EltwiseAlg::kClip:
+                return 2;
+            case EltwiseAlg::kHardSigmoid:
+                return 1 | 2;
+            default:
+                return int64_t{4} << alg;  // an algorithm of its own
+        }
+    };
+    const int64_t alg = next.ints[0];
+    for (size_t i = 0; i < layer.post_ops.size(); ++i) {
+        const PostOp& op = layer.post_ops[i];
+        if (op.kind != PostOp::kEltwise || (families(op.alg) & families(alg)) == 0) continue;
+        const bool same = op.alg == alg && op.alpha == next.floats[0] && op.beta == next.floats[1];
+        const bool merged = i + 1 == layer.post_ops.size() && op.alg == alg &&
+                            (alg == static_cast<int64_t>(EltwiseAlg::kLinear) ||
+                             alg == static_cast<int64_t>(EltwiseAlg::kClip));
+        if (!same && !merged) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 void FoldBatchNorm(Plan* plan) {
@@ -122,7 +153,7 @@ void FusePostOps(Plan* plan) {
             // Log and Erf run the engine's own kernel, not oneDNN's (see dnnl_engine.cpp).
             if (next.kind == LayerKind::kEltwise && next.post_ops.empty() &&
                 next.ints[0] != static_cast<int64_t>(EltwiseAlg::kLog) &&
-                next.ints[0] != static_cast<int64_t>(EltwiseAlg::kErf)) {
+                next.ints[0] != static_cast<int64_t>(EltwiseAlg::kErf) && JoinsPostOps(p, next)) {
                 op.kind = PostOp::kEltwise;
                 op.alg = next.ints[0];
                 op.alpha = next.floats[0];
