@@ -1,6 +1,7 @@
 // The model API (aclmdlLoadFromFile + aclmdlExecute) and OpenCV DNN called directly
-// (cv::dnn::readNetFromONNX + forward) on the .onnx files bench/models/make_bench_models writes:
-// ResNet-50, MobileNetV2 and a YOLO-style detector at batch 1 and 8. bench/models.sh runs this
+// (cv::dnn::readNetFromONNX + forward) on the .onnx files bench/models/make_bench_models writes
+// (ResNet-50, MobileNetV2 and a YOLO-style detector at batch 1 and 8) or those of the real-model
+// set (bench/real_models.py, with the .om atc made of each). bench/models.sh runs this
 // next to ONNX Runtime (bench/ort_peer.js) in the same run and compares all three with
 // bench/models_summary.py; docs/PERFORMANCE.md ("Models against ONNX Runtime") has the method.
 //
@@ -218,7 +219,10 @@ json MeasureModel(const json& entry, const std::string& dir, const std::string& 
     for (const auto& d : entry["input"]["dims"])
         dims.push_back(d.get<int>());
     const std::string path = dir + "/" + entry["file"].get<std::string>();
-    AclSide acl(path, input);
+    // openacl loads what atc made of the model where the manifest names it (real models whose
+    // input shape --input_shape fixes), the .onnx otherwise; OpenCV always reads the .onnx.
+    const std::string om = entry.value("om", std::string());
+    AclSide acl(om.empty() ? path : dir + "/" + om, input);
     OpenCvSide cv_side(path, dims, input);
     // Warm-up: first runs allocate and, for OpenCV, finish initialising layers.
     const int warmup = entry["model"] == "tiny" ? 20 : 1;

