@@ -522,8 +522,8 @@ void Builder::Conv(const PlanLayer& layer) {
         if (c_.nhwc) return memory::desc(Dims(d), kF32, Tag::acdb);
         return d[1] >= 16 ? memory::desc(Dims(d), kF32, Tag::aBcd16b) : Plain(d);
     };
-    const memory::desc src = region(x);
-    const memory::desc dst =
+    memory::desc src = region(x);
+    memory::desc dst =
         blocked && r == 2 && !c_.nhwc ? memory::desc(Dims(y), kF32, Tag::aBcd16b) : region(y);
     const memory::desc wei = Any(wd);
     const bool has_bias = layer.inputs.size() == 3;
@@ -561,6 +561,24 @@ void Builder::Conv(const PlanLayer& layer) {
     bool use_wino = has_wino;
     if (!has_wino) {
         pd = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &operands));
+        if (std::string_view(pd.impl_info_str()).rfind("ref", 0) == 0) {
+            // No jit kernel for this convolution in the region's format (a shape, dilation or
+            // post-op oneDNN covers in other formats only): the format oneDNN picks, with the
+            // reorders around it, rather than its reference kernel, hundreds of times slower.
+            src = Any(x);
+            dst = Any(y);
+            operands.clear();
+            auto any = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &operands));
+            if (std::string_view(any.impl_info_str()).rfind("ref", 0) != 0) {
+                pd = any;
+            } else {
+                src = region(x);
+                dst = blocked && r == 2 && !c_.nhwc ? memory::desc(Dims(y), kF32, Tag::aBcd16b)
+                                                    : region(y);
+                operands.clear();
+                pd = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &operands));
+            }
+        }
     } else if (PlanElementCount(y) * (PlanElementCount(w) / w[0]) <= kTimedWinogradMacs) {
         // Small grids are where oneDNN's Winograd may lose (a 128-channel 13x13 convolution:
         // 0.25 ms against 0.15 direct on a Zen 5), and where trying both costs little.
