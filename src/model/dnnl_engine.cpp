@@ -355,6 +355,7 @@ class Builder {
     void TransposeOfBlocked(const PlanLayer& layer, const BlockedTranspose& plan);
     void Deconv(const PlanLayer& layer);
     void Pad(const PlanLayer& layer);
+    void Where(const PlanLayer& layer);
     void LayerNorm(const PlanLayer& layer);
     void Layer(const PlanLayer& layer);
 
@@ -1088,6 +1089,49 @@ void Builder::TransposeOfBlocked(const PlanLayer& layer, const BlockedTranspose&
     c_.steps.push_back(std::move(step));
 }
 
+// Where: the output element by element from a or b as the condition says, each operand read
+// with stride 0 along the dims it broadcasts over. oneDNN has no select.
+void Builder::Where(const PlanLayer& layer) {
+    const auto& y = plan_.tensors[layer.output].dims;
+    Step step;
+    // Per operand, the element strides along the output's dims (0 where it broadcasts).
+    std::vector<std::vector<int64_t>> strides;
+    const int args[] = {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_SRC_2};
+    for (size_t k = 0; k < 3; ++k) {
+        const auto& d = plan_.tensors[layer.inputs[k]].dims;
+        step.args.emplace_back(args[k], Need(static_cast<int>(layer.inputs[k]), Plain(d)));
+        std::vector<int64_t> st(d.size(), 0);
+        int64_t stride = 1;
+        for (size_t i = d.size(); i-- > 0;) {
+            st[i] = d[i] == 1 ? 0 : stride;
+            stride *= d[i];
+        }
+        strides.push_back(std::move(st));
+    }
+    const int out = Define(layer.output, Plain(y));
+    step.args.emplace_back(DNNL_ARG_DST, out);
+    step.kernel = [y, strides](const std::unordered_map<int, memory>& args) {
+        const auto* c = static_cast<const float*>(args.at(DNNL_ARG_SRC_0).get_data_handle());
+        const auto* a = static_cast<const float*>(args.at(DNNL_ARG_SRC_1).get_data_handle());
+        const auto* b = static_cast<const float*>(args.at(DNNL_ARG_SRC_2).get_data_handle());
+        auto* o = static_cast<float*>(args.at(DNNL_ARG_DST).get_data_handle());
+        const int64_t n = PlanElementCount(y);
+        const size_t rank = y.size();
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t rest = i, ic = 0, ia = 0, ib = 0;
+            for (size_t k = rank; k-- > 0;) {
+                const int64_t coord = rest % y[k];
+                rest /= y[k];
+                ic += coord * strides[0][k];
+                ia += coord * strides[1][k];
+                ib += coord * strides[2][k];
+            }
+            o[i] = c[ic] != 0.0f ? a[ia] : b[ib];
+        }
+    };
+    c_.steps.push_back(std::move(step));
+}
+
 void Builder::Pad(const PlanLayer& layer) {
     const auto& x = plan_.tensors[layer.inputs[0]].dims;
     const auto& y = plan_.tensors[layer.output].dims;
@@ -1151,6 +1195,9 @@ void Builder::Layer(const PlanLayer& layer) {
         case LayerKind::kPad:
             Pad(layer);
             return;
+        case LayerKind::kWhere:
+            Where(layer);
+            return;
         case LayerKind::kLayerNorm:
             LayerNorm(layer);
             return;
@@ -1182,7 +1229,10 @@ void Builder::Layer(const PlanLayer& layer) {
             static const dnnl::algorithm algs[kBinaryAlgCount] = {
                 dnnl::algorithm::binary_add, dnnl::algorithm::binary_sub,
                 dnnl::algorithm::binary_mul, dnnl::algorithm::binary_div,
-                dnnl::algorithm::binary_max, dnnl::algorithm::binary_min};
+                dnnl::algorithm::binary_max, dnnl::algorithm::binary_min,
+                dnnl::algorithm::binary_eq,  dnnl::algorithm::binary_ne,
+                dnnl::algorithm::binary_gt,  dnnl::algorithm::binary_ge,
+                dnnl::algorithm::binary_lt,  dnnl::algorithm::binary_le};
             const int in1 = static_cast<int>(layer.inputs[1]);
             int a = in0;
             if (c_.slots[a].constant >= 0) a = Need(a, Plain(x));

@@ -288,6 +288,16 @@ bool CheckLayer(const Plan& plan, const PlanLayer& layer, size_t index, std::str
                 }
             }
             break;
+        case LayerKind::kWhere:
+            if (n_in != 3 || n_ints != 0) return bad("needs a condition and two inputs");
+            for (uint32_t in : layer.inputs) {
+                const auto& d = plan.tensors[in].dims;
+                if (d.size() != y.size()) return bad("inputs must have the output's rank");
+                for (size_t i = 0; i < d.size(); ++i) {
+                    if (d[i] != y[i] && d[i] != 1) return bad("an input does not broadcast");
+                }
+            }
+            break;
         case LayerKind::kReduce:
             if (n_ints != 1 || layer.ints[0] < 0 || layer.ints[0] >= kReduceAlgCount) {
                 return bad("unknown reduction");
@@ -448,6 +458,8 @@ const char* LayerKindName(LayerKind kind) {
             return "layer-norm";
         case LayerKind::kReduce:
             return "reduce";
+        case LayerKind::kWhere:
+            return "where";
     }
     return "unknown";
 }
@@ -656,7 +668,7 @@ bool ParsePlan(const void* data, size_t size, Plan* out, std::string* error) {
             return Fail(error, truncated + " (layer)");
         }
         l.kind = static_cast<LayerKind>(kind);
-        if (kind < 1 || kind > static_cast<uint32_t>(LayerKind::kReduce)) {
+        if (kind < 1 || kind > static_cast<uint32_t>(LayerKind::kWhere)) {
             return Fail(error, "layer '" + l.name + "' has unknown kind " + std::to_string(kind));
         }
         if (!r.Count(&n, 4)) return Fail(error, truncated + " (layer floats)");

@@ -39,11 +39,27 @@ enum class LayerKind : uint32_t {
     kLayerNorm = 16,   // in: x, scale[, shift] (one value per element of x's last dim), rank
                        // 2 to 5, normalised over the last dim; floats: epsilon
     kReduce = 17,      // in: x; ints: ReduceAlg; output keeps the rank, reduced dims as 1
+    kWhere = 18,       // in: condition, a, b (the output's rank, each dim the output's or 1):
+                       // a where the condition is not 0, else b (ONNX's Where, and If)
 };
 
 enum class PoolAlg : int64_t { kMax = 0, kAvgIncludePad = 1, kAvgExcludePad = 2 };
-enum class BinaryAlg : int64_t { kAdd = 0, kSub = 1, kMul = 2, kDiv = 3, kMax = 4, kMin = 5 };
-inline constexpr int64_t kBinaryAlgCount = 6;
+// Comparisons give 1 or 0: a plan holds ONNX's bool tensors as floats of those values.
+enum class BinaryAlg : int64_t {
+    kAdd = 0,
+    kSub = 1,
+    kMul = 2,
+    kDiv = 3,
+    kMax = 4,
+    kMin = 5,
+    kEqual = 6,
+    kNotEqual = 7,
+    kGreater = 8,
+    kGreaterEqual = 9,
+    kLess = 10,
+    kLessEqual = 11,
+};
+inline constexpr int64_t kBinaryAlgCount = 12;
 enum class EltwiseAlg : int64_t {
     kRelu = 0,      // alpha: negative slope (LeakyRelu)
     kClip = 1,      // [alpha, beta]
@@ -121,10 +137,10 @@ struct Plan {
     std::vector<uint32_t> outputs;  // graph outputs, in graph order
 };
 
-// Kinds 14 to 17 (deconv, pad, layer norm, reduce) and eltwise algorithms 8 to 19, LogSoftmax and
-// binary max/min were added without changing the encoding, so the version stays 1: older plans read
-// as before, and an older build refuses a plan that uses them as having a layer of unknown kind or
-// an unknown algorithm.
+// Kinds 14 to 18 (deconv, pad, layer norm, reduce, where), eltwise algorithms 8 to 19,
+// LogSoftmax and binary algorithms 4 to 11 were added without changing the encoding, so the
+// version stays 1: older plans read as before, and an older build refuses a plan that uses them
+// as having a layer of unknown kind or an unknown algorithm.
 inline constexpr uint32_t kPlanFormatVersion = 1;
 
 // Element count of dims (1 for a scalar).

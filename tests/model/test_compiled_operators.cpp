@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <functional>
@@ -351,6 +352,102 @@ TEST(CompiledOperators, AReshapeToAShapeComputedFromShapesCompiles) {
     for (size_t i = 0; i < 24; ++i)
         want.push_back(std::max(0.0f, x[i] * (i < 12 ? 2.0f : -1.0f)));
     ExpectClose(RunEngine(engine.get(), {{1, 2, 3, 4}}, {x}), {want});
+}
+
+TEST(CompiledOperators, ComparisonsGiveOnesAndZerosThatCastToFloat) {
+    const std::vector<float> x = {-1.0f, 0.0f, 0.5f, 2.0f}, z = {0.0f, 0.0f, 1.0f, 2.0f};
+    Builder b;
+    b.Input("x", {4}).Input("z", {4}).Weight("half", {}, {0.5f});
+    b.Output("eq", {4}).Output("gt", {4}).Output("ge", {4}).Output("lt", {4});
+    b.Output("le", {4}).Output("half_lt", {4});
+    const char* ops[] = {"Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual"};
+    const char* names[] = {"eq", "gt", "ge", "lt", "le"};
+    for (int i = 0; i < 5; ++i) {
+        b.Node(ops[i], {"x", "z"}, {std::string(names[i]) + "_b"});
+        b.Node("Cast", {std::string(names[i]) + "_b"}, {names[i]});
+        b.IntAttribute("to", onnx::TensorProto::FLOAT);
+    }
+    // The constant first: 0.5 < x is x > 0.5.
+    b.Node("Less", {"half", "x"}, {"half_lt_b"}).Node("Cast", {"half_lt_b"}, {"half_lt"});
+    b.IntAttribute("to", onnx::TensorProto::FLOAT);
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(
+        RunEngine(engine.get(), {{4}, {4}}, {x, z}),
+        {{0, 1, 0, 1}, {0, 0, 0, 0}, {0, 1, 0, 1}, {1, 0, 1, 0}, {1, 1, 1, 1}, {0, 0, 0, 1}});
+}
+
+TEST(CompiledOperators, BoolLogicAndACastToBool) {
+    const std::vector<float> x = {0.0f, 3.0f, 0.0f, -2.0f}, z = {0.0f, 0.0f, 1.0f, 1.0f};
+    Builder b;
+    b.Input("x", {4}).Input("z", {4}).Output("and", {4}).Output("or", {4}).Output("xor", {4});
+    b.Output("not", {4});
+    for (const char* v : {"x", "z"}) {
+        b.Node("Cast", {v}, {std::string(v) + "_b"}).IntAttribute("to", onnx::TensorProto::BOOL);
+    }
+    for (const char* op : {"And", "Or", "Xor"}) {
+        std::string out = op;
+        out[0] = static_cast<char>(std::tolower(out[0]));
+        b.Node(op, {"x_b", "z_b"}, {out + "_b"}).Node("Cast", {out + "_b"}, {out});
+        b.IntAttribute("to", onnx::TensorProto::FLOAT);
+    }
+    b.Node("Not", {"x_b"}, {"not_b"}).Node("Cast", {"not_b"}, {"not"});
+    b.IntAttribute("to", onnx::TensorProto::FLOAT);
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{4}, {4}}, {x, z}),
+                {{0, 0, 0, 1}, {0, 1, 1, 1}, {0, 1, 1, 0}, {1, 0, 1, 0}});
+}
+
+TEST(CompiledOperators, WhereBroadcastsItsConditionAndOperands) {
+    const std::vector<float> x = Random(6, 13), row = {10.0f, 20.0f, 30.0f};
+    Builder b;
+    b.Input("x", {2, 3}).Output("y", {2, 3}).Weight("row", {3}, row).Weight("zero", {}, {0.0f});
+    b.Node("Greater", {"x", "zero"}, {"positive"}).Node("Where", {"positive", "x", "row"}, {"y"});
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    std::vector<float> want;
+    for (size_t i = 0; i < 6; ++i)
+        want.push_back(x[i] > 0 ? x[i] : row[i % 3]);
+    ExpectClose(RunEngine(engine.get(), {{2, 3}}, {x}), {want});
+}
+
+// openWakeWord's heads: a second network runs only where the first one's score passes 0.5.
+Builder IfModel() {
+    Builder then_branch, else_branch;
+    then_branch.Output("doubled", {1, 4}).Weight("two", {}, {2.0f});
+    then_branch.Node("Mul", {"x", "two"}, {"doubled"});
+    else_branch.Output("negated", {1, 4}).Node("Neg", {"x"}, {"negated"});
+    Builder b;
+    b.Input("x", {1, 4}).Output("y", {1, 4}).Weight("half", {}, {0.5f});
+    b.Node("ReduceMax", {"x"}, {"m"}).IntAttribute("keepdims", 0);
+    b.Node("GreaterOrEqual", {"m", "half"}, {"high"});
+    b.Node("If", {"high"}, {"y"});
+    b.GraphAttribute("then_branch", then_branch).GraphAttribute("else_branch", else_branch);
+    return b;
+}
+
+TEST(CompiledOperators, IfRunsTheBranchTheConditionNamesAtRunTime) {
+    auto engine = Compiled(IfModel().Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{1, 4}}, {{0.1f, 0.9f, -1.0f, 0.0f}}),
+                {{0.2f, 1.8f, -2.0f, 0.0f}});
+    ExpectClose(RunEngine(engine.get(), {{1, 4}}, {{0.1f, 0.2f, -1.0f, 0.0f}}),
+                {{-0.1f, -0.2f, 1.0f, 0.0f}});
+}
+
+TEST(CompiledOperators, IfWithAConstantConditionImportsOnlyTheBranchTaken) {
+    Builder then_branch, else_branch;
+    then_branch.Output("t", {3}).Node("Relu", {"x"}, {"t"});
+    else_branch.Output("e", {3}).Node("Hardmax", {"x"}, {"e"});  // not compiled, not needed
+    Builder b(11);
+    b.Input("x", {3}).Output("y", {3});
+    b.Weight("cond", {}, {1.0f}).Node("Cast", {"cond"}, {"c"}).IntAttribute("to", 9);
+    b.Node("If", {"c"}, {"y"});
+    b.GraphAttribute("then_branch", then_branch).GraphAttribute("else_branch", else_branch);
+    auto engine = Compiled(b.Bytes());
+    ASSERT_TRUE(engine);
+    ExpectClose(RunEngine(engine.get(), {{3}}, {{-1.0f, 0.5f, 2.0f}}), {{0.0f, 0.5f, 2.0f}});
 }
 
 // A convolution, then three operations with a scalar constant (activations that fuse into it

@@ -98,6 +98,17 @@ class Builder {
         attr->set_s(value);
         return *this;
     }
+    // A graph attribute of the last node (If's branches): `branch`'s graph, whose inputs are
+    // not used (a branch reads the outer graph's values by name) and whose outputs are.
+    Builder& GraphAttribute(const std::string& name, const Builder& branch) {
+        auto* attr = LastNode()->add_attribute();
+        attr->set_name(name);
+        attr->set_type(onnx::AttributeProto::GRAPH);
+        *attr->mutable_g() = branch.model_.graph();
+        attr->mutable_g()->clear_input();
+        attr->mutable_g()->set_name(name);
+        return *this;
+    }
     Builder& Int64Weight(const std::string& name, const Dims& dims,
                          const std::vector<int64_t>& values) {
         auto* init = model_.mutable_graph()->add_initializer();

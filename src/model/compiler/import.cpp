@@ -133,6 +133,17 @@ class Importer {
     void Slice(const onnx::NodeProto& node);
     void Split(const onnx::NodeProto& node);
     void Reduce(const onnx::NodeProto& node);
+    void Where(const onnx::NodeProto& node);
+    void If(const onnx::NodeProto& node);
+    bool Describe(const onnx::GraphProto& graph, std::string* error);
+    void Process(const onnx::NodeProto& node);
+    // The plan tensor for `name` at `rank` (leading 1s added by a view or to the constant).
+    uint32_t AtRank(const onnx::NodeProto& node, const std::string& name, size_t rank,
+                    const std::string& out);
+    int32_t TypeOf(const std::string& name) const {
+        auto it = types_.find(name);
+        return it == types_.end() ? 0 : it->second;
+    }
 
     const onnx::ModelProto& model_;
     int64_t opset_;
@@ -140,6 +151,8 @@ class Importer {
     std::map<std::string, ConstValue> consts_;
     std::map<std::string, std::vector<int64_t>> dims_;
     std::map<std::string, uint32_t> tensors_;
+    std::map<std::string, int32_t> types_;  // ONNX element types, where known
+    std::set<std::string> unsupported_;
 };
 
 void Importer::Conv(const onnx::NodeProto& node) {
@@ -474,11 +487,21 @@ void Importer::Binary(const onnx::NodeProto& node, BinaryAlg alg) {
 // a (alg) b into a tensor of dims y named out (the node's output, or a step of it).
 uint32_t Importer::BinaryOf(const onnx::NodeProto& node, BinaryAlg alg, std::string a,
                             std::string b, const std::vector<int64_t>& y, const std::string& out) {
+    const bool compares = alg >= BinaryAlg::kEqual;
     const bool commutes = alg == BinaryAlg::kAdd || alg == BinaryAlg::kMul ||
-                          alg == BinaryAlg::kMax || alg == BinaryAlg::kMin;
-    if (commutes && Dims(b) == y && Dims(a) != y) std::swap(a, b);
-    if (const auto c = consts_.find(b);
-        c != consts_.end() && c->second.size() == 1 && Dims(a) == y && !consts_.count(a)) {
+                          alg == BinaryAlg::kMax || alg == BinaryAlg::kMin || compares;
+    if (commutes && Dims(b) == y && Dims(a) != y) {
+        // a > b is b < a: the full-size operand goes first.
+        std::swap(a, b);
+        static const std::map<BinaryAlg, BinaryAlg> kMirror = {
+            {BinaryAlg::kGreater, BinaryAlg::kLess},
+            {BinaryAlg::kLess, BinaryAlg::kGreater},
+            {BinaryAlg::kGreaterEqual, BinaryAlg::kLessEqual},
+            {BinaryAlg::kLessEqual, BinaryAlg::kGreaterEqual}};
+        if (auto m = kMirror.find(alg); m != kMirror.end()) alg = m->second;
+    }
+    if (const auto c = consts_.find(b); !compares && c != consts_.end() && c->second.size() == 1 &&
+                                        Dims(a) == y && !consts_.count(a)) {
         // x op constant: an activation (alpha x + beta, or a clip), which fuses into the layer
         // before it; as a binary op of a blocked tensor and a plain scalar, oneDNN 2.6 runs its
         // reference kernel (11 of PP-OCRv4 detection's 12 seconds of load-time trial runs).
@@ -508,6 +531,8 @@ uint32_t Importer::BinaryOf(const onnx::NodeProto& node, BinaryAlg alg, std::str
                 alpha = -FLT_MAX;
                 beta = k;
                 break;
+            default:
+                break;  // comparisons stay binary (excluded above)
         }
         return Layer(LayerKind::kEltwise, node, {Tensor(a)}, y, {static_cast<int64_t>(op)},
                      {alpha, beta}, out);
@@ -752,13 +777,96 @@ void Importer::Reduce(const onnx::NodeProto& node) {
     }
 }
 
+uint32_t Importer::AtRank(const onnx::NodeProto& node, const std::string& name, size_t rank,
+                          const std::string& out) {
+    const auto& d = Dims(name);
+    if (d.size() == rank) return Tensor(name);
+    if (d.size() > rank) throw Unsupported{node.op_type() + " (an input of higher rank)"};
+    std::vector<int64_t> padded(rank - d.size(), 1);
+    padded.insert(padded.end(), d.begin(), d.end());
+    if (consts_.count(name)) return ConstTensor(out, padded, Floats(consts_.at(name)));
+    return Layer(LayerKind::kView, node, {Tensor(name)}, padded, {}, {}, out);
+}
+
+void Importer::Where(const onnx::NodeProto& node) {
+    const auto& y = Dims(node.output(0));
+    if (node.input_size() != 3) throw Unsupported{"Where (inputs)"};
+    std::vector<uint32_t> in;
+    for (int i = 0; i < 3; ++i) {
+        in.push_back(AtRank(node, node.input(i), y.size(),
+                            node.output(0) + "/" + std::to_string(i) + "/rank"));
+    }
+    Define(node, Layer(LayerKind::kWhere, node, in, y));
+}
+
+// If: with a constant condition, the branch taken is imported in its place. Otherwise both
+// branches are imported (ONNX's branches compute without side effects) and a Where per output
+// picks the one the condition names at run time.
+void Importer::If(const onnx::NodeProto& node) {
+    const onnx::AttributeProto* then_attr = Attr(node, "then_branch");
+    const onnx::AttributeProto* else_attr = Attr(node, "else_branch");
+    if (!then_attr || !else_attr || !then_attr->has_g() || !else_attr->has_g()) {
+        throw Unsupported{"If (branches)"};
+    }
+    auto import = [&](const onnx::GraphProto& g) {
+        if (g.output_size() != node.output_size()) throw Unsupported{"If (branch outputs)"};
+        for (const auto& n : g.node()) {
+            for (const auto& out : n.output()) {
+                if (tensors_.count(out) || consts_.count(out)) {
+                    throw Unsupported{"If (a branch reuses the name '" + out + "')"};
+                }
+            }
+        }
+        std::string error;
+        if (!Describe(g, &error)) throw Unsupported{"If (" + error + ")"};
+        for (const auto& n : g.node())
+            Process(n);
+        std::vector<std::string> outs;
+        for (const auto& o : g.output()) {
+            if (!Known(o.name())) throw Downstream{};  // what stopped it is recorded
+            outs.push_back(o.name());
+        }
+        return outs;
+    };
+    // The outputs take the branch's values (constants stay constants).
+    auto alias = [&](const std::string& to, const std::string& from) {
+        dims_[to] = Dims(from);
+        if (auto c = consts_.find(from); c != consts_.end()) {
+            consts_[to] = c->second;
+        } else {
+            tensors_[to] = tensors_.at(from);
+        }
+    };
+    if (const ConstValue* c = Const(node, 0)) {
+        const bool taken = c->size() == 1 && c->at(0) != 0;
+        const auto outs = import(taken ? then_attr->g() : else_attr->g());
+        for (int i = 0; i < node.output_size(); ++i)
+            alias(node.output(i), outs[i]);
+        return;
+    }
+    if (PlanElementCount(Dims(node.input(0))) != 1) throw Unsupported{"If (condition shape)"};
+    const auto then_outs = import(then_attr->g());
+    const auto else_outs = import(else_attr->g());
+    for (int i = 0; i < node.output_size(); ++i) {
+        const std::string& name = node.output(i);
+        if (!dims_.count(name)) throw Unsupported{"If (output shape unknown)"};
+        const auto& y = Dims(name);
+        if (Dims(then_outs[i]) != y || Dims(else_outs[i]) != y) {
+            throw Unsupported{"If (branches of other shapes)"};
+        }
+        const uint32_t cond = AtRank(node, node.input(0), y.size(), name + "/condition");
+        tensors_[name] = Layer(LayerKind::kWhere, node,
+                               {cond, Tensor(then_outs[i]), Tensor(else_outs[i])}, y, {}, {}, name);
+    }
+}
+
 void Importer::Lower(const onnx::NodeProto& node) {
     const std::string& op = node.op_type();
     if (!node.domain().empty() && node.domain() != "ai.onnx") throw Unsupported{op};
     if (node.input_size() < 1 || node.input(0).empty()) throw Unsupported{op + " (no input)"};
     for (int i = 1; i < node.output_size(); ++i) {
         if (!node.output(i).empty() && op != "Dropout" && op != "Split" &&
-            op != "LayerNormalization") {
+            op != "LayerNormalization" && op != "If") {
             throw Unsupported{op + " (several outputs)"};
         }
     }
@@ -876,15 +984,49 @@ void Importer::Lower(const onnx::NodeProto& node) {
         if (!e || e->size() != 1) throw Unsupported{"Pow (exponent not a constant scalar)"};
         Eltwise(node, EltwiseAlg::kPow, 1.0f, static_cast<float>(e->at(0)));
     } else if (op == "Cast") {
-        // Every tensor of a plan is float32: a cast to float32 changes nothing.
+        // A plan holds float32 values and bools as 1 and 0: casts between the two are a view
+        // (to float) or a comparison with 0 (to bool).
+        using T = onnx::TensorProto;
         const int64_t to = AttrInt(node, "to", 0);
-        if (to != onnx::TensorProto::FLOAT) {
-            throw Unsupported{
-                "Cast (to " +
-                onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(to)) +
-                ")"};
+        const int32_t from = TypeOf(node.input(0));
+        const bool held = from == T::FLOAT || from == T::BOOL;
+        if (held && (to == T::FLOAT || (to == T::BOOL && from == T::BOOL))) {
+            Define(node, Layer(LayerKind::kView, node, {Tensor(node.input(0))}, y));
+        } else if (held && to == T::BOOL) {
+            const uint32_t zero =
+                ConstTensor(node.output(0) + "/zero", std::vector<int64_t>(y.size(), 1), {0.0f});
+            Define(node, Layer(LayerKind::kBinary, node, {Tensor(node.input(0)), zero}, y,
+                               {static_cast<int64_t>(BinaryAlg::kNotEqual)}));
+        } else {
+            throw Unsupported{"Cast (to " + T::DataType_Name(static_cast<T::DataType>(to)) + ")"};
         }
-        Define(node, Layer(LayerKind::kView, node, {Tensor(node.input(0))}, y));
+    } else if (op == "Equal" || op == "Greater" || op == "GreaterOrEqual" || op == "Less" ||
+               op == "LessOrEqual" || op == "And" || op == "Or" || op == "Xor") {
+        using T = onnx::TensorProto;
+        const bool logic = op == "And" || op == "Or" || op == "Xor";
+        for (int i = 0; i < 2; ++i) {
+            const int32_t t = TypeOf(node.input(i));
+            if (t != (logic ? T::BOOL : T::FLOAT) && !(op == "Equal" && t == T::BOOL)) {
+                throw Unsupported{op + " (of " + T::DataType_Name(static_cast<T::DataType>(t)) +
+                                  ")"};
+            }
+        }
+        static const std::map<std::string, BinaryAlg> kAlgs = {
+            {"Equal", BinaryAlg::kEqual},
+            {"Greater", BinaryAlg::kGreater},
+            {"GreaterOrEqual", BinaryAlg::kGreaterEqual},
+            {"Less", BinaryAlg::kLess},
+            {"LessOrEqual", BinaryAlg::kLessEqual},
+            {"And", BinaryAlg::kMin},  // of 0s and 1s
+            {"Or", BinaryAlg::kMax},
+            {"Xor", BinaryAlg::kNotEqual}};
+        Binary(node, kAlgs.at(op));
+    } else if (op == "Not") {
+        Eltwise(node, EltwiseAlg::kLinear, -1.0f, 1.0f);
+    } else if (op == "Where") {
+        Where(node);
+    } else if (op == "If") {
+        If(node);
     } else if (op == "Max" || op == "Min") {
         if (node.input_size() == 1) {
             Define(node, Layer(LayerKind::kView, node, {Tensor(node.input(0))}, y));
@@ -968,26 +1110,54 @@ void Importer::Lower(const onnx::NodeProto& node) {
     }
 }
 
-bool Importer::Run(CompileResult* result) {
-    const auto& graph = model_.graph();
-    for (const auto& vi : graph.value_info()) {
-        bool ok;
-        auto d = StaticDims(vi.type(), &ok);
-        if (ok) dims_[vi.name()] = d;
-    }
-    for (const auto* list : {&graph.input(), &graph.output()}) {
+// The static shapes and element types a graph (the model's, or a branch) declares or ONNX's
+// inference gave it, and its initializers.
+bool Importer::Describe(const onnx::GraphProto& graph, std::string* error) {
+    for (const auto* list : {&graph.value_info(), &graph.input(), &graph.output()}) {
         for (const auto& vi : *list) {
             bool ok;
             auto d = StaticDims(vi.type(), &ok);
             if (ok) dims_[vi.name()] = d;
+            if (vi.type().has_tensor_type())
+                types_[vi.name()] = vi.type().tensor_type().elem_type();
         }
     }
     for (const auto& init : graph.initializer()) {
         ConstValue c;
-        if (!ReadTensorProto(init, &c, &result->error)) return false;
+        if (!ReadTensorProto(init, &c, error)) return false;
         dims_[init.name()] = c.dims;
+        types_[init.name()] = init.data_type();
         consts_[init.name()] = std::move(c);
     }
+    return true;
+}
+
+// Folds the node when its inputs are constants, lowers it into layers otherwise; what cannot
+// be lowered is recorded in unsupported_.
+void Importer::Process(const onnx::NodeProto& node) {
+    std::vector<ConstValue> folded;
+    if (FoldNode(node, consts_, dims_, &folded) &&
+        static_cast<int>(folded.size()) == node.output_size()) {
+        for (int i = 0; i < node.output_size(); ++i) {
+            dims_[node.output(i)] = folded[i].dims;
+            consts_[node.output(i)] = std::move(folded[i]);
+        }
+        return;
+    }
+    try {
+        if (node.output_size() < 1) throw Unsupported{node.op_type() + " (no output)"};
+        Lower(node);
+    } catch (const Unsupported& u) {
+        unsupported_.insert(u.what);
+    } catch (const Downstream&) {
+    } catch (const std::out_of_range&) {
+        unsupported_.insert(node.op_type() + " (an input or shape is unknown)");
+    }
+}
+
+bool Importer::Run(CompileResult* result) {
+    const auto& graph = model_.graph();
+    if (!Describe(graph, &result->error)) return false;
     for (const auto& input : graph.input()) {
         if (consts_.count(input.name())) continue;
         const auto& t = input.type().tensor_type();
@@ -1004,27 +1174,9 @@ bool Importer::Run(CompileResult* result) {
         tensors_[input.name()] = id;
         plan_.inputs.push_back(id);
     }
-    std::set<std::string> unsupported;
-    for (const auto& node : graph.node()) {
-        std::vector<ConstValue> folded;
-        if (FoldNode(node, consts_, dims_, &folded) &&
-            static_cast<int>(folded.size()) == node.output_size()) {
-            for (int i = 0; i < node.output_size(); ++i) {
-                dims_[node.output(i)] = folded[i].dims;
-                consts_[node.output(i)] = std::move(folded[i]);
-            }
-            continue;
-        }
-        try {
-            if (node.output_size() < 1) throw Unsupported{node.op_type() + " (no output)"};
-            Lower(node);
-        } catch (const Unsupported& u) {
-            unsupported.insert(u.what);
-        } catch (const Downstream&) {
-        } catch (const std::out_of_range&) {
-            unsupported.insert(node.op_type() + " (an input or shape is unknown)");
-        }
-    }
+    for (const auto& node : graph.node())
+        Process(node);
+    std::set<std::string>& unsupported = unsupported_;
     for (const auto& output : graph.output()) {
         auto it = tensors_.find(output.name());
         if (output.type().tensor_type().elem_type() != onnx::TensorProto::FLOAT) {
