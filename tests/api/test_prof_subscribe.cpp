@@ -258,7 +258,7 @@ TEST(ProfSubscribeOpenCv, AnEngineWithoutLayersReportsTheWholeGraph) {
     ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
     ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     test_onnx::Builder builder;
-    builder.Input("x", {1, kWidth}).Output("y", {1, kWidth}).Node("Sqrt", {"x"}, {"y"});
+    builder.Input("x", {1, kWidth}).Output("y", {1, kWidth}).Node("Sin", {"x"}, {"y"});
     const std::string bytes = builder.Bytes();
     uint32_t model = 0;
     ASSERT_EQ(aclmdlLoadFromMem(bytes.data(), bytes.size(), &model), ACL_SUCCESS)
