@@ -208,6 +208,11 @@ struct Compiled {
     std::shared_ptr<const Compiled> head;
     size_t head_layers = 0;
     int64_t head_images = 0;
+    // Per plan layer, what the convolutions' timing trials decided (ConvChoice bits), and the
+    // decisions to take instead of timing where a build replays earlier choices (or null).
+    std::vector<int8_t> conv_choices;
+    const std::vector<int8_t>* replay = nullptr;
+    bool replayed = false;  // built from stored choices, without timing anything
 };
 
 void PlaceStorages(Compiled* c);
@@ -232,7 +237,21 @@ struct EltwiseOp {
 
 class Builder {
  public:
-    Builder(Compiled* c) : c_(*c), plan_(*c->plan) {}
+    Builder(Compiled* c) : c_(*c), plan_(*c->plan) {
+        c_.conv_choices.assign(plan_.layers.size(), kNotTimed);
+    }
+    // A trial's outcome: the replayed one where it was timed before (`timed` set), else
+    // `measure()`'s; recorded either way.
+    template <typename Measure>
+    bool Decide(int8_t timed, int8_t won, Measure&& measure) {
+        const auto layer = static_cast<size_t>(layer_);
+        const int8_t given =
+            c_.replay && layer < c_.replay->size() ? (*c_.replay)[layer] : kNotTimed;
+        const bool wins = given != kNotTimed && (given & timed) ? (given & won) != 0 : measure();
+        int8_t& mine = c_.conv_choices[layer];
+        mine = static_cast<int8_t>((mine == kNotTimed ? 0 : mine) | timed | (wins ? won : 0));
+        return wins;
+    }
     void Build();
 
  private:
@@ -590,8 +609,10 @@ void Builder::Conv(const PlanLayer& layer) {
         for (auto& [p, step_pd, tensor] : PostOpPrimitives(rest, wino.dst_desc()))
             winograd.Add(p, step_pd, c_.engine);
         dnnl::stream stream(c_.engine);
-        use_wino =
-            RunsFaster([&] { return winograd.Run(stream); }, [&] { return direct.Run(stream); });
+        use_wino = Decide(kWinogradTimed, kWinogradWon, [&] {
+            return RunsFaster([&] { return winograd.Run(stream); },
+                              [&] { return direct.Run(stream); });
+        });
     }
     if (use_wino) {
         pd = wino;
@@ -680,23 +701,26 @@ bool Builder::OwnWinograd(const PlanLayer& layer,
             c_.constants[c_.slots[Need(weights, plain_weights)].constant].get_data_handle()),
         static_cast<float*>(transformed.get_data_handle()));
     const size_t scratch = WinogradScratchBytes(shape, c_.threads);
-    if (choice == OwnWinogradChoice::kMeasure) {
-        Trial onednn;
-        onednn.Add(dnnl::convolution_forward(pd), pd, c_.engine);
-        for (auto& [p, step_pd, tensor] : PostOpPrimitives(rest, pd.dst_desc()))
-            onednn.Add(p, step_pd, c_.engine);
-        std::vector<float> src(static_cast<size_t>(PlanElementCount(x)));
-        std::vector<float> dst(static_cast<size_t>(PlanElementCount(y))), bias(y[1]);
-        std::vector<uint8_t> work(scratch);
-        const auto* u = static_cast<const float*>(transformed.get_data_handle());
-        auto own = [&] {
-            const auto start = std::chrono::steady_clock::now();
-            WinogradConvolve(shape, src.data(), u, bias.data(), dst.data(), work.data(),
-                             c_.threads);
-            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        };
-        dnnl::stream stream(c_.engine);
-        if (!RunsFaster(own, [&] { return onednn.Run(stream); })) return false;
+    if (choice == OwnWinogradChoice::kMeasure && !Decide(kOwnTimed, kOwnWon, [&] {
+            Trial onednn;
+            onednn.Add(dnnl::convolution_forward(pd), pd, c_.engine);
+            for (auto& [p, step_pd, tensor] : PostOpPrimitives(rest, pd.dst_desc()))
+                onednn.Add(p, step_pd, c_.engine);
+            std::vector<float> src(static_cast<size_t>(PlanElementCount(x)));
+            std::vector<float> dst(static_cast<size_t>(PlanElementCount(y))), bias(y[1]);
+            std::vector<uint8_t> work(scratch);
+            const auto* u = static_cast<const float*>(transformed.get_data_handle());
+            auto own = [&] {
+                const auto start = std::chrono::steady_clock::now();
+                WinogradConvolve(shape, src.data(), u, bias.data(), dst.data(), work.data(),
+                                 c_.threads);
+                return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                    .count();
+            };
+            dnnl::stream stream(c_.engine);
+            return RunsFaster(own, [&] { return onednn.Run(stream); });
+        })) {
+        return false;
     }
 
     const memory::desc src_desc(Dims(x), kF32, Tag::aBcd16b), dst_desc(Dims(y), kF32, Tag::aBcd16b);
@@ -1870,6 +1894,7 @@ class DnnlEngine : public ModelEngine {
     }
     int threads() const override { return c_->threads; }
     size_t layers_by_image() const override { return c_->head_layers; }
+    bool built_from_choices() const override { return c_->replayed; }
     size_t layer_count() const override { return c_->plan->layers.size(); }
     std::string layer_type(size_t layer) const override {
         // The plan's kind ("conv", "binary"), capitalised as operator types are.
@@ -1891,12 +1916,15 @@ class DnnlEngine : public ModelEngine {
 namespace {
 
 // Builds the plan's primitives into a new Compiled; throws what oneDNN throws.
-std::shared_ptr<Compiled> Build(const std::shared_ptr<const Plan>& plan, int threads, bool nhwc) {
+std::shared_ptr<Compiled> Build(const std::shared_ptr<const Plan>& plan, int threads, bool nhwc,
+                                const std::vector<int8_t>* replay = nullptr) {
     auto c = std::make_shared<Compiled>();
     c->plan = plan;
     c->threads = threads;
     c->nhwc = nhwc;
+    c->replay = replay;
     Builder(c.get()).Build();
+    c->replay = nullptr;
     return c;
 }
 
@@ -2086,7 +2114,8 @@ bool SameImageLayout(const memory::desc& one, const memory::desc& all, int64_t n
 // `c` (built, its plan data still held) with its first `count` layers run image by image; null
 // when they cannot be built for one image or their outputs would not land where the rest of
 // `c` reads them (another layout for one image than for the batch).
-std::shared_ptr<Compiled> ImageByImage(const Compiled& c, size_t count) {
+std::shared_ptr<Compiled> ImageByImage(const Compiled& c, size_t count,
+                                       const std::vector<int8_t>* replay = nullptr) {
     const Plan& plan = *c.plan;
     const int64_t n = PlanBatch(plan);
     auto head = std::make_shared<Compiled>();
@@ -2094,6 +2123,7 @@ std::shared_ptr<Compiled> ImageByImage(const Compiled& c, size_t count) {
     head->threads = c.threads;
     head->nhwc = c.nhwc;
     head->keep_output_formats = true;
+    head->replay = replay;
     try {
         OmpThreads team(c.threads);
         Builder(head.get()).Build();
@@ -2139,7 +2169,8 @@ bool BlockedLayoutHasKernels() {
 
 std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
                                               std::string* error, ConvLayout layout,
-                                              ByImage by_image) {
+                                              ByImage by_image, const EngineChoices* given,
+                                              EngineChoices* taken) {
     // A graph (hostile or mistaken) may declare activations no machine holds: refuse it with
     // the size, before anything (a timing run below, an instance) allocates them.
     auto too_large = [](const Compiled& c, std::string* why) {
@@ -2152,9 +2183,28 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, 
     };
     std::shared_ptr<Compiled> c;
     threads = std::clamp(threads, 1, cpu::ComputeGate::Get().capacity());
+    // Choices timed on this machine for these threads, for this plan: built once as they say.
+    const bool replay = layout == ConvLayout::kMeasure && given != nullptr &&
+                        given->machine == MachineSignature(threads) && given->threads >= 1 &&
+                        given->threads <= threads && given->convs.size() == plan->layers.size() &&
+                        given->head_layers < plan->layers.size() &&
+                        (given->head_layers == 0 || given->head_convs.size() == given->head_layers);
     try {
         // Primitives are built for the thread count they will run with.
-        OmpThreads team(threads);
+        OmpThreads team(replay ? given->threads : threads);
+        if (replay) {
+            c = Build(plan, given->threads, given->nhwc, &given->convs);
+            if (too_large(*c, error)) return nullptr;
+            if (given->head_layers > 0 && by_image == ByImage::kMeasure) {
+                auto split = ImageByImage(*c, given->head_layers, &given->head_convs);
+                std::string why;
+                if (split && !too_large(*split, &why)) c = std::move(split);
+            }
+            c->replayed = true;
+            if (taken) *taken = *given;
+            ReleasePlanData(c.get());
+            return std::make_unique<DnnlEngine>(std::move(c));
+        }
         // A layout asked for explicitly (the engine's tests) is built as asked.
         const bool nhwc_only = layout == ConvLayout::kMeasure && !BlockedLayoutHasKernels();
         c = Build(plan, threads, layout == ConvLayout::kNhwc || nhwc_only);
@@ -2182,6 +2232,14 @@ std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, 
                 (by_image == ByImage::kAlways || ModelRunsFaster(split, c))) {
                 c = std::move(split);
             }
+        }
+        if (taken) {
+            taken->machine = MachineSignature(threads);
+            taken->nhwc = c->nhwc;
+            taken->threads = c->threads;
+            taken->head_layers = c->head_layers;
+            taken->convs = c->conv_choices;
+            taken->head_convs = c->head ? c->head->conv_choices : std::vector<int8_t>{};
         }
         ReleasePlanData(c.get());
     } catch (const dnnl::error& e) {

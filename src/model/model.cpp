@@ -297,6 +297,9 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
     for (size_t i = 0; fits && i < plan->inputs.size(); ++i)
         fits = plan->tensors[plan->inputs[i]].dims == image_.graph.inputs[i].dims;
     if (!fits) plan.reset();
+    // atc's timing holds for its plan only.
+    const EngineChoices* choices =
+        plan && !image_.options.engine.machine.empty() ? &image_.options.engine : nullptr;
     if (why.empty() && !plan) {
         CompileResult result;
         if (CompileOnnx(image_.onnx, CompileOptionsFromEnvironment(), &result)) {
@@ -312,14 +315,17 @@ std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
     // A dumped model runs every layer on the whole batch, so each layer's tensors are whole.
     if (plan) {
         engine = CreateDnnlEngine(plan, ComputeThreadsPerRun(), &why, ConvLayout::kMeasure,
-                                  dump_ ? ByImage::kNever : ByImage::kMeasure);
+                                  dump_ ? ByImage::kNever : ByImage::kMeasure, choices);
     }
     if (engine) {
         OPENACL_LOG_INFO(
             "model %u runs on the compiled engine (onednn, %zu layers, the first %zu of them "
-            "image by image, %.1f MiB of weights in its formats)",
+            "image by image, %.1f MiB of weights in its formats; %s)",
             id_, plan->layers.size(), engine->layers_by_image(),
-            static_cast<double>(engine->weight_bytes()) / (1 << 20));
+            static_cast<double>(engine->weight_bytes()) / (1 << 20),
+            engine->built_from_choices() ? "built as atc timed it on this machine"
+            : choices ? "timed at load: atc timed it on another machine or thread count"
+                      : "timed at load");
     } else if (plan) {
         // The compiler covered the graph but oneDNN could not build or run its plan: not the
         // model's fault, and it now runs several times slower. Say so where users look.

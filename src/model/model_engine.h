@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acl/acl_base_rt.h"
+#include "model/engine_choices.h"
 #include "model/onnx_graph.h"
 
 namespace openacl::model {
@@ -78,6 +79,8 @@ class ModelEngine {
     // How many of the plan's first layers each run runs one image at a time (a batch's
     // large early activations stay in cache); 0: every layer runs the whole batch.
     virtual size_t layers_by_image() const { return 0; }
+    // Whether the engine was built from stored choices (EngineChoices) without timing.
+    virtual bool built_from_choices() const { return false; }
 };
 
 // The OpenCV DNN engine for a serialized ONNX graph described by `graph`. Fails, naming the
@@ -104,9 +107,14 @@ enum class ByImage { kMeasure, kAlways, kNever };
 // run borrows from the gate (backend/cpu/compute_gate.h); a model small enough that waking the
 // other threads may cost more than they save is also built for one thread, and the faster
 // kept. Fails with *error when oneDNN cannot build a layer.
+//
+// What kMeasure decides by timing goes to *taken (when given); choices timed before on this
+// machine for these threads (`given`, from the .om) are built as they say, with no timing.
 std::unique_ptr<ModelEngine> CreateDnnlEngine(std::shared_ptr<const Plan> plan, int threads,
                                               std::string* error,
                                               ConvLayout layout = ConvLayout::kMeasure,
-                                              ByImage by_image = ByImage::kMeasure);
+                                              ByImage by_image = ByImage::kMeasure,
+                                              const EngineChoices* given = nullptr,
+                                              EngineChoices* taken = nullptr);
 
 }  // namespace openacl::model

@@ -229,7 +229,7 @@ class OptionsReader {
         return String(root, "producer", &o->producer) &&
                String(root, "soc_version", &o->soc_version) && InputFormat(root, o) &&
                Inputs(root, o) && OutputTypes(root, o) && BatchSizes(root, o) &&
-               ImageSizes(root, o) && Exclusive(o);
+               ImageSizes(root, o) && Exclusive(o) && Engine(root, o);
     }
 
  private:
@@ -246,6 +246,49 @@ class OptionsReader {
         if (it == root.end()) return true;
         if (!it->is_string()) return Bad(Key(key), "must be a string", *it);
         *out = it->get<std::string>();
+        return true;
+    }
+
+    // "engine_choices" (optional): what atc timed; any value out of range refuses the file.
+    bool Engine(const json& root, OmOptions* o) {
+        const auto it = root.find("engine_choices");
+        if (it == root.end()) return true;
+        const std::string where = Key("engine_choices");
+        if (!it->is_object()) return Bad(where, "must be an object", *it);
+        EngineChoices& e = o->engine;
+        if (!String(*it, "machine", &e.machine)) return false;
+        const auto nhwc = it->find("nhwc");
+        if (nhwc == it->end() || !nhwc->is_boolean()) {
+            return Bad(where + ".nhwc", "must be true or false",
+                       nhwc == it->end() ? json() : *nhwc);
+        }
+        e.nhwc = nhwc->get<bool>();
+        uint64_t threads = 0, head = 0;
+        const auto t = it->find("threads");
+        const json missing;
+        if (!Positive(t == it->end() ? missing : *t, where + ".threads", &threads)) return false;
+        if (threads > 4096) return Bad(where + ".threads", "must be at most 4096", *t);
+        e.threads = static_cast<int>(threads);
+        const auto h = it->find("head_layers");
+        if (h != it->end()) {
+            if (!h->is_number_unsigned()) return Bad(where + ".head_layers", "must be >= 0", *h);
+            head = h->get<uint64_t>();
+        }
+        e.head_layers = head;
+        for (const auto& [key, out] :
+             {std::pair{"convs", &e.convs}, {"head_convs", &e.head_convs}}) {
+            const auto list = it->find(key);
+            if (list == it->end()) continue;
+            if (!list->is_array() || list->size() > (size_t{1} << 20)) {
+                return Bad(where + "." + key, "must be a list of choices", *list);
+            }
+            for (const json& v : *list) {
+                if (!v.is_number_integer() || v.get<int64_t>() < -1 || v.get<int64_t>() > 15) {
+                    return Bad(where + "." + key, "holds a value outside -1..15", v);
+                }
+                out->push_back(static_cast<int8_t>(v.get<int64_t>()));
+            }
+        }
         return true;
     }
 
@@ -390,13 +433,20 @@ json OptionsToJson(const OmOptions& o) {
     json image_sizes = json::array();
     for (const auto& hw : o.dynamic_image_sizes)
         image_sizes.push_back({hw[0], hw[1]});
-    return {{"producer", o.producer},
-            {"soc_version", o.soc_version},
-            {"input_format", o.input_format},
-            {"inputs", std::move(inputs)},
-            {"output_types", std::move(output_types)},
-            {"dynamic_batch_sizes", o.dynamic_batch_sizes},
-            {"dynamic_image_sizes", std::move(image_sizes)}};
+    json root = {{"producer", o.producer},
+                 {"soc_version", o.soc_version},
+                 {"input_format", o.input_format},
+                 {"inputs", std::move(inputs)},
+                 {"output_types", std::move(output_types)},
+                 {"dynamic_batch_sizes", o.dynamic_batch_sizes},
+                 {"dynamic_image_sizes", std::move(image_sizes)}};
+    if (!o.engine.machine.empty()) {
+        root["engine_choices"] = {
+            {"machine", o.engine.machine}, {"nhwc", o.engine.nhwc},
+            {"threads", o.engine.threads}, {"head_layers", o.engine.head_layers},
+            {"convs", o.engine.convs},     {"head_convs", o.engine.head_convs}};
+    }
+    return root;
 }
 
 // A section must lie within the payload: after the header, before the declared end.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "acl/acl_base_rt.h"
+#include "model/engine_choices.h"
 
 namespace openacl::model {
 
@@ -29,6 +30,9 @@ struct OmOptions {
     std::vector<uint64_t> dynamic_batch_sizes;                 // --dynamic_batch_size
     std::vector<std::array<uint64_t, 2>> dynamic_image_sizes;  // --dynamic_image_size (h, w)
     std::string producer;                                      // "openacl atc <version>"
+    // What the compiled engine decided by timing when atc converted the model (machine empty
+    // when it did not: OpenCV DNN models, or no timing); the loader uses them on that machine.
+    EngineChoices engine;
 };
 
 struct OmFile {

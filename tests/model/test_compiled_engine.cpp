@@ -443,6 +443,54 @@ std::string LargeConv() {
 
 // A model of a few thousand operations runs on one thread whatever it was given: a second
 // thread's wake-up would cost more than the work.
+// What the engine decides by timing (EngineChoices), given back on the same machine: built
+// once as they say, with the same kernels and outputs; atc keeps them in the .om this way.
+TEST(CompiledEngine, ChoicesTimedOnThisMachineAreBuiltWithoutTiming) {
+    CompileResult result;
+    ASSERT_TRUE(CompileOnnx(SmallNet(), {}, &result)) << result.error;
+    auto plan = std::make_shared<const Plan>(std::move(result.plan));
+    std::string error;
+    EngineChoices taken;
+    auto timed =
+        CreateDnnlEngine(plan, 2, &error, ConvLayout::kMeasure, ByImage::kMeasure, nullptr, &taken);
+    ASSERT_NE(timed, nullptr) << error;
+    EXPECT_FALSE(timed->built_from_choices());
+    EXPECT_FALSE(taken.machine.empty());
+    ASSERT_EQ(taken.convs.size(), plan->layers.size());
+    auto built = CreateDnnlEngine(plan, 2, &error, ConvLayout::kMeasure, ByImage::kMeasure, &taken);
+    ASSERT_NE(built, nullptr) << error;
+    EXPECT_TRUE(built->built_from_choices());
+    EXPECT_EQ(built->threads(), timed->threads());
+    for (size_t i = 0; i < plan->layers.size(); ++i)
+        EXPECT_EQ(built->kernel(i), timed->kernel(i)) << "layer " << i;
+    const Tensors input{Random(Count({2, 3, 16, 16}), 7)};
+    ExpectClose(RunEngine(built.get(), {{2, 3, 16, 16}}, input),
+                RunEngine(timed.get(), {{2, 3, 16, 16}}, input));
+}
+
+TEST(CompiledEngine, ChoicesTimedElsewhereOrForAnotherPlanAreTimedAgain) {
+    CompileResult result;
+    ASSERT_TRUE(CompileOnnx(SmallNet(), {}, &result)) << result.error;
+    auto plan = std::make_shared<const Plan>(std::move(result.plan));
+    std::string error;
+    EngineChoices taken;
+    ASSERT_NE(
+        CreateDnnlEngine(plan, 2, &error, ConvLayout::kMeasure, ByImage::kMeasure, nullptr, &taken),
+        nullptr);
+    EngineChoices elsewhere = taken;
+    elsewhere.machine = "another CPU; avx2; 2 threads";
+    auto engine =
+        CreateDnnlEngine(plan, 2, &error, ConvLayout::kMeasure, ByImage::kMeasure, &elsewhere);
+    ASSERT_NE(engine, nullptr) << error;
+    EXPECT_FALSE(engine->built_from_choices());
+    EngineChoices other_plan = taken;
+    other_plan.convs.push_back(kNotTimed);
+    engine =
+        CreateDnnlEngine(plan, 2, &error, ConvLayout::kMeasure, ByImage::kMeasure, &other_plan);
+    ASSERT_NE(engine, nullptr) << error;
+    EXPECT_FALSE(engine->built_from_choices());
+}
+
 TEST(CompiledEngine, ATinyModelRunsOnOneThread) {
     auto engine = CompiledFor(TinyRelu(), ConvLayout::kMeasure);
     ASSERT_TRUE(engine);

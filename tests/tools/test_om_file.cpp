@@ -84,6 +84,7 @@ OmFile FullFile() {
     file.options.inputs = {{"image", {-1, 3, 224, 224}, true}, {"scale", {}, false}};
     file.options.output_types = {{"prob", ACL_FLOAT16}, {"label", ACL_UINT8}};
     file.options.dynamic_batch_sizes = {1, 2, 4, 8};
+    file.options.engine = {"Test CPU; avx2; 4 threads", true, 1, 2, {-1, 3, 11}, {-1, 1}};
     file.onnx = kTinyOnnx;
     return file;
 }
@@ -101,6 +102,12 @@ void ExpectSame(const OmOptions& a, const OmOptions& b) {
     EXPECT_EQ(a.output_types, b.output_types);
     EXPECT_EQ(a.dynamic_batch_sizes, b.dynamic_batch_sizes);
     EXPECT_EQ(a.dynamic_image_sizes, b.dynamic_image_sizes);
+    EXPECT_EQ(a.engine.machine, b.engine.machine);
+    EXPECT_EQ(a.engine.nhwc, b.engine.nhwc);
+    EXPECT_EQ(a.engine.threads, b.engine.threads);
+    EXPECT_EQ(a.engine.head_layers, b.engine.head_layers);
+    EXPECT_EQ(a.engine.convs, b.engine.convs);
+    EXPECT_EQ(a.engine.head_convs, b.engine.head_convs);
 }
 
 // Parses and expects failure with `fragment` in the message.
@@ -371,6 +378,19 @@ TEST(OmFile, WrongJsonTypesAreRejected) {
         {"{\"dynamic_image_sizes\": [[1, 0]]}", "\"dynamic_image_sizes\"[0][1] must be"},
         {"{\"dynamic_batch_sizes\": [1, 2], \"dynamic_image_sizes\": [[1, 1], [2, 2]]}",
          "are both set"},
+        {"{\"engine_choices\": []}", "\"engine_choices\" must be an object"},
+        {"{\"engine_choices\": {\"threads\": 2}}", "\"engine_choices\".nhwc must be true"},
+        {"{\"engine_choices\": {\"nhwc\": true}}", "\"engine_choices\".threads must be a pos"},
+        {"{\"engine_choices\": {\"nhwc\": true, \"threads\": 0}}", "must be a positive"},
+        {"{\"engine_choices\": {\"nhwc\": true, \"threads\": 5000}}", "at most 4096"},
+        {"{\"engine_choices\": {\"nhwc\": false, \"threads\": 1, \"head_layers\": -1}}",
+         ".head_layers must be >= 0"},
+        {"{\"engine_choices\": {\"nhwc\": false, \"threads\": 1, \"convs\": 3}}",
+         ".convs must be a list"},
+        {"{\"engine_choices\": {\"nhwc\": false, \"threads\": 1, \"convs\": [16]}}",
+         ".convs holds a value outside -1..15"},
+        {"{\"engine_choices\": {\"nhwc\": false, \"threads\": 1, \"head_convs\": [-2]}}",
+         ".head_convs holds a value outside -1..15"},
     };
     for (const auto& [json, fragment] : cases) {
         SCOPED_TRACE(json);

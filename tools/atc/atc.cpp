@@ -634,6 +634,8 @@ std::string OutputPath(const std::string& output) {
     return path;
 }
 
+EngineTimer g_engine_timer = nullptr;
+
 // Which engine the model will run on: the compiled one (oneDNN) when the compiler covers the
 // whole graph, OpenCV DNN otherwise, with the operators that decided it. The graph is compiled
 // with the shapes --input_shape gives it (as the loader applies them), and the plan goes into
@@ -656,8 +658,22 @@ std::string EngineVerdict(OmFile* file_ptr) {
     openacl::model::CompileResult result;
     if (openacl::model::CompileOnnx(onnx, openacl::model::CompileOptions{}, &result)) {
         file.plan = openacl::model::SerializePlan(result.plan);
+        std::string timed;
+        if (g_engine_timer != nullptr) {
+            openacl::model::EngineChoices& choices = file.options.engine;
+            if (g_engine_timer(result.plan, &choices, &error)) {
+                timed =
+                    "; timed on this machine: " + std::string(choices.nhwc ? "nhwc" : "nChw16c") +
+                    ", " + std::to_string(choices.threads) + " thread" +
+                    (choices.threads == 1 ? "" : "s");
+            } else {
+                choices = {};
+                Log(kWarning, "the compiled engine could not be timed here (" + error +
+                                  "); the load will time it");
+            }
+        }
         return "Engine: onednn (compiled plan of " + std::to_string(result.plan.layers.size()) +
-               " layers)";
+               " layers" + timed + ")";
     }
     std::string why;
     for (const auto& op : result.unsupported)
@@ -855,4 +871,8 @@ int AtcMain(int argc, char** argv) {
         return 1;
     }
     return 0;
+}
+
+void SetEngineTimer(EngineTimer timer) {
+    g_engine_timer = timer;
 }
