@@ -785,7 +785,8 @@ void Builder::Deconv(const PlanLayer& layer) {
     const auto& y = plan_.tensors[layer.output].dims;
     const size_t r = x.size() - 2;
     const int64_t group = layer.ints[0];
-    const auto [strides, dil, pad_l, pad_r] = ReadWindow(layer, r);
+    // Not a structured binding: the lambda below reads it (clang < 16 cannot capture bindings).
+    const Window window = ReadWindow(layer, r);
     // ONNX's [ic, oc/g, k...] read as oneDNN's [oc, ic, k...] ([g, oc/g, ic/g, k...] grouped)
     // through strides: ic is the outer of the two.
     const int64_t icg = w[0] / group, ocg = w[1];
@@ -810,10 +811,12 @@ void Builder::Deconv(const PlanLayer& layer) {
     std::vector<std::pair<int, uint32_t>> operands;
     auto make = [&](const memory::desc& src, const memory::desc& dst) {
         operands.clear();
-        auto d = has_bias ? dnnl::deconvolution_forward::desc(fwd, alg, src, wei, bias, dst,
-                                                              strides, dil, pad_l, pad_r)
-                          : dnnl::deconvolution_forward::desc(fwd, alg, src, wei, dst, strides, dil,
-                                                              pad_l, pad_r);
+        auto d =
+            has_bias
+                ? dnnl::deconvolution_forward::desc(fwd, alg, src, wei, bias, dst, window.strides,
+                                                    window.dil, window.pad_l, window.pad_r)
+                : dnnl::deconvolution_forward::desc(fwd, alg, src, wei, dst, window.strides,
+                                                    window.dil, window.pad_l, window.pad_r);
         return dnnl::deconvolution_forward::primitive_desc(d, Attr(layer, dst, &operands),
                                                            c_.engine);
     };
