@@ -121,6 +121,17 @@ Mbuf* FindOwnLocked(Registry& r, MbufHandle handle, const char* what, aclError* 
     return m == nullptr || RefuseQueued(m, what, rc) ? nullptr : m;
 }
 
+// Runs body(registry, mbuf) under the registry's lock on the buffer `handle` names when the
+// application may touch it; otherwise answers why not (unknown, freed, in a queue).
+template <typename Body>
+aclError WithOwn(MbufHandle handle, const char* what, Body&& body) {
+    Registry& r = Mbufs();
+    std::lock_guard lock(r.mutex);
+    aclError rc = ACL_SUCCESS;
+    Mbuf* m = FindOwnLocked(r, handle, what, &rc);
+    return m == nullptr ? rc : body(r, m);
+}
+
 }  // namespace
 
 aclError AllocMbuf(MbufHandle* buf, size_t size) {
@@ -141,54 +152,42 @@ aclError AllocMbuf(MbufHandle* buf, size_t size) {
 }
 
 aclError FreeMbuf(MbufHandle buf) {
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* m = FindOwnLocked(r, buf, "buf", &rc);
-    if (m == nullptr) return rc;
-    if (m->head != nullptr)
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "buf %p was appended to the chain headed by %p: freeing the head frees it", buf,
-                    m->head->handle);
-    DeleteChainLocked(r, m);
-    return ACL_SUCCESS;
+    return WithOwn(buf, "buf", [&](Registry& r, Mbuf* m) {
+        if (m->head != nullptr)
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "buf %p was appended to the chain headed by %p: freeing the head frees it",
+                        buf, m->head->handle);
+        DeleteChainLocked(r, m);
+        return ACL_SUCCESS;
+    });
 }
 
 aclError GetMbufData(MbufHandle buf, void** data, size_t* size) {
     if (data == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dataPtr is null");
     if (size == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "size is null");
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* m = FindOwnLocked(r, buf, "buf", &rc);
-    if (m == nullptr) return rc;
-    *data = m->area->bytes;
-    *size = m->area->size;
-    return ACL_SUCCESS;
+    return WithOwn(buf, "buf", [&](Registry&, Mbuf* m) {
+        *data = m->area->bytes;
+        *size = m->area->size;
+        return ACL_SUCCESS;
+    });
 }
 
 aclError GetMbufDataLen(MbufHandle buf, size_t* len) {
     if (len == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "len is null");
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* m = FindOwnLocked(r, buf, "buf", &rc);
-    if (m == nullptr) return rc;
-    *len = m->data_len;
-    return ACL_SUCCESS;
+    return WithOwn(buf, "buf", [&](Registry&, Mbuf* m) {
+        *len = m->data_len;
+        return ACL_SUCCESS;
+    });
 }
 
 aclError SetMbufDataLen(MbufHandle buf, size_t len) {
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* m = FindOwnLocked(r, buf, "buf", &rc);
-    if (m == nullptr) return rc;
-    if (len > m->area->size)
-        return Fail(ACL_ERROR_INVALID_PARAM, "len %zu is more than the buffer's %zu bytes", len,
-                    m->area->size);
-    m->data_len = len;
-    return ACL_SUCCESS;
+    return WithOwn(buf, "buf", [&](Registry&, Mbuf* m) {
+        if (len > m->area->size)
+            return Fail(ACL_ERROR_INVALID_PARAM, "len %zu is more than the buffer's %zu bytes", len,
+                        m->area->size);
+        m->data_len = len;
+        return ACL_SUCCESS;
+    });
 }
 
 namespace {
@@ -204,42 +203,34 @@ aclError CheckUserDataRange(size_t size, size_t offset) {
 aclError GetMbufUserData(MbufHandle buf, void* data, size_t size, size_t offset) {
     if (aclError rc = CheckUserDataRange(size, offset); rc != ACL_SUCCESS) return rc;
     if (data == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dataPtr is null");
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* m = FindOwnLocked(r, buf, "buf", &rc);
-    if (m == nullptr) return rc;
-    std::memcpy(data, m->user_data + offset, size);
-    return ACL_SUCCESS;
+    return WithOwn(buf, "buf", [&](Registry&, Mbuf* m) {
+        std::memcpy(data, m->user_data + offset, size);
+        return ACL_SUCCESS;
+    });
 }
 
 aclError SetMbufUserData(MbufHandle buf, const void* data, size_t size, size_t offset) {
     if (aclError rc = CheckUserDataRange(size, offset); rc != ACL_SUCCESS) return rc;
     if (data == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dataPtr is null");
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* m = FindOwnLocked(r, buf, "buf", &rc);
-    if (m == nullptr) return rc;
-    std::memcpy(m->user_data + offset, data, size);
-    return ACL_SUCCESS;
+    return WithOwn(buf, "buf", [&](Registry&, Mbuf* m) {
+        std::memcpy(m->user_data + offset, data, size);
+        return ACL_SUCCESS;
+    });
 }
 
 aclError CopyMbufRef(MbufHandle buf, MbufHandle* copy) {
     if (copy == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "newBuf is null");
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* m = FindOwnLocked(r, buf, "buf", &rc);
-    if (m == nullptr) return rc;
-    Mbuf* c = NewLocked(r, m->area);
-    if (c == nullptr) return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "no memory for a buffer head");
-    // The new head starts as a copy of the old one's length and user data; from then on each
-    // head has its own (only the data area is shared).
-    c->data_len = m->data_len;
-    std::memcpy(c->user_data, m->user_data, kMbufUserDataSize);
-    *copy = c->handle;
-    return ACL_SUCCESS;
+    return WithOwn(buf, "buf", [&](Registry& r, Mbuf* m) {
+        Mbuf* c = NewLocked(r, m->area);
+        if (c == nullptr)
+            return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "no memory for a buffer head");
+        // The new head starts as a copy of the old one's length and user data; from then on each
+        // head has its own (only the data area is shared).
+        c->data_len = m->data_len;
+        std::memcpy(c->user_data, m->user_data, kMbufUserDataSize);
+        *copy = c->handle;
+        return ACL_SUCCESS;
+    });
 }
 
 aclError AppendMbufChain(MbufHandle head_handle, MbufHandle buf) {
@@ -275,47 +266,40 @@ aclError AppendMbufChain(MbufHandle head_handle, MbufHandle buf) {
 
 aclError GetMbufChainNum(MbufHandle head_handle, uint32_t* num) {
     if (num == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "num is null");
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* head = FindOwnLocked(r, head_handle, "headBuf", &rc);
-    if (head == nullptr) return rc;
-    if (head->head != nullptr)
-        return Fail(ACL_ERROR_INVALID_PARAM, "headBuf %p is not a chain's head: %p heads its chain",
-                    head_handle, head->head->handle);
-    *num = static_cast<uint32_t>(1 + head->members.size());
-    return ACL_SUCCESS;
+    return WithOwn(head_handle, "headBuf", [&](Registry&, Mbuf* head) {
+        if (head->head != nullptr)
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "headBuf %p is not a chain's head: %p heads its chain", head_handle,
+                        head->head->handle);
+        *num = static_cast<uint32_t>(1 + head->members.size());
+        return ACL_SUCCESS;
+    });
 }
 
 aclError GetMbufFromChain(MbufHandle head_handle, uint32_t index, MbufHandle* buf) {
     if (buf == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "buf is null");
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* head = FindOwnLocked(r, head_handle, "headBuf", &rc);
-    if (head == nullptr) return rc;
-    if (head->head != nullptr)
-        return Fail(ACL_ERROR_INVALID_PARAM, "headBuf %p is not a chain's head: %p heads its chain",
-                    head_handle, head->head->handle);
-    if (index > head->members.size())
-        return Fail(ACL_ERROR_INVALID_PARAM, "index %u is past the chain's %zu buffers", index,
-                    head->members.size() + 1);
-    *buf = index == 0 ? head->handle : head->members[index - 1]->handle;
-    return ACL_SUCCESS;
+    return WithOwn(head_handle, "headBuf", [&](Registry&, Mbuf* head) {
+        if (head->head != nullptr)
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "headBuf %p is not a chain's head: %p heads its chain", head_handle,
+                        head->head->handle);
+        if (index > head->members.size())
+            return Fail(ACL_ERROR_INVALID_PARAM, "index %u is past the chain's %zu buffers", index,
+                        head->members.size() + 1);
+        *buf = index == 0 ? head->handle : head->members[index - 1]->handle;
+        return ACL_SUCCESS;
+    });
 }
 
 aclError TakeForQueue(MbufHandle buf, uint32_t qid) {
-    Registry& r = Mbufs();
-    std::lock_guard lock(r.mutex);
-    aclError rc = ACL_SUCCESS;
-    Mbuf* m = FindOwnLocked(r, buf, "buf", &rc);
-    if (m == nullptr) return rc;
-    if (m->head != nullptr)
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "buf %p was appended to the chain headed by %p: enqueue the head", buf,
-                    m->head->handle);
-    m->queued_on = qid;
-    return ACL_SUCCESS;
+    return WithOwn(buf, "buf", [&](Registry&, Mbuf* m) {
+        if (m->head != nullptr)
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "buf %p was appended to the chain headed by %p: enqueue the head", buf,
+                        m->head->handle);
+        m->queued_on = qid;
+        return ACL_SUCCESS;
+    });
 }
 
 void ReturnFromQueue(MbufHandle buf) {
