@@ -347,6 +347,50 @@ aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset, siz
     return ACL_SUCCESS;
 }
 
+aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                   const aclmdlIODims* dims) {
+    OPENACL_API();
+    std::shared_ptr<model::Model> found;
+    aclError rc = CheckDynamicTarget(modelId, dataset, index, &found);
+    if (rc != ACL_SUCCESS) return rc;
+    if (dims == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dims is null");
+    const auto& gears = found->description().dims_gears;
+    if (gears.empty()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "model %u has no dynamic dims gears (convert it with atc --dynamic_dims)",
+                    modelId);
+    }
+    // The gear is named by every graph input's dims one after the other, as
+    // aclmdlGetInputDynamicDims lists them.
+    if (dims->dimCount > ACL_MAX_DIM_CNT) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "dims->dimCount %zu is more than %d", dims->dimCount,
+                    ACL_MAX_DIM_CNT);
+    }
+    const std::vector<int64_t> given(dims->dims, dims->dims + dims->dimCount);
+    for (size_t g = 0; g < gears.size(); ++g) {
+        std::vector<int64_t> all;
+        std::vector<int64_t> values;  // the gear's dynamic values, what the tensor holds
+        const auto& inputs = found->description().inputs;
+        for (size_t i = 0; i < gears[g].size(); ++i) {
+            all.insert(all.end(), gears[g][i].begin(), gears[g][i].end());
+            for (size_t k = 0; k < gears[g][i].size(); ++k) {
+                if (inputs[i].dims[k] == -1) values.push_back(gears[g][i][k]);
+            }
+        }
+        if (all != given) continue;
+        dataset->dynamic_dims_gear = static_cast<int64_t>(g);
+        WriteDynamicTensor(dataset, index, values.data(), values.size());
+        return ACL_SUCCESS;
+    }
+    std::string text;
+    for (int64_t v : given)
+        text += (text.empty() ? "" : ",") + std::to_string(v);
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "dims (%s) are not one of model %u's %zu gears: pass a gear as "
+                "aclmdlGetInputDynamicDims lists it",
+                text.c_str(), modelId, gears.size());
+}
+
 aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                                 uint64_t height, uint64_t width) {
     OPENACL_API();

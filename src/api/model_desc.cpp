@@ -294,6 +294,103 @@ aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) 
     return ACL_SUCCESS;
 }
 
+// Dims gears (atc --dynamic_dims). `index` is reserved (CANN's callers pass -1): the gears are
+// model-wide.
+aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t index,
+                                        size_t* gearCount) {
+    OPENACL_API();
+    (void)index;
+    const auto* d = Described(modelDesc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (gearCount == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "gearCount is null");
+    *gearCount = d->dims_gears.size();
+    return ACL_SUCCESS;
+}
+
+// Each gear as every graph input's dims one after the other (dimCount: their sum).
+aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims,
+                                   size_t gearCount) {
+    OPENACL_API();
+    (void)index;
+    const auto* d = Described(modelDesc);
+    if (d == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (dims == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dims is null");
+    if (d->dims_gears.empty()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "the model has no dynamic dims gears (convert it with atc --dynamic_dims)");
+    }
+    if (gearCount != d->dims_gears.size()) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "gearCount is %zu but the model has %zu gears "
+                    "(aclmdlGetInputDynamicGearCount)",
+                    gearCount, d->dims_gears.size());
+    }
+    for (size_t g = 0; g < gearCount; ++g) {
+        std::vector<int64_t> all;
+        for (const auto& input : d->dims_gears[g])
+            all.insert(all.end(), input.begin(), input.end());
+        if (aclError rc = FillDims("", all, &dims[g]); rc != ACL_SUCCESS) return rc;
+    }
+    return ACL_SUCCESS;
+}
+
+// Per dim of input `index`: [d, d] where it is fixed, [least, largest] over the gears where a
+// gear decides it, [1, -1] where nothing bounds it.
+aclError aclmdlGetInputDimsRange(const aclmdlDesc* modelDesc, size_t index,
+                                 aclmdlIODimsRange* dimsRange) {
+    OPENACL_API();
+    const auto* io = Io(modelDesc, index, true);
+    if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
+    if (dimsRange == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "dimsRange is null");
+    const auto* d = Described(modelDesc);
+    if (io->dims.size() > ACL_MAX_DIM_CNT || (io->dims.size() == 1 && io->dims[0] == -2)) {
+        return Fail(ACL_ERROR_INVALID_PARAM, "input %zu has no known rank", index);
+    }
+    std::vector<std::vector<int64_t>> gears;
+    for (const auto& gear : d->dims_gears) {
+        if (index < gear.size()) gears.push_back(gear[index]);
+    }
+    for (uint64_t b : d->batch_gears)
+        gears.push_back(model::GearDims(*io, io->format, b, 0, 0));
+    for (const auto& hw : d->hw_gears)
+        gears.push_back(model::GearDims(*io, io->format, 0, hw[0], hw[1]));
+    std::memset(dimsRange, 0, sizeof *dimsRange);
+    dimsRange->rangeCount = io->dims.size();
+    for (size_t i = 0; i < io->dims.size(); ++i) {
+        int64_t lo = io->dims[i], hi = io->dims[i];
+        if (lo < 0) {
+            lo = 1;
+            hi = -1;
+            for (const auto& gear : gears) {
+                if (i >= gear.size() || gear[i] < 0) continue;
+                lo = hi < 0 ? gear[i] : std::min(lo, gear[i]);
+                hi = std::max(hi, gear[i]);
+            }
+        }
+        dimsRange->range[i][0] = lo;
+        dimsRange->range[i][1] = hi;
+    }
+    return ACL_SUCCESS;
+}
+
+// openacl keeps the graph's own names: a name is its own real name when the model has it.
+const char* aclmdlGetTensorRealName(const aclmdlDesc* modelDesc, const char* name) {
+    OPENACL_API();
+    const auto* d = Described(modelDesc);
+    if (d == nullptr) return nullptr;
+    if (name == nullptr) {
+        Fail(ACL_ERROR_INVALID_PARAM, "name is null");
+        return nullptr;
+    }
+    for (const auto* list : {&d->inputs, &d->outputs}) {
+        for (const auto& io : *list) {
+            if (io.name == name) return io.name.c_str();
+        }
+    }
+    Fail(ACL_ERROR_INVALID_PARAM, "the model has no input or output named \"%s\"", name);
+    return nullptr;
+}
+
 aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW* hw) {
     OPENACL_API();
     const auto* d = Described(modelDesc);

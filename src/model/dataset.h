@@ -18,6 +18,7 @@ struct aclmdlDataset {
     uint64_t dynamic_batch = 0;
     uint64_t dynamic_height = 0;
     uint64_t dynamic_width = 0;
+    int64_t dynamic_dims_gear = -1;  // aclmdlSetInputDynamicDims: the gear's index; -1 = not set
 };
 
 namespace openacl::model {

@@ -284,7 +284,9 @@ Model::~Model() {
 std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
     const auto& desc = image_.description;
     std::string why;
-    if (!desc.batch_gears.empty() || !desc.hw_gears.empty()) why = "the model has dynamic gears";
+    if (!desc.batch_gears.empty() || !desc.hw_gears.empty() || !desc.dims_gears.empty()) {
+        why = "the model has dynamic gears";
+    }
     for (const auto& input : image_.graph.inputs) {
         for (int64_t d : input.dims) {
             if (d < 0 && why.empty()) why = "input '" + input.name + "' has a dynamic shape";
@@ -360,7 +362,8 @@ aclError Model::Start() {
     // Output shapes that neither the graph nor shape inference tell are learnt from one run on
     // zeros, so aclmdlGetOutputSizeByIndex is honest for every static model.
     auto& desc = image_.description;
-    bool inputs_static = desc.batch_gears.empty() && desc.hw_gears.empty();
+    bool inputs_static =
+        desc.batch_gears.empty() && desc.hw_gears.empty() && desc.dims_gears.empty();
     for (const auto& io : desc.inputs) {
         for (int64_t d : io.max_dims)
             inputs_static = inputs_static && d >= 0;
@@ -540,6 +543,16 @@ aclError Model::Prepare(const aclmdlDataset* input, aclmdlDataset* output, bool 
                         id_);
         }
     }
+    int64_t dims_gear = -1;
+    if (!desc.dims_gears.empty()) {
+        dims_gear = input->dynamic_dims_gear;
+        if (dims_gear < 0 || static_cast<size_t>(dims_gear) >= desc.dims_gears.size()) {
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        "model %u has dynamic dims gears: choose one with "
+                        "aclmdlSetInputDynamicDims on the input dataset before executing",
+                        id_);
+        }
+    }
     request->inputs.clear();
     request->input_dims.clear();
     request->outputs.clear();
@@ -553,7 +566,9 @@ aclError Model::Prepare(const aclmdlDataset* input, aclmdlDataset* output, bool 
                         i, io.name.c_str(), static_cast<void*>(handle));
         }
         BufferRef ref{handle, handle->data, handle->size, false};
-        std::vector<int64_t> dims = GearDims(io, io.format, batch, h, w);
+        std::vector<int64_t> dims = dims_gear >= 0 && i < desc.graph_input_count
+                                        ? desc.dims_gears[static_cast<size_t>(dims_gear)][i]
+                                        : GearDims(io, io.format, batch, h, w);
         const aclTensorDesc* given =
             i < input->tensor_descs.size() ? input->tensor_descs[i] : nullptr;
         bool dynamic = std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; });
@@ -629,7 +644,7 @@ aclError Model::Prepare(const aclmdlDataset* input, aclmdlDataset* output, bool 
         } else if (!CheckDeviceBuffer(ref, 0, "output", o, io.name, &error)) {
             return Fail(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
         } else if (io.size != 0 && ref.size < io.size && desc.batch_gears.empty() &&
-                   desc.hw_gears.empty()) {
+                   desc.hw_gears.empty() && desc.dims_gears.empty()) {
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "output %zu (\"%s\") needs %zu bytes for shape %s of %s, but its buffer "
                         "holds %zu",

@@ -129,8 +129,34 @@ bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmO
         *error = "a model may have dynamic batch sizes or dynamic image sizes, not both";
         return false;
     }
-    bool dynamic = !desc.batch_gears.empty() || !desc.hw_gears.empty();
-    if (dynamic) {
+    // Dims gears: each fills the graph inputs' -1 dims, in input and dim order.
+    size_t dynamic_dim_count = 0;
+    for (const auto& io : desc.inputs)
+        dynamic_dim_count += static_cast<size_t>(std::count(io.dims.begin(), io.dims.end(), -1));
+    for (const auto& values : options.dynamic_dims) {
+        if (values.size() != dynamic_dim_count) {
+            *error = "a dynamic dims gear has " + std::to_string(values.size()) +
+                     " values but the inputs have " + std::to_string(dynamic_dim_count) +
+                     " dynamic (-1) dims";
+            return false;
+        }
+        std::vector<std::vector<int64_t>> gear;
+        size_t next = 0;
+        for (const auto& io : desc.inputs) {
+            std::vector<int64_t> dims = io.dims;
+            for (int64_t& d : dims) {
+                if (d == -1) d = static_cast<int64_t>(values[next++]);
+            }
+            gear.push_back(std::move(dims));
+        }
+        desc.dims_gears.push_back(std::move(gear));
+    }
+    if ((!desc.batch_gears.empty() || !desc.hw_gears.empty()) && !desc.dims_gears.empty()) {
+        *error = "a model has one kind of dynamic gears at most";
+        return false;
+    }
+    bool dynamic = !desc.batch_gears.empty() || !desc.hw_gears.empty() || !desc.dims_gears.empty();
+    if (dynamic && desc.dims_gears.empty()) {
         bool applies = false;
         for (const auto& io : desc.inputs) {
             if (!desc.batch_gears.empty() && !io.dims.empty() && io.dims[0] == -1) applies = true;
@@ -149,8 +175,13 @@ bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmO
 
     // Every gear (or the one static shape) as the inputs' dims; sizes are the largest.
     std::vector<std::vector<std::vector<int64_t>>> gear_inputs;
-    auto gear_count = std::max<size_t>(1, desc.batch_gears.size() + desc.hw_gears.size());
+    auto gear_count = std::max<size_t>(
+        1, desc.batch_gears.size() + desc.hw_gears.size() + desc.dims_gears.size());
     for (size_t g = 0; g < gear_count; ++g) {
+        if (!desc.dims_gears.empty()) {
+            gear_inputs.push_back(desc.dims_gears[g]);
+            continue;
+        }
         uint64_t batch = desc.batch_gears.empty() ? 0 : desc.batch_gears[g];
         uint64_t h = desc.hw_gears.empty() ? 0 : desc.hw_gears[g][0];
         uint64_t w = desc.hw_gears.empty() ? 0 : desc.hw_gears[g][1];
@@ -236,7 +267,11 @@ bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmO
         IoDesc io;
         io.name = ACL_DYNAMIC_TENSOR_NAME;
         io.type = io.graph_type = ACL_INT64;
-        io.dims = io.max_dims = {desc.batch_gears.empty() ? 2 : 1};
+        // What the dynamic tensor holds: the batch, (height, width), or the dims gear's values.
+        const int64_t values = !desc.batch_gears.empty() ? 1
+                               : !desc.hw_gears.empty()  ? 2
+                                                         : static_cast<int64_t>(dynamic_dim_count);
+        io.dims = io.max_dims = {values};
         io.size = TensorBytes(ACL_INT64, io.dims);
         io.dynamic_tensor = true;
         desc.inputs.push_back(std::move(io));

@@ -31,7 +31,9 @@ struct ModelDescription {
     std::vector<IoDesc> outputs;
     std::vector<uint64_t> batch_gears;              // dynamic batch sizes, ascending
     std::vector<std::array<uint64_t, 2>> hw_gears;  // dynamic (height, width) pairs
-    size_t graph_input_count = 0;                   // inputs the graph itself has
+    // --dynamic_dims: per gear, every graph input's dims (the -1s filled from the gear).
+    std::vector<std::vector<std::vector<int64_t>>> dims_gears;
+    size_t graph_input_count = 0;  // inputs the graph itself has
 };
 
 // Builds the description. False with *error (and *code, the aclError to report) when the

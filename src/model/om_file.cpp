@@ -229,7 +229,7 @@ class OptionsReader {
         return String(root, "producer", &o->producer) &&
                String(root, "soc_version", &o->soc_version) && InputFormat(root, o) &&
                Inputs(root, o) && OutputTypes(root, o) && BatchSizes(root, o) &&
-               ImageSizes(root, o) && Exclusive(o) && Engine(root, o);
+               ImageSizes(root, o) && Dims(root, o) && Exclusive(o) && Engine(root, o);
     }
 
  private:
@@ -410,11 +410,35 @@ class OptionsReader {
         return true;
     }
 
+    bool Dims(const json& root, OmOptions* o) {
+        const auto it = root.find("dynamic_dims");
+        if (it == root.end()) return true;
+        if (!it->is_array()) return Bad(Key("dynamic_dims"), "must be an array", *it);
+        for (size_t g = 0; g < it->size(); ++g) {
+            const json& gear = (*it)[g];
+            const std::string where = "\"dynamic_dims\"[" + std::to_string(g) + "]";
+            if (!gear.is_array() || gear.empty()) {
+                return Bad(where, "must be a non-empty array of dims", gear);
+            }
+            std::vector<uint64_t> values;
+            for (size_t d = 0; d < gear.size(); ++d) {
+                uint64_t v = 0;
+                if (!Positive(gear[d], where + "[" + std::to_string(d) + "]", &v)) return false;
+                values.push_back(v);
+            }
+            o->dynamic_dims.push_back(std::move(values));
+        }
+        return true;
+    }
+
     bool Exclusive(const OmOptions* o) {
-        if (!o->dynamic_batch_sizes.empty() && !o->dynamic_image_sizes.empty()) {
+        const int kinds = !o->dynamic_batch_sizes.empty() + !o->dynamic_image_sizes.empty() +
+                          !o->dynamic_dims.empty();
+        if (kinds > 1) {
             return Fail(error_,
-                        "malformed options: \"dynamic_batch_sizes\" and \"dynamic_image_sizes\" "
-                        "are both set; a model has one kind of dynamic gears at most");
+                        "malformed options: gears of more than one kind are set "
+                        "(\"dynamic_batch_sizes\", \"dynamic_image_sizes\", \"dynamic_dims\"); "
+                        "a model has one kind of dynamic gears at most");
         }
         return true;
     }
@@ -440,6 +464,7 @@ json OptionsToJson(const OmOptions& o) {
                  {"output_types", std::move(output_types)},
                  {"dynamic_batch_sizes", o.dynamic_batch_sizes},
                  {"dynamic_image_sizes", std::move(image_sizes)}};
+    if (!o.dynamic_dims.empty()) root["dynamic_dims"] = o.dynamic_dims;
     if (!o.engine.machine.empty()) {
         root["engine_choices"] = {
             {"machine", o.engine.machine}, {"nhwc", o.engine.nhwc},

@@ -29,7 +29,9 @@ struct OmOptions {
     std::map<std::string, aclDataType> output_types;
     std::vector<uint64_t> dynamic_batch_sizes;                 // --dynamic_batch_size
     std::vector<std::array<uint64_t, 2>> dynamic_image_sizes;  // --dynamic_image_size (h, w)
-    std::string producer;                                      // "openacl atc <version>"
+    // --dynamic_dims: per gear, the values of the inputs' -1 dims, in input and dim order.
+    std::vector<std::vector<uint64_t>> dynamic_dims;
+    std::string producer;  // "openacl atc <version>"
     // What the compiled engine decided by timing when atc converted the model (machine empty
     // when it did not: OpenCV DNN models, or no timing); the loader uses them on that machine.
     EngineChoices engine;

@@ -264,6 +264,115 @@ TEST_F(AtcModelTest, DynamicImageSizeRunsTheChosenSize) {
     aclmdlUnload(id);
 }
 
+// test_relu's x[3, 4, 5] with its first and last dims left to two gears: 3x4x5 and 2x4x7.
+class DynamicDimsTest : public AtcModelTest {
+ protected:
+    void SetUp() override {
+        AtcModelTest::SetUp();
+        id_ = Load(Convert(TestModel("node/test_relu"),
+                           "--input_format=ND --input_shape=x:-1,4,-1 '--dynamic_dims=3,5;2,7'",
+                           "dims"));
+        ASSERT_EQ(aclmdlGetInputIndexByName(desc_, ACL_DYNAMIC_TENSOR_NAME, &dynamic_),
+                  ACL_SUCCESS);
+    }
+    void TearDown() override {
+        DestroyDatasets();
+        aclmdlUnload(id_);
+        AtcModelTest::TearDown();
+    }
+    static aclmdlIODims Gear(std::initializer_list<int64_t> values) {
+        aclmdlIODims dims{};
+        for (int64_t v : values)
+            dims.dims[dims.dimCount++] = v;
+        return dims;
+    }
+    uint32_t id_ = 0;
+    size_t dynamic_ = 0;
+};
+
+TEST_F(DynamicDimsTest, TheDescriptionListsEachGearAsEveryInputsDims) {
+    size_t count = 0;
+    ASSERT_EQ(aclmdlGetInputDynamicGearCount(desc_, static_cast<size_t>(-1), &count), ACL_SUCCESS);
+    ASSERT_EQ(count, 2u);
+    aclmdlIODims gears[2];
+    ASSERT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), gears, 2), ACL_SUCCESS);
+    ASSERT_EQ(gears[0].dimCount, 3u);
+    EXPECT_EQ(std::vector<int64_t>(gears[0].dims, gears[0].dims + 3),
+              (std::vector<int64_t>{3, 4, 5}));
+    ASSERT_EQ(gears[1].dimCount, 3u);
+    EXPECT_EQ(std::vector<int64_t>(gears[1].dims, gears[1].dims + 3),
+              (std::vector<int64_t>{2, 4, 7}));
+    EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), gears, 1),
+              ACL_ERROR_INVALID_PARAM)
+        << "gearCount must be the model's";
+    EXPECT_EQ(aclmdlGetInputSizeByIndex(desc_, 0), 3u * 4 * 5 * sizeof(float))
+        << "sized for the largest gear (3x4x5 holds more than 2x4x7)";
+}
+
+TEST_F(DynamicDimsTest, TheRangeOfEachDimSpansTheGears) {
+    aclmdlIODimsRange range;
+    ASSERT_EQ(aclmdlGetInputDimsRange(desc_, 0, &range), ACL_SUCCESS);
+    ASSERT_EQ(range.rangeCount, 3u);
+    EXPECT_EQ(range.range[0][0], 2);
+    EXPECT_EQ(range.range[0][1], 3);
+    EXPECT_EQ(range.range[1][0], 4);
+    EXPECT_EQ(range.range[1][1], 4);
+    EXPECT_EQ(range.range[2][0], 5);
+    EXPECT_EQ(range.range[2][1], 7);
+}
+
+TEST_F(DynamicDimsTest, ExecuteRunsTheGearChosen) {
+    const size_t in_size = aclmdlGetInputSizeByIndex(desc_, 0);
+    std::vector<float> x = Iota(2 * 4 * 7, -20);
+    void* in = Device(in_size);
+    ASSERT_EQ(aclrtMemcpy(in, in_size, x.data(), x.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_SUCCESS);
+    void* out = Device(in_size);
+    aclmdlDataset* inputs = Dataset({{in, in_size}, {Device(16), 16}});
+    aclmdlDataset* outputs = Dataset({{out, in_size}});
+    EXPECT_EQ(aclmdlExecute(id_, inputs, outputs), ACL_ERROR_INVALID_PARAM) << "no gear chosen yet";
+    const aclmdlIODims gear = Gear({2, 4, 7});
+    ASSERT_EQ(aclmdlSetInputDynamicDims(id_, inputs, dynamic_, &gear), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(aclmdlExecute(id_, inputs, outputs), ACL_SUCCESS) << aclGetRecentErrMsg();
+    aclmdlIODims dims;
+    ASSERT_EQ(aclmdlGetCurOutputDims(desc_, 0, &dims), ACL_SUCCESS);
+    EXPECT_EQ(std::vector<int64_t>(dims.dims, dims.dims + dims.dimCount),
+              (std::vector<int64_t>{2, 4, 7}));
+    std::vector<float> y = Download<float>(out, x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        EXPECT_EQ(y[i], std::max(x[i], 0.0f)) << i;
+}
+
+TEST_F(DynamicDimsTest, ADimsListThatIsNoGearIsRefused) {
+    aclmdlDataset* inputs = Dataset({{Device(256), 256}, {Device(16), 16}});
+    const aclmdlIODims partial = Gear({2, 7});
+    EXPECT_EQ(aclmdlSetInputDynamicDims(id_, inputs, dynamic_, &partial), ACL_ERROR_INVALID_PARAM);
+    const aclmdlIODims other = Gear({2, 4, 5});
+    EXPECT_EQ(aclmdlSetInputDynamicDims(id_, inputs, dynamic_, &other), ACL_ERROR_INVALID_PARAM);
+    EXPECT_EQ(aclmdlSetInputDynamicDims(id_, inputs, dynamic_, nullptr), ACL_ERROR_INVALID_PARAM);
+    const aclmdlIODims gear = Gear({3, 4, 5});
+    EXPECT_EQ(aclmdlSetInputDynamicDims(id_, inputs, 0, &gear), ACL_ERROR_INVALID_PARAM)
+        << "index must name the dynamic tensor input";
+}
+
+TEST_F(AtcModelTest, AModelWithoutDimsGearsHasNone) {
+    uint32_t id = Load(Convert(TestModel("node/test_relu"), "", "static"));
+    size_t count = 7;
+    ASSERT_EQ(aclmdlGetInputDynamicGearCount(desc_, static_cast<size_t>(-1), &count), ACL_SUCCESS);
+    EXPECT_EQ(count, 0u);
+    aclmdlIODims dims;
+    EXPECT_EQ(aclmdlGetInputDynamicDims(desc_, static_cast<size_t>(-1), &dims, 0),
+              ACL_ERROR_INVALID_PARAM);
+    aclmdlIODimsRange range;
+    ASSERT_EQ(aclmdlGetInputDimsRange(desc_, 0, &range), ACL_SUCCESS);
+    EXPECT_EQ(range.range[2][0], 5);
+    EXPECT_EQ(range.range[2][1], 5);
+    EXPECT_STREQ(aclmdlGetTensorRealName(desc_, "x"), "x");
+    EXPECT_EQ(aclmdlGetTensorRealName(desc_, "no_such_tensor"), nullptr);
+    aclmdlUnload(id);
+}
+
 TEST_F(AtcModelTest, SetDynamicBatchSizeOnAStaticModelReportsInvalidParam) {
     uint32_t id = 0;
     ASSERT_EQ(aclmdlLoadFromFile(TestModel("node/test_relu").c_str(), &id), ACL_SUCCESS);

@@ -256,6 +256,14 @@ TEST_F(AtcTest, ConvWithDynamicImageSizeNchwAndNhwc) {
     EXPECT_TRUE(err_.empty()) << "--log=null silences warnings: " << err_;
 }
 
+TEST_F(AtcTest, DynamicDimsGearsFillTheMarkedDimsInOrder) {
+    const OmFile file =
+        Convert({"--model=" + kRelu, "--framework=5", "--output=out", "--soc_version=Ascend310",
+                 "--input_format=ND", "--input_shape=x:-1,4,-1", "--dynamic_dims=3,5; 2,7"});
+    EXPECT_EQ(file.options.dynamic_dims, (std::vector<std::vector<uint64_t>>{{3, 5}, {2, 7}}));
+    EXPECT_NE(out_.find("Engine: opencv-dnn (dynamic"), std::string::npos) << out_;
+}
+
 TEST_F(AtcTest, PerOutputTypesMapNodesToGraphOutputs) {
     const OmFile file =
         Convert({"--model=" + split_, "--framework=5", "--output=out", "--soc_version=Ascend310",
@@ -411,6 +419,28 @@ const FailureCase kFailures[] = {
     {"ImageWithoutDynamicDims",
      {"--model=@conv", "--input_shape=0:2,3,7,5", "--dynamic_image_size=7,5;14,10"},
      "needs --input_shape to mark H and W"},
+    {"DimsNotNd",
+     {"--model=@relu", "--input_shape=x:-1,4,-1", "--dynamic_dims=3,5;2,7"},
+     "--dynamic_dims needs --input_format=ND"},
+    {"DimsWithoutDynamicDims",
+     {"--model=@relu", "--input_shape=x:3,4,5", "--input_format=ND", "--dynamic_dims=3,5;2,7"},
+     "needs --input_shape to mark the dynamic dimensions as -1"},
+    {"DimsWrongCount",
+     {"--model=@relu", "--input_shape=x:-1,4,-1", "--input_format=ND", "--dynamic_dims=3,5;2"},
+     "gear \"2\" has 1 values; --input_shape marks 2 dimensions -1"},
+    {"DimsOneGear",
+     {"--model=@relu", "--input_shape=x:-1,4,-1", "--input_format=ND", "--dynamic_dims=3,5"},
+     "--dynamic_dims has 1 gears; give between 2 and 100"},
+    {"DimsRepeated",
+     {"--model=@relu", "--input_shape=x:-1,4,-1", "--input_format=ND", "--dynamic_dims=3,5;3,5"},
+     "--dynamic_dims repeats a gear"},
+    {"DimsZero",
+     {"--model=@relu", "--input_shape=x:-1,4,-1", "--input_format=ND", "--dynamic_dims=3,0;2,7"},
+     "gears are positive integers"},
+    {"DimsAndBatch",
+     {"--model=@relu", "--input_shape=x:-1,4,-1", "--input_format=ND", "--dynamic_dims=3,5;2,7",
+      "--dynamic_batch_size=1,2"},
+     "--dynamic_dims excludes --dynamic_batch_size"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Flags, AtcFailure, ::testing::ValuesIn(kFailures),

@@ -102,6 +102,7 @@ void ExpectSame(const OmOptions& a, const OmOptions& b) {
     EXPECT_EQ(a.output_types, b.output_types);
     EXPECT_EQ(a.dynamic_batch_sizes, b.dynamic_batch_sizes);
     EXPECT_EQ(a.dynamic_image_sizes, b.dynamic_image_sizes);
+    EXPECT_EQ(a.dynamic_dims, b.dynamic_dims);
     EXPECT_EQ(a.engine.machine, b.engine.machine);
     EXPECT_EQ(a.engine.nhwc, b.engine.nhwc);
     EXPECT_EQ(a.engine.threads, b.engine.threads);
@@ -136,6 +137,19 @@ TEST(OmFile, RoundTripImageSizesAndOneTypeForAllOutputs) {
     file.options.inputs = {{"x", {1, -1, -1, 3}, false}};
     file.options.output_types = {{"", ACL_FLOAT}};
     file.options.dynamic_image_sizes = {{224, 224}, {448, 320}};
+    file.onnx = kTinyOnnx;
+    const std::string image = SerializeOm(file);
+    OmFile out;
+    std::string error;
+    ASSERT_TRUE(ParseOm(image.data(), image.size(), &out, &error)) << error;
+    ExpectSame(file.options, out.options);
+}
+
+TEST(OmFile, RoundTripDynamicDims) {
+    OmFile file;
+    file.options.input_format = "ND";
+    file.options.inputs = {{"x", {1, -1, -1}, false}, {"mask", {-1}, false}};
+    file.options.dynamic_dims = {{2, 3, 4}, {8, 8, 1}};
     file.onnx = kTinyOnnx;
     const std::string image = SerializeOm(file);
     OmFile out;
@@ -377,7 +391,10 @@ TEST(OmFile, WrongJsonTypesAreRejected) {
         {"{\"dynamic_image_sizes\": [[1]]}", "must be a [height, width] pair"},
         {"{\"dynamic_image_sizes\": [[1, 0]]}", "\"dynamic_image_sizes\"[0][1] must be"},
         {"{\"dynamic_batch_sizes\": [1, 2], \"dynamic_image_sizes\": [[1, 1], [2, 2]]}",
-         "are both set"},
+         "gears of more than one kind"},
+        {"{\"dynamic_dims\": [[2, 3], []]}", "\"dynamic_dims\"[1] must be a non-empty array"},
+        {"{\"dynamic_dims\": [[2, 0]]}", "\"dynamic_dims\"[0][1] must be a positive"},
+        {"{\"dynamic_dims\": [[2]], \"dynamic_batch_sizes\": [1, 2]}", "gears of more than one"},
         {"{\"engine_choices\": []}", "\"engine_choices\" must be an object"},
         {"{\"engine_choices\": {\"threads\": 2}}", "\"engine_choices\".nhwc must be true"},
         {"{\"engine_choices\": {\"nhwc\": true}}", "\"engine_choices\".threads must be a pos"},

@@ -80,6 +80,8 @@ openacl's atc checks an ONNX model and the options below against each other and 
                 "node:index:FP16;..."   (node name and output index, or output name and 0)
   --dynamic_batch_size="1,2,4"          batch gears; needs --input_shape with -1 as batch dim
   --dynamic_image_size="224,224;448,448"  (h,w) gears; needs -1 as H and W in --input_shape
+  --dynamic_dims="20,1;40,2"            gears of the -1 dims of --input_shape, in input order;
+                                        needs --input_format=ND
   --log=debug|info|warning|error|null   what atc reports besides errors (default warning)
   --om=<file.om> --json=<file>          with --mode=1
   --help                 this text
@@ -99,14 +101,15 @@ constexpr std::string_view kIgnoredOptions =
 
 // Options of CANN's atc that change the model's meaning; refusing them beats ignoring them.
 constexpr std::string_view kUnsupportedOptions =
-    "insert_op_conf out_nodes input_shape_range dynamic_dims "
+    "insert_op_conf out_nodes input_shape_range "
     "is_input_adjust_hw_layout is_output_adjust_hw_layout weight "
     "compression_optimize_conf check_report display_model_info op_name_map dump_mode "
     "status_check save_original_model";
 
 constexpr std::string_view kOptions =
     "mode model framework output soc_version input_shape input_format "
-    "input_fp16_nodes output_type dynamic_batch_size dynamic_image_size log om json singleop";
+    "input_fp16_nodes output_type dynamic_batch_size dynamic_image_size dynamic_dims log om json "
+    "singleop";
 
 // Whether `key` is one of the space-separated words of `list`.
 bool Listed(std::string_view list, const std::string& key) {
@@ -566,6 +569,9 @@ OmOptions DecideOptions(const Flags& flags, Graph& graph) {
     if (batch != nullptr && image != nullptr) {
         Die("--dynamic_batch_size and --dynamic_image_size exclude each other; give one");
     }
+    if (Find(flags, "dynamic_dims") != nullptr && (batch != nullptr || image != nullptr)) {
+        Die("--dynamic_dims excludes --dynamic_batch_size and --dynamic_image_size; give one");
+    }
     if (batch != nullptr) {
         for (const std::string& g : Split(*batch, ',')) {
             options.dynamic_batch_sizes.push_back(Gear(g, "--dynamic_batch_size"));
@@ -595,12 +601,47 @@ OmOptions DecideOptions(const Flags& flags, Graph& graph) {
             shapes, "--dynamic_image_size", ("H and W (" + format + ")").c_str(),
             [h](size_t rank, size_t i) { return rank == 4 && (i == h || i == h + 1); });
     }
+    if (const std::string* dims = Find(flags, "dynamic_dims")) {
+        if (options.input_format != "ND") {
+            Die("--dynamic_dims needs --input_format=ND (as CANN's atc): the gears give any "
+                "dimensions, not a batch or an image size");
+        }
+        // The -1 dims in graph input order, which each gear fills in turn.
+        size_t dynamic = 0;
+        for (const GraphInput& input : graph.inputs) {
+            const auto shape = shapes.find(input.name);
+            if (shape != shapes.end()) {
+                dynamic +=
+                    static_cast<size_t>(std::count(shape->second.begin(), shape->second.end(), -1));
+            }
+        }
+        if (dynamic == 0) {
+            Die("--dynamic_dims needs --input_shape to mark the dynamic dimensions as -1, e.g. "
+                "--input_shape=\"x:1,-1,-1\" --dynamic_dims=\"20,20;40,40\"");
+        }
+        for (const std::string& gear_text : SplitList(*dims)) {
+            std::vector<uint64_t> gear;
+            for (std::string value : Split(gear_text, ',')) {
+                value.erase(0, value.find_first_not_of(' '));
+                value.erase(value.find_last_not_of(' ') + 1);
+                gear.push_back(Gear(value, "--dynamic_dims"));
+            }
+            if (gear.size() != dynamic) {
+                Die("--dynamic_dims gear \"" + gear_text + "\" has " + std::to_string(gear.size()) +
+                    " values; --input_shape marks " + std::to_string(dynamic) +
+                    " dimensions -1, and each gear gives them all");
+            }
+            options.dynamic_dims.push_back(std::move(gear));
+        }
+        CheckGearCount(options.dynamic_dims.size(), "--dynamic_dims");
+    }
     auto has_duplicates = [](auto items) {
         std::sort(items.begin(), items.end());
         return std::adjacent_find(items.begin(), items.end()) != items.end();
     };
     if (has_duplicates(options.dynamic_batch_sizes)) Die("--dynamic_batch_size repeats a gear");
     if (has_duplicates(options.dynamic_image_sizes)) Die("--dynamic_image_size repeats a gear");
+    if (has_duplicates(options.dynamic_dims)) Die("--dynamic_dims repeats a gear");
 
     for (const GraphInput& input : graph.inputs) {
         OmInputOption option;
@@ -649,7 +690,8 @@ std::string EngineVerdict(OmFile* file_ptr) {
         }
         if (!input.shape.empty()) shapes.emplace_back(input.name, input.shape);
     }
-    if (!file.options.dynamic_batch_sizes.empty() || !file.options.dynamic_image_sizes.empty()) {
+    if (!file.options.dynamic_batch_sizes.empty() || !file.options.dynamic_image_sizes.empty() ||
+        !file.options.dynamic_dims.empty()) {
         return "Engine: opencv-dnn (dynamic gears are not compiled)";
     }
     std::string onnx = file.onnx;
