@@ -777,6 +777,32 @@ void Importer::Reduce(const onnx::NodeProto& node) {
     }
 }
 
+// Operators that are one activation with fixed parameters: EltwiseAlg, alpha, beta.
+struct Activation {
+    EltwiseAlg alg;
+    float alpha, beta;
+};
+const std::map<std::string, Activation>& Activations() {
+    static const std::map<std::string, Activation> kActivations = {
+        {"Relu", {EltwiseAlg::kRelu, 0.0f, 0.0f}},
+        {"Sigmoid", {EltwiseAlg::kLogistic, 0.0f, 0.0f}},
+        {"Tanh", {EltwiseAlg::kTanh, 0.0f, 0.0f}},
+        {"HardSwish", {EltwiseAlg::kHardSwish, 1.0f / 6, 0.5f}},
+        {"Sqrt", {EltwiseAlg::kSqrt, 0.0f, 0.0f}},
+        {"Erf", {EltwiseAlg::kErf, 0.0f, 0.0f}},
+        {"Exp", {EltwiseAlg::kExp, 0.0f, 0.0f}},
+        {"Log", {EltwiseAlg::kLog, 0.0f, 0.0f}},
+        {"Abs", {EltwiseAlg::kAbs, 0.0f, 0.0f}},
+        {"Neg", {EltwiseAlg::kLinear, -1.0f, 0.0f}},      // -x
+        {"Reciprocal", {EltwiseAlg::kPow, 1.0f, -1.0f}},  // x^-1
+        {"Softplus", {EltwiseAlg::kSoftPlus, 0.0f, 0.0f}},
+        {"Round", {EltwiseAlg::kRound, 0.0f, 0.0f}},
+        {"Mish", {EltwiseAlg::kMish, 0.0f, 0.0f}},
+        {"Not", {EltwiseAlg::kLinear, -1.0f, 1.0f}},  // 1 - x: a plan holds bools as 1 and 0
+    };
+    return kActivations;
+}
+
 uint32_t Importer::AtRank(const onnx::NodeProto& node, const std::string& name, size_t rank,
                           const std::string& out) {
     const auto& d = Dims(name);
@@ -876,7 +902,9 @@ void Importer::Lower(const onnx::NodeProto& node) {
     }
     if (!dims_.count(node.output(0))) throw Unsupported{op + " (output shape unknown)"};
     const auto& y = Dims(node.output(0));
-    if (op == "Conv") {
+    if (const auto a = Activations().find(op); a != Activations().end()) {
+        Eltwise(node, a->second.alg, a->second.alpha, a->second.beta);
+    } else if (op == "Conv") {
         Conv(node);
     } else if (op == "ConvTranspose") {
         ConvTranspose(node);
@@ -894,19 +922,11 @@ void Importer::Lower(const onnx::NodeProto& node) {
             in.push_back(Tensor(node.input(i)));
         Define(node,
                Layer(LayerKind::kBatchNorm, node, in, y, {}, {AttrFloat(node, "epsilon", 1e-5f)}));
-    } else if (op == "Relu") {
-        Eltwise(node, EltwiseAlg::kRelu, 0.0f, 0.0f);
     } else if (op == "LeakyRelu") {
         Eltwise(node, EltwiseAlg::kRelu, AttrFloat(node, "alpha", 0.01f), 0.0f);
-    } else if (op == "Sigmoid") {
-        Eltwise(node, EltwiseAlg::kLogistic, 0.0f, 0.0f);
-    } else if (op == "Tanh") {
-        Eltwise(node, EltwiseAlg::kTanh, 0.0f, 0.0f);
     } else if (op == "HardSigmoid") {
         Eltwise(node, EltwiseAlg::kHardSigmoid, AttrFloat(node, "alpha", 0.2f),
                 AttrFloat(node, "beta", 0.5f));
-    } else if (op == "HardSwish") {
-        Eltwise(node, EltwiseAlg::kHardSwish, 1.0f / 6, 0.5f);
     } else if (op == "Clip") {
         float lo = -FLT_MAX, hi = FLT_MAX;
         if (opset_ < 11) {
@@ -950,28 +970,8 @@ void Importer::Lower(const onnx::NodeProto& node) {
             }
         }
         Eltwise(node, EltwiseAlg::kClip, lo, hi);
-    } else if (op == "Sqrt") {
-        Eltwise(node, EltwiseAlg::kSqrt, 0.0f, 0.0f);
-    } else if (op == "Erf") {
-        Eltwise(node, EltwiseAlg::kErf, 0.0f, 0.0f);
-    } else if (op == "Exp") {
-        Eltwise(node, EltwiseAlg::kExp, 0.0f, 0.0f);
-    } else if (op == "Log") {
-        Eltwise(node, EltwiseAlg::kLog, 0.0f, 0.0f);
-    } else if (op == "Abs") {
-        Eltwise(node, EltwiseAlg::kAbs, 0.0f, 0.0f);
-    } else if (op == "Neg") {
-        Eltwise(node, EltwiseAlg::kLinear, -1.0f, 0.0f);
-    } else if (op == "Reciprocal") {
-        Eltwise(node, EltwiseAlg::kPow, 1.0f, -1.0f);
-    } else if (op == "Softplus") {
-        Eltwise(node, EltwiseAlg::kSoftPlus, 0.0f, 0.0f);
     } else if (op == "Elu") {
         Eltwise(node, EltwiseAlg::kElu, AttrFloat(node, "alpha", 1.0f), 0.0f);
-    } else if (op == "Round") {
-        Eltwise(node, EltwiseAlg::kRound, 0.0f, 0.0f);
-    } else if (op == "Mish") {
-        Eltwise(node, EltwiseAlg::kMish, 0.0f, 0.0f);
     } else if (op == "Gelu") {
         const std::string approximate = AttrString(node, "approximate", "none");
         if (approximate != "none" && approximate != "tanh") {
@@ -1021,8 +1021,6 @@ void Importer::Lower(const onnx::NodeProto& node) {
             {"Or", BinaryAlg::kMax},
             {"Xor", BinaryAlg::kNotEqual}};
         Binary(node, kAlgs.at(op));
-    } else if (op == "Not") {
-        Eltwise(node, EltwiseAlg::kLinear, -1.0f, 1.0f);
     } else if (op == "Where") {
         Where(node);
     } else if (op == "If") {
