@@ -15,7 +15,10 @@ namespace {
 class Parking {
  public:
     static Parking& Get() {
-        static Parking* parking = new Parking;  // its thread outlives static destructors
+        static Parking* parking = [] {
+            cpu::Executor::SetQueueFreedHook([](const cpu::Queue* q) { Get().Forget(q); });
+            return new Parking;  // its thread outlives static destructors
+        }();
         return *parking;
     }
     void Park(cpu::SuspendToken token) {
@@ -27,14 +30,19 @@ class Parking {
         parked_.push_back(token);
         changed_.notify_one();
     }
+    // Resumes under the lock, so that Forget, which the executor calls before freeing a
+    // queue, returns only when no token of it is being resumed.
     void WakeAll() {
+        std::lock_guard lock(mutex_);
         std::vector<cpu::SuspendToken> wake;
-        {
-            std::lock_guard lock(mutex_);
-            wake.swap(parked_);
-        }
+        wake.swap(parked_);
         for (const cpu::SuspendToken& token : wake)
             cpu::Executor::Resume(token);  // a stale token (the task is gone) is ignored
+    }
+    // Drops the tokens of a queue whose memory is about to be freed.
+    void Forget(const cpu::Queue* q) {
+        std::lock_guard lock(mutex_);
+        std::erase_if(parked_, [q](const cpu::SuspendToken& t) { return t.queue == q; });
     }
 
  private:

@@ -117,6 +117,34 @@ TEST(MisuseTable, ModelsDescriptionsAndDatasets) {
          ACL_ERROR_INVALID_PARAM},
         {"aclmdlGetDynamicHW(NULL, 0, &hw)", [&] { return aclmdlGetDynamicHW(nullptr, 0, &hw); },
          ACL_ERROR_INVALID_PARAM},
+        {"aclmdlGetInputDynamicGearCount(desc, -1, NULL)",
+         [&] { return aclmdlGetInputDynamicGearCount(desc, static_cast<size_t>(-1), nullptr); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlGetInputDynamicGearCount(NULL, -1, &count)",
+         [&] { return aclmdlGetInputDynamicGearCount(nullptr, static_cast<size_t>(-1), &index); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlGetInputDynamicDims(desc, -1, &dims, 1) without dims gears",
+         [&] { return aclmdlGetInputDynamicDims(desc, static_cast<size_t>(-1), &io, 1); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlGetInputDynamicDims(desc, -1, NULL, 1)",
+         [&] { return aclmdlGetInputDynamicDims(desc, static_cast<size_t>(-1), nullptr, 1); },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlGetInputDimsRange(desc, 9, &range)",
+         [&] {
+             aclmdlIODimsRange range;
+             return aclmdlGetInputDimsRange(desc, 9, &range);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlGetInputDimsRange(desc, 0, NULL)",
+         [&] { return aclmdlGetInputDimsRange(desc, 0, nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclmdlGetTensorRealName(desc, \"no_such_tensor\")",
+         [&] {
+             return aclmdlGetTensorRealName(desc, "no_such_tensor") ? ACL_SUCCESS : RecordedError();
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclmdlGetTensorRealName(NULL, name)",
+         [] { return aclmdlGetTensorRealName(nullptr, "x") ? ACL_SUCCESS : RecordedError(); },
+         ACL_ERROR_INVALID_PARAM},
 
         // Datasets.
         {"aclmdlDestroyDataset(NULL)", [] { return aclmdlDestroyDataset(nullptr); },
@@ -184,6 +212,12 @@ TEST(MisuseTable, ModelsDescriptionsAndDatasets) {
         {"aclmdlSetDynamicHWSize(9999, dataset, 0, 8, 8)",
          [&] { return aclmdlSetDynamicHWSize(kNoSuchModel, dataset, 0, 8, 8); },
          ACL_ERROR_INVALID_MODEL_ID},
+        {"aclmdlSetInputDynamicDims(9999, dataset, 0, &dims)",
+         [&] { return aclmdlSetInputDynamicDims(kNoSuchModel, dataset, 0, &io); },
+         ACL_ERROR_INVALID_MODEL_ID},
+        {"aclmdlSetInputDynamicDims(model, NULL, 0, &dims)",
+         [&] { return aclmdlSetInputDynamicDims(model, nullptr, 0, &io); },
+         ACL_ERROR_INVALID_PARAM},
 
         // Configuration handles.
         {"aclmdlDestroyConfigHandle(NULL)", [] { return aclmdlDestroyConfigHandle(nullptr); },

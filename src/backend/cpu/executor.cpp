@@ -37,6 +37,10 @@ Executor::Executor(const ExecutorOptions& options)
     }
 }
 
+namespace {
+std::atomic<Executor::QueueFreedHook> g_queue_freed_hook{nullptr};
+}  // namespace
+
 Executor::~Executor() {
     std::vector<Queue*> live;
     {
@@ -54,6 +58,14 @@ Executor::~Executor() {
     }
     for (auto& w : workers_)
         w.join();
+    if (QueueFreedHook hook = g_queue_freed_hook.load(std::memory_order_acquire)) {
+        for (const auto& slot : slots_)
+            hook(slot.get());
+    }
+}
+
+void Executor::SetQueueFreedHook(QueueFreedHook hook) {
+    g_queue_freed_hook.store(hook, std::memory_order_release);
 }
 
 // ---- Watchers -----------------------------------------------------------------------------

@@ -141,6 +141,12 @@ class Executor {
     // True while the task `token` names is still held by its queue (suspended, or running
     // towards suspension), and so its queue, and the stream owning it, still alive.
     static bool IsHeld(SuspendToken token);
+    // Called with each of an executor's queues just before its memory is freed (the executor
+    // is destroyed, a device reset), so that whoever keeps SuspendTokens beyond their task's
+    // life (the poll parking, core/poll_park.cpp) can drop them instead of reaching freed
+    // memory. One hook for the process; nullptr removes it.
+    using QueueFreedHook = void (*)(const Queue* queue);
+    static void SetQueueFreedHook(QueueFreedHook hook);
     // Ends task `seq` of q with `status` (a failure, usually): at once when it is suspended,
     // instead of running it when it has not started (one that owns a payload is still called to
     // release it, as a discarded task is), and when it suspends if it is executing now: a
