@@ -230,6 +230,12 @@ struct BlockedTranspose {
 };
 
 // One of oneDNN's eltwise operations; a plan activation is one or more (EltwiseOps).
+// Whether oneDNN took its reference kernel, which runs any shape, format and post-op, hundreds
+// of times slower than its jit ones: every choice of formats below avoids it where it can.
+bool IsReference(const dnnl::primitive_desc_base& pd) {
+    return std::string_view(pd.impl_info_str()).rfind("ref", 0) == 0;
+}
+
 struct EltwiseOp {
     dnnl::algorithm algorithm;
     float alpha, beta;
@@ -568,8 +574,7 @@ void Builder::Conv(const PlanLayer& layer) {
         wino_operands.clear();
         try {
             wino = make(dnnl::algorithm::convolution_winograd, Attr(head, dst, &wino_operands));
-            // oneDNN's reference kernel takes any algorithm and post-op, a hundred times slower.
-            has_wino = std::string_view(wino.impl_info_str()).substr(0, 3) != "ref";
+            has_wino = !IsReference(wino);
         } catch (const dnnl::error&) {
             // No Winograd for this shape, ISA or these post-ops.
         }
@@ -581,22 +586,21 @@ void Builder::Conv(const PlanLayer& layer) {
     bool use_wino = has_wino;
     if (!has_wino) {
         pd = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &operands));
-        if (std::string_view(pd.impl_info_str()).rfind("ref", 0) == 0) {
+        if (IsReference(pd)) {
             // No jit kernel for this convolution in the region's format (a shape, dilation or
             // post-op oneDNN covers in other formats only): the format oneDNN picks, with the
-            // reorders around it, rather than its reference kernel, hundreds of times slower.
+            // reorders around it, when that gets one.
+            const memory::desc region_src = src, region_dst = dst;
+            std::vector<std::pair<int, uint32_t>> any_operands;
             src = Any(x);
             dst = Any(y);
-            operands.clear();
-            auto any = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &operands));
-            if (std::string_view(any.impl_info_str()).rfind("ref", 0) != 0) {
+            auto any = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &any_operands));
+            if (!IsReference(any)) {
                 pd = any;
+                operands = std::move(any_operands);
             } else {
-                src = region(x);
-                dst = blocked && r == 2 && !c_.nhwc ? memory::desc(Dims(y), kF32, Tag::aBcd16b)
-                                                    : region(y);
-                operands.clear();
-                pd = make(dnnl::algorithm::convolution_direct, Attr(layer, dst, &operands));
+                src = region_src;
+                dst = region_dst;
             }
         }
     } else if (PlanElementCount(y) * (PlanElementCount(w) / w[0]) <= kTimedWinogradMacs) {
@@ -832,7 +836,7 @@ void Builder::Deconv(const PlanLayer& layer) {
     if (r == 2 && (c_.nhwc || (x[1] >= 16 && y[1] >= 16))) {
         try {
             pd = make(region(x), region(y));
-            built = std::string_view(pd.impl_info_str()).rfind("ref", 0) != 0;
+            built = !IsReference(pd);
         } catch (const dnnl::error&) {
         }
     }
@@ -1287,7 +1291,7 @@ void Builder::Layer(const PlanLayer& layer) {
                     continue;
                 }
                 chosen = i;
-                if (std::string_view(pd.impl_info_str()).rfind("ref", 0) != 0) break;
+                if (!IsReference(pd)) break;
             }
             if (chosen == 2) a = Need(a, Plain(x));
             int b = Need(in1, pd.src1_desc());
