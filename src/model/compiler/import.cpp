@@ -137,9 +137,10 @@ class Importer {
     void If(const onnx::NodeProto& node);
     bool Describe(const onnx::GraphProto& graph, std::string* error);
     void Process(const onnx::NodeProto& node);
-    // The plan tensor for `name` at `rank` (leading 1s added by a view or to the constant).
+    // The plan tensor for `name` at `rank`: leading 1s added to a constant, or by a view named
+    // view_name.
     uint32_t AtRank(const onnx::NodeProto& node, const std::string& name, size_t rank,
-                    const std::string& out);
+                    const std::string& view_name);
     int32_t TypeOf(const std::string& name) const {
         auto it = types_.find(name);
         return it == types_.end() ? 0 : it->second;
@@ -552,17 +553,7 @@ uint32_t Importer::BinaryOf(const onnx::NodeProto& node, BinaryAlg alg, std::str
         std::swap(a, b);
     }
     // The second operand is broadcast: oneDNN wants it at the output's rank.
-    uint32_t bt = Tensor(b);
-    auto bd = Dims(b);
-    if (bd.size() < y.size()) {
-        std::vector<int64_t> padded(y.size() - bd.size(), 1);
-        padded.insert(padded.end(), bd.begin(), bd.end());
-        if (consts_.count(b)) {
-            bt = ConstTensor(b, padded, Floats(consts_.at(b)));
-        } else {
-            bt = Layer(LayerKind::kView, node, {bt}, padded, {}, {}, out + "/" + b + "/rank");
-        }
-    }
+    const uint32_t bt = AtRank(node, b, y.size(), out + "/" + b + "/rank");
     return Layer(LayerKind::kBinary, node, {Tensor(a), bt}, y, {static_cast<int64_t>(alg)}, {},
                  out);
 }
@@ -804,14 +795,14 @@ const std::map<std::string, Activation>& Activations() {
 }
 
 uint32_t Importer::AtRank(const onnx::NodeProto& node, const std::string& name, size_t rank,
-                          const std::string& out) {
+                          const std::string& view_name) {
     const auto& d = Dims(name);
     if (d.size() == rank) return Tensor(name);
     if (d.size() > rank) throw Unsupported{node.op_type() + " (an input of higher rank)"};
     std::vector<int64_t> padded(rank - d.size(), 1);
     padded.insert(padded.end(), d.begin(), d.end());
-    if (consts_.count(name)) return ConstTensor(out, padded, Floats(consts_.at(name)));
-    return Layer(LayerKind::kView, node, {Tensor(name)}, padded, {}, {}, out);
+    if (consts_.count(name)) return ConstTensor(name, padded, Floats(consts_.at(name)));
+    return Layer(LayerKind::kView, node, {Tensor(name)}, padded, {}, {}, view_name);
 }
 
 void Importer::Where(const onnx::NodeProto& node) {
