@@ -368,16 +368,15 @@ aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, siz
     }
     const std::vector<int64_t> given(dims->dims, dims->dims + dims->dimCount);
     for (size_t g = 0; g < gears.size(); ++g) {
-        std::vector<int64_t> all;
-        std::vector<int64_t> values;  // the gear's dynamic values, what the tensor holds
+        if (model::FlatGearDims(found->description(), g) != given) continue;
+        // The dynamic tensor holds the gear's values of the -1 dims.
+        std::vector<int64_t> values;
         const auto& inputs = found->description().inputs;
         for (size_t i = 0; i < gears[g].size(); ++i) {
-            all.insert(all.end(), gears[g][i].begin(), gears[g][i].end());
             for (size_t k = 0; k < gears[g][i].size(); ++k) {
                 if (inputs[i].dims[k] == -1) values.push_back(gears[g][i][k]);
             }
         }
-        if (all != given) continue;
         dataset->dynamic_dims_gear = static_cast<int64_t>(g);
         WriteDynamicTensor(dataset, index, values.data(), values.size());
         return ACL_SUCCESS;

@@ -326,10 +326,9 @@ aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, ac
                     gearCount, d->dims_gears.size());
     }
     for (size_t g = 0; g < gearCount; ++g) {
-        std::vector<int64_t> all;
-        for (const auto& input : d->dims_gears[g])
-            all.insert(all.end(), input.begin(), input.end());
-        if (aclError rc = FillDims("", all, &dims[g]); rc != ACL_SUCCESS) return rc;
+        if (aclError rc = FillDims("", model::FlatGearDims(*d, g), &dims[g]); rc != ACL_SUCCESS) {
+            return rc;
+        }
     }
     return ACL_SUCCESS;
 }

@@ -78,6 +78,13 @@ std::vector<int64_t> GearDims(const IoDesc& io, aclFormat format, uint64_t batch
     return dims;
 }
 
+std::vector<int64_t> FlatGearDims(const ModelDescription& desc, size_t gear) {
+    std::vector<int64_t> all;
+    for (const auto& input : desc.dims_gears[gear])
+        all.insert(all.end(), input.begin(), input.end());
+    return all;
+}
+
 bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmOptions& options,
                       ModelDescription* out, std::string* error, aclError* code) {
     ModelDescription desc;

@@ -41,6 +41,10 @@ struct ModelDescription {
 bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmOptions& options,
                       ModelDescription* out, std::string* error, aclError* code);
 
+// Dims gear `gear` as aclmdlGetInputDynamicDims lists it and aclmdlSetInputDynamicDims takes it:
+// every graph input's dims, one after the other.
+std::vector<int64_t> FlatGearDims(const ModelDescription& desc, size_t gear);
+
 // The dims of input `index` for a batch or (h, w) gear (0 = not dynamic in that way).
 std::vector<int64_t> GearDims(const IoDesc& io, aclFormat format, uint64_t batch, uint64_t h,
                               uint64_t w);
