@@ -284,9 +284,7 @@ Model::~Model() {
 std::unique_ptr<ModelEngine> Model::CreateCompiledEngine() {
     const auto& desc = image_.description;
     std::string why;
-    if (!desc.batch_gears.empty() || !desc.hw_gears.empty() || !desc.dims_gears.empty()) {
-        why = "the model has dynamic gears";
-    }
+    if (desc.has_gears()) why = "the model has dynamic gears";
     for (const auto& input : image_.graph.inputs) {
         for (int64_t d : input.dims) {
             if (d < 0 && why.empty()) why = "input '" + input.name + "' has a dynamic shape";
@@ -362,8 +360,7 @@ aclError Model::Start() {
     // Output shapes that neither the graph nor shape inference tell are learnt from one run on
     // zeros, so aclmdlGetOutputSizeByIndex is honest for every static model.
     auto& desc = image_.description;
-    bool inputs_static =
-        desc.batch_gears.empty() && desc.hw_gears.empty() && desc.dims_gears.empty();
+    bool inputs_static = !desc.has_gears();
     for (const auto& io : desc.inputs) {
         for (int64_t d : io.max_dims)
             inputs_static = inputs_static && d >= 0;
@@ -643,8 +640,7 @@ aclError Model::Prepare(const aclmdlDataset* input, aclmdlDataset* output, bool 
             }
         } else if (!CheckDeviceBuffer(ref, 0, "output", o, io.name, &error)) {
             return Fail(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
-        } else if (io.size != 0 && ref.size < io.size && desc.batch_gears.empty() &&
-                   desc.hw_gears.empty() && desc.dims_gears.empty()) {
+        } else if (io.size != 0 && ref.size < io.size && !desc.has_gears()) {
             return Fail(ACL_ERROR_INVALID_PARAM,
                         "output %zu (\"%s\") needs %zu bytes for shape %s of %s, but its buffer "
                         "holds %zu",

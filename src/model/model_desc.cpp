@@ -162,7 +162,7 @@ bool BuildDescription(const std::string& onnx, const GraphInfo& graph, const OmO
         *error = "a model has one kind of dynamic gears at most";
         return false;
     }
-    bool dynamic = !desc.batch_gears.empty() || !desc.hw_gears.empty() || !desc.dims_gears.empty();
+    const bool dynamic = desc.has_gears();
     if (dynamic && desc.dims_gears.empty()) {
         bool applies = false;
         for (const auto& io : desc.inputs) {

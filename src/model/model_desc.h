@@ -34,6 +34,11 @@ struct ModelDescription {
     // --dynamic_dims: per gear, every graph input's dims (the -1s filled from the gear).
     std::vector<std::vector<std::vector<int64_t>>> dims_gears;
     size_t graph_input_count = 0;  // inputs the graph itself has
+
+    // Whether the model has gears of any kind (then the dynamic tensor input too).
+    bool has_gears() const {
+        return !batch_gears.empty() || !hw_gears.empty() || !dims_gears.empty();
+    }
 };
 
 // Builds the description. False with *error (and *code, the aclError to report) when the
