@@ -389,6 +389,14 @@ bool ApplyInputShapes(std::string* onnx,
     return true;
 }
 
+void InferShapesPropagatingData(onnx::ModelProto* model) {
+    onnx::ShapeInferenceOptions options;
+    options.check_type = false;
+    options.error_mode = 1;  // throw on an inconsistency instead of ignoring it
+    options.enable_data_propagation = true;
+    onnx::shape_inference::InferShapes(*model, onnx::OpSchemaRegistry::Instance(), options);
+}
+
 bool InferOutputDims(const std::string& onnx, const std::vector<std::vector<int64_t>>& input_dims,
                      std::vector<std::vector<int64_t>>* output_dims, std::string* error) {
     onnx::ModelProto model;
@@ -416,11 +424,7 @@ bool InferOutputDims(const std::string& onnx, const std::vector<std::vector<int6
         output.mutable_type()->mutable_tensor_type()->clear_shape();
     }
     try {
-        onnx::ShapeInferenceOptions options;
-        options.check_type = false;
-        options.error_mode = 1;  // throw on an inconsistency instead of ignoring it
-        options.enable_data_propagation = true;
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+        InferShapesPropagatingData(&model);
     } catch (const std::exception& e) {
         *error = std::string("ONNX shape inference rejected the input shapes: ") + e.what();
         return false;

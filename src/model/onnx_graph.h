@@ -10,6 +10,10 @@
 
 #include "acl/acl_base_rt.h"
 
+namespace onnx {
+class ModelProto;
+}  // namespace onnx
+
 namespace openacl::model {
 
 struct ValueInfo {
@@ -37,6 +41,11 @@ bool ReadOnnxGraph(const void* data, size_t size, GraphInfo* out, std::string* e
 // graph rejects those shapes.
 bool InferOutputDims(const std::string& onnx, const std::vector<std::vector<int64_t>>& input_dims,
                      std::vector<std::vector<int64_t>>* output_dims, std::string* error);
+
+// ONNX's shape inference as the compiler and the descriptions run it: types not checked (old
+// exporters' Constant nodes fail that check), constant data propagated, and an inconsistency
+// thrown (std::exception) rather than ignored.
+void InferShapesPropagatingData(onnx::ModelProto* model);
 
 // Rewrites the declared shapes of the named graph inputs (what atc's --input_shape decided; -1
 // becomes a symbolic dimension), so engines see the shapes the model is described with.

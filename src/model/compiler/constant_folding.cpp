@@ -4,8 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include <onnx/defs/schema.h>
-#include <onnx/shape_inference/implementation.h>
+#include "model/onnx_graph.h"
 
 namespace openacl::model {
 namespace {
@@ -648,14 +647,6 @@ bool WriteTensorProto(const ConstValue& v, int32_t type, const std::string& name
     return true;
 }
 
-void InferShapes(onnx::ModelProto* model) {
-    onnx::ShapeInferenceOptions options;
-    options.check_type = false;
-    options.error_mode = 1;  // throw on an inconsistency instead of ignoring it
-    options.enable_data_propagation = true;
-    onnx::shape_inference::InferShapes(*model, onnx::OpSchemaRegistry::Instance(), options);
-}
-
 }  // namespace
 
 void InferShapesFoldingConstants(onnx::ModelProto* model) {
@@ -663,7 +654,7 @@ void InferShapesFoldingConstants(onnx::ModelProto* model) {
     // Each round folds every chain it can reach; another is needed only when the last one's
     // constants let inference give shapes that Shape nodes then fold.
     for (int round = 0; round < 8; ++round) {
-        InferShapes(model);
+        InferShapesPropagatingData(model);
         std::map<std::string, std::vector<int64_t>> dims;
         std::map<std::string, int32_t> types;
         for (const auto* list : {&graph->value_info(), &graph->input(), &graph->output()}) {
@@ -723,7 +714,7 @@ void InferShapesFoldingConstants(onnx::ModelProto* model) {
         for (auto& node : kept)
             *graph->add_node() = std::move(node);
     }
-    InferShapes(model);
+    InferShapesPropagatingData(model);
 }
 
 }  // namespace openacl::model
