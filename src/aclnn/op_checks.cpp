@@ -139,16 +139,20 @@ aclnnStatus View(const aclTensor* tensor, const char* name, bool nz_weight, Tens
     }
     view->numel = numel;
     view->extent = numel == 0 ? 0 : last + 1;
+    // Clients count storageDims from different origins: torch_npu gives the whole buffer, the
+    // view starting `offset` elements into it; ggml-cann gives the view's own extent and the
+    // offset beside it (its Q8_0 scales). CANN runs both, so only a view longer than its storage
+    // is refused here; where it really ends is checked against its allocation at the launch.
     if (!tensor->storage.empty() && numel > 0) {
         int64_t storage = 1;
         for (int64_t dim : tensor->storage)
             storage *= dim;
-        if (tensor->offset + view->extent > storage) {
+        if (view->extent > storage) {
             return Fail(ACLNN_ERR_PARAM_INVALID,
-                        "%s reaches element %" PRId64 " of its storage (offset %" PRId64
-                        " + extent %" PRId64 ") but storageDims hold %" PRId64 " elements",
-                        name, tensor->offset + view->extent - 1, tensor->offset, view->extent,
-                        storage);
+                        "%s spans %" PRId64
+                        " elements (shape and strides) but storageDims hold "
+                        "%" PRId64,
+                        name, view->extent, storage);
         }
     }
     return ACLNN_SUCCESS;

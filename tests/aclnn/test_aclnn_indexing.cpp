@@ -151,6 +151,25 @@ TEST_F(AclnnIndexing, ArangeWithAFloatStepDownwards) {
     EXPECT_EQ(out.Read(), (std::vector<float>{1.0f, 0.75f, 0.5f, 0.25f}));
 }
 
+// ggml-cann's ARANGE writes its 1-D result through a [1, 1, 1, n] view.
+TEST_F(AclnnIndexing, ArangeFillsAVectorShapedViewOfAnyRank) {
+    Scalar start(0.0f, ACL_FLOAT), end(4.0f, ACL_FLOAT), step(1.0f, ACL_FLOAT);
+    DeviceTensor<float> out({1, 1, 1, 4}, {9, 9, 9, 9}, ACL_FLOAT);
+    ASSERT_EQ(aclnnArangeGetWorkspaceSize(start.get(), end.get(), step.get(), out.get(),
+                                          &workspace_, &executor_),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(RunPhase2(aclnnArange, workspace_, executor_), ACLNN_SUCCESS);
+    EXPECT_EQ(out.Read(), (std::vector<float>{0, 1, 2, 3}));
+}
+
+TEST_F(AclnnIndexing, ArangeRefusesAnOutThatIsNotAVector) {
+    Scalar start(0.0f, ACL_FLOAT), end(4.0f, ACL_FLOAT), step(1.0f, ACL_FLOAT);
+    DeviceTensor<float> out({2, 2}, {0, 0, 0, 0}, ACL_FLOAT);
+    EXPECT_EQ(aclnnArangeGetWorkspaceSize(start.get(), end.get(), step.get(), out.get(),
+                                          &workspace_, &executor_),
+              ACLNN_ERR_PARAM_INVALID);
+}
+
 TEST_F(AclnnIndexing, ArangeRefusesAWrongLengthOrAZeroStep) {
     Scalar start(0.0f, ACL_FLOAT), end(4.0f, ACL_FLOAT), step(1.0f, ACL_FLOAT),
         zero(0.0f, ACL_FLOAT);

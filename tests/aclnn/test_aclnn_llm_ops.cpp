@@ -114,6 +114,19 @@ TEST_F(AclnnLlmOps, ReflectionPad1dMirrorsWithoutTheEdge) {
     EXPECT_EQ(out.Read(), (std::vector<float>{3, 2, 1, 2, 3, 4, 3, 2, 1}));
 }
 
+TEST_F(AclnnLlmOps, ReflectionPad1dWritesNothingPastTheOutput) {
+    DeviceTensor<float> x({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}, ACL_FLOAT);
+    IntArray padding({2, 3});
+    // out is the first 18 elements of a 22-element buffer: the last 4 must stay as they were.
+    DeviceTensor<float> out({2, 9}, {9, 1}, 0, std::vector<float>(22, -7), ACL_FLOAT);
+    ASSERT_EQ(aclnnReflectionPad1dGetWorkspaceSize(x.get(), padding.get(), out.get(), &workspace_,
+                                                   &executor_),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(RunPhase2(aclnnReflectionPad1d, workspace_, executor_), ACLNN_SUCCESS);
+    EXPECT_EQ(out.Read(), (std::vector<float>{3, 2, 1, 2, 3, 4, 3, 2,  1,  7,  6,
+                                              5, 6, 7, 8, 7, 6, 5, -7, -7, -7, -7}));
+}
+
 TEST_F(AclnnLlmOps, ReflectionPadAsWideAsTheInputIsInvalid) {
     DeviceTensor<float> x({1, 3}, {1, 2, 3}, ACL_FLOAT);
     IntArray padding({3, 0});

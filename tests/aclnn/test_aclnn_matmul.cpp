@@ -408,6 +408,16 @@ TEST_F(AclnnMatmul, MmFloat16AndBfloat16AccumulateInFloat) {
           {{10, 12}, ACL_FLOAT});
 }
 
+// The current ops-nn documents deduce any two of the three types as the general table does:
+// bfloat16 with float or float16 is float (ggml-cann multiplies float activations by bfloat16
+// weights this way).
+TEST_F(AclnnMatmul, Bfloat16WithAnotherFloatTypeDeducesFloat) {
+    Check(aclnnMmGetWorkspaceSize, aclnnMm, {{10, 48}}, {{48, 12}, ACL_BF16, {1, 48}},
+          {{10, 12}, ACL_FLOAT});
+    Check(aclnnMatmulGetWorkspaceSize, aclnnMatmul, {{2, 10, 48}, ACL_BF16},
+          {{48, 12}, ACL_FLOAT16}, {{2, 10, 12}, ACL_FLOAT});
+}
+
 TEST_F(AclnnMatmul, Float16SumsKeepFloatPrecisionUntilTheOneRounding) {
     // 2048 + 1 + 1 in float16 steps would stay 2048; accumulated in float it is 2050.
     aclnn_test::DeviceTensor<uint16_t> a(
@@ -694,12 +704,10 @@ TEST_F(AclnnMatmul, UnsupportedOrUndeducibleTypesAreInvalid) {
     EXPECT_EQ(Phase1Only(aclnnMmGetWorkspaceSize, {{2, 3}, ACL_DOUBLE}, {{3, 2}, ACL_DOUBLE},
                          {{2, 2}, ACL_DOUBLE}),
               ACLNN_ERR_PARAM_INVALID);
-    // bfloat16 pairs with bfloat16 only.
-    EXPECT_EQ(Phase1Only(aclnnMmGetWorkspaceSize, {{2, 3}, ACL_BF16}, {{3, 2}, ACL_FLOAT16},
-                         {{2, 2}, ACL_FLOAT}),
-              ACLNN_ERR_PARAM_INVALID);
-    EXPECT_EQ(Phase1Only(aclnnMatmulGetWorkspaceSize, {{2, 3}, ACL_BF16}, {{3, 2}}, {{2, 2}}),
-              ACLNN_ERR_PARAM_INVALID);
+    // bfloat16 with float deduces float, which cannot be written as bfloat16.
+    EXPECT_EQ(
+        Phase1Only(aclnnMatmulGetWorkspaceSize, {{2, 3}, ACL_BF16}, {{3, 2}}, {{2, 2}, ACL_BF16}),
+        ACLNN_ERR_PARAM_INVALID);
     // A float16 product may not be written as bfloat16.
     EXPECT_EQ(Phase1Only(aclnnMmGetWorkspaceSize, {{2, 3}, ACL_FLOAT16}, {{3, 2}, ACL_FLOAT16},
                          {{2, 2}, ACL_BF16}),

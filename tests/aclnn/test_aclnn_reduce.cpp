@@ -130,6 +130,15 @@ TEST_F(AclnnReduce, ReduceSumReadsATransposedViewAndWritesAStridedOutput) {
         EXPECT_EQ(storage[i], -7) << i;  // untouched
 }
 
+// ggml-cann sums its per-sample losses into a [1] tensor.
+TEST_F(AclnnReduce, ReduceSumToOneValueMayWriteAOneElementTensor) {
+    Tensor self({4}, {1, 2, 3, 4}, ACL_FLOAT);
+    Tensor out({1}, {0}, ACL_FLOAT);
+    IntArray dims({0});
+    RUN_OP(ReduceSum, self.get(), dims.get(), false, ACL_FLOAT, out.get());
+    EXPECT_EQ(out.Values(), (std::vector<double>{10}));
+}
+
 TEST_F(AclnnReduce, ReduceSumOfALargeTensorSplitsOverWorkersAlongEitherDimension) {
     const std::vector<int64_t> shape = {256, 1024};
     const std::vector<double> values = Quantize(Random(256 * 1024, 3), ACL_FLOAT);

@@ -136,7 +136,7 @@ TEST_F(OpExecutor, AViewReachingPastItsAllocationIsRefused) {
     aclDestroyTensor(big);
 }
 
-TEST_F(OpExecutor, AViewPastItsStorageIsRefusedAtTheFirstPhase) {
+TEST_F(OpExecutor, AViewLongerThanItsStorageIsRefusedAtTheFirstPhase) {
     const int64_t dims[1] = {4}, storage[1] = {3};
     aclTensor* view =
         aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, storage, 1, a_.dev());
@@ -146,6 +146,21 @@ TEST_F(OpExecutor, AViewPastItsStorageIsRefusedAtTheFirstPhase) {
               ACLNN_ERR_PARAM_INVALID);
     EXPECT_NE(Message().find("storageDims hold 3"), std::string::npos);
     aclDestroyTensor(view);
+}
+
+// ggml-cann describes a view at an element offset with storageDims of the view alone.
+TEST_F(OpExecutor, StorageDimsMayCountFromTheViewsOffset) {
+    DeviceTensor<float> buffer({8}, {0, 0, 0, 0, 1, 2, 3, 4}, ACL_FLOAT);
+    DeviceTensor<float> out({4}, std::vector<float>(4, 0), ACL_FLOAT);
+    const int64_t dims[1] = {4}, storage[1] = {4};
+    aclTensor* tail =
+        aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 4, ACL_FORMAT_ND, storage, 1, buffer.dev());
+    aclOpExecutor* executor = PlanAdd(tail, tail, out.get());
+    ASSERT_NE(executor, nullptr);
+    ASSERT_EQ(aclnnAdd(nullptr, 0, executor, nullptr), ACLNN_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(out.Read(), (std::vector<float>{2, 4, 6, 8}));
+    aclDestroyTensor(tail);
 }
 
 void Block(void* flag) {

@@ -20,10 +20,11 @@ namespace {
 
 class ArangeOperator final : public Operator {
  public:
-    ArangeOperator(TensorView out, int slot, double start, double step, bool integral,
-                   int64_t start_int, int64_t step_int)
+    ArangeOperator(TensorView out, int slot, int64_t stride, double start, double step,
+                   bool integral, int64_t start_int, int64_t step_int)
         : out_(out),
           slot_(slot),
+          stride_(stride),
           start_(start),
           step_(step),
           integral_(integral),
@@ -33,7 +34,7 @@ class ArangeOperator final : public Operator {
     int32_t Run(void* const* addresses, void*, std::string*) const override {
         const auto size = static_cast<int64_t>(openacl::ops::DtypeSize(out_.dtype));
         char* base = static_cast<char*>(addresses[slot_]) + out_.offset * size;
-        const int64_t stride = out_.shape.rank == 0 ? 0 : out_.strides[0] * size;
+        const int64_t stride = stride_ * size;
         constexpr int64_t kChunk = 256;
         for (int64_t i = 0; i < out_.numel; i += kChunk) {
             const int64_t n = std::min(kChunk, out_.numel - i);
@@ -56,6 +57,7 @@ class ArangeOperator final : public Operator {
  private:
     TensorView out_;
     int slot_;
+    int64_t stride_;  // elements between consecutive values
     double start_, step_;
     bool integral_;
     int64_t start_int_, step_int_;
@@ -98,16 +100,22 @@ aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar* start, const aclScalar*
                                       (step->ToInt64() > 0 ? -1 : 1)) /
                                          step->ToInt64()
                                    : static_cast<int64_t>(std::ceil((last - first) / delta));
-    if (o.shape.rank != 1 || o.numel != count) {
+    // CANN documents a 1-D out; ggml-cann passes its 4-D [1, 1, 1, n] view, which CANN runs, so
+    // any shape with at most one dimension longer than 1 is the vector.
+    int longer = 0, axis = -1;
+    for (int d = 0; d < o.shape.rank; ++d) {
+        if (o.shape.dims[d] > 1) ++longer, axis = d;
+    }
+    if (o.numel != count || longer > 1) {
         return Fail(ACLNN_ERR_PARAM_INVALID,
                     "out has shape %s but the range holds %" PRId64
-                    " values: out must be 1-D of "
-                    "that length",
+                    " values: out must be a vector of that length",
                     ShapeText(o.shape), count);
     }
+    const int64_t stride = axis < 0 ? 0 : o.strides[axis];
     ExecutorBuilder builder("aclnnArange");
     const int slot = builder.Output(o, out);
-    return builder.Finish(std::make_unique<ArangeOperator>(o, slot, first, delta, integral,
+    return builder.Finish(std::make_unique<ArangeOperator>(o, slot, stride, first, delta, integral,
                                                            start->ToInt64(), step->ToInt64()),
                           0, workspaceSize, executor);
 }

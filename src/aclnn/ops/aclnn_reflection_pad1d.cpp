@@ -49,6 +49,7 @@ aclnnStatus aclnnReflectionPad1dGetWorkspaceSize(const aclTensor* self, const ac
     const int in_slot = builder.Input(in, self);
     const int out_slot = builder.Output(o, out);
     Piece middle = WholeCopy(in, in_slot, o, out_slot);
+    middle.shape = in.shape;  // the input's width, not the padded one
     middle.dst.offset += left * o.strides[last];
     // The left edge is columns left..1 read backwards; the right, columns width-2.. backwards.
     Piece head = middle, tail = middle;

@@ -67,10 +67,11 @@ aclnnStatus QuantWeightView(const aclTensor* tensor, TensorView* view, TensorVie
         int64_t storage = 1;
         for (int64_t dim : tensor->storage)
             storage *= dim;
-        if (view->offset + view->extent > storage) {
+        // As op_checks.cpp's View: storageDims may count from the buffer or from the offset.
+        if (view->extent > storage) {
             return Fail(ACLNN_ERR_PARAM_INVALID,
-                        "weight reaches int4 element %" PRId64 " but storageDims hold %" PRId64,
-                        view->offset + view->extent - 1, storage);
+                        "weight spans %" PRId64 " int4 elements but storageDims hold %" PRId64,
+                        view->extent, storage);
         }
     }
     *bytes = TensorView{};

@@ -66,16 +66,8 @@ aclnnStatus CheckTypes(const ProductSpec& spec, const TensorView& a, const Tenso
         }
         return ACLNN_SUCCESS;
     }
-    aclDataType deduced = a.dtype;
-    if (a.dtype != b.dtype) {
-        if (a.dtype == ACL_BF16 || b.dtype == ACL_BF16) {
-            return Fail(ACLNN_ERR_PARAM_INVALID,
-                        "self (%s) and %s (%s) have no common type: bfloat16 pairs only with "
-                        "bfloat16",
-                        ops::DtypeName(a.dtype), b.name, ops::DtypeName(b.dtype));
-        }
-        deduced = ACL_FLOAT;  // float16 with float
-    }
+    // Two different types of the three deduce float (float16 with bfloat16 included).
+    const aclDataType deduced = a.dtype == b.dtype ? a.dtype : ACL_FLOAT;
     const bool wider = out.dtype == ACL_FLOAT;
     const bool reduced = deduced == ACL_FLOAT && out.dtype == ACL_FLOAT16 && cube_math_type != 0;
     if (out.dtype != deduced && !wider && !reduced) {

@@ -4,7 +4,8 @@
 // ops::MatmulPlan, planned here once, on the stream.
 //
 // Types (ops-nn's aclnnMatmul/Mm/BatchMatMul docs): self and mat2 are float, float16 or
-// bfloat16; float16 with float deduces float; bfloat16 pairs with bfloat16 only. out is the
+// bfloat16; two different types deduce float (the general table; older documents refused
+// bfloat16 with another type, the current ones do not, and ggml-cann relies on it). out is the
 // deduced type, or float (a float16 or bfloat16 product written wider, as CANN allows), or
 // float16 for a float product when cubeMathType permits reduced precision (not KEEP_DTYPE).
 // Mv takes one type for all three. cubeMathType is 0 (KEEP_DTYPE) to 4 (USE_FP32_ADD); every
