@@ -45,7 +45,12 @@ aclnnStatus Describe(aclTensor* tensor, const int64_t* viewDims, uint64_t viewDi
                         i, stride[i]);
         }
     }
-    for (uint64_t i = 0; i < storageDimsNum; ++i) {
+    // ggml-cann sizes an empty view's storage as 1 + (0 - 1) * stride, a negative number;
+    // CANN takes it, and an empty view reads nothing, so only a view with elements is held to it.
+    bool empty = false;
+    for (uint64_t i = 0; i < viewDimsNum; ++i)
+        empty = empty || viewDims[i] == 0;
+    for (uint64_t i = 0; i < storageDimsNum && !empty; ++i) {
         if (storageDims[i] < 0) {
             return Fail(ACLNN_ERR_PARAM_INVALID,
                         "storageDims[%" PRIu64 "] is %" PRId64 ": dimensions are 0 or more", i,

@@ -315,6 +315,44 @@ TEST_F(AclnnLlmOps, RotaryEmbeddingInterleaveModeRotatesPairs) {
     ExpectNear(out.Read(), {1 * 0.5 - 2 * 1, 2 * 0.5 + 1 * 1, 3 * 2 + 4 * 1, 4 * 2 - 3 * 1}, 1e-6);
 }
 
+// ggml-cann rotates the head of each row (a strided view) and frees its output buffer to its
+// pool before the call, so a workspace would be handed that same buffer: the operator needs
+// none, and rotates in place over rows longer than its chunks.
+TEST_F(AclnnLlmOps, RotaryEmbeddingInPlaceOnAStridedHeadNeedsNoWorkspace) {
+    const int64_t seqs = 2, heads = 3, dims = 260, width = 300;
+    for (int64_t mode : {0, 1}) {
+        std::vector<float> xs(seqs * heads * width), cs(seqs * dims), ss(seqs * dims);
+        for (size_t i = 0; i < xs.size(); ++i)
+            xs[i] = std::sin(0.37f * static_cast<float>(i));
+        for (size_t i = 0; i < cs.size(); ++i) {
+            cs[i] = std::cos(0.1f * static_cast<float>(i));
+            ss[i] = std::sin(0.1f * static_cast<float>(i));
+        }
+        DeviceTensor<float> x({1, seqs, heads, dims},
+                              {seqs * heads * width, heads * width, width, 1}, 0, xs, ACL_FLOAT);
+        DeviceTensor<float> cos({1, seqs, 1, dims}, cs, ACL_FLOAT),
+            sin({1, seqs, 1, dims}, ss, ACL_FLOAT);
+        ASSERT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x.get(), cos.get(), sin.get(), mode,
+                                                               x.get(), &workspace_, &executor_),
+                  ACLNN_SUCCESS);
+        EXPECT_EQ(workspace_, 0u);
+        ASSERT_EQ(RunPhase2(aclnnRotaryPositionEmbedding, workspace_, executor_), ACLNN_SUCCESS);
+        std::vector<double> expected(xs.begin(), xs.end());
+        for (int64_t r = 0; r < seqs * heads; ++r) {
+            const float* v = &xs[r * width];
+            const float* c = &cs[r / heads * dims];
+            const float* sn = &ss[r / heads * dims];
+            for (int64_t k = 0; k < dims; ++k) {
+                const double rotated = mode == 0
+                                           ? (k < dims / 2 ? -v[k + dims / 2] : v[k - dims / 2])
+                                           : (k % 2 == 0 ? -v[k + 1] : v[k - 1]);
+                expected[r * width + k] = v[k] * c[k] + rotated * sn[k];
+            }
+        }
+        ExpectNear(x.Read(), expected, 1e-5);
+    }
+}
+
 TEST_F(AclnnLlmOps, RotaryEmbeddingRefusesTheUnimplementedModes) {
     DeviceTensor<float> x({1, 1, 1, 4}, Iota(4), ACL_FLOAT);
     EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x.get(), x.get(), x.get(), 2, x.get(),

@@ -58,6 +58,18 @@ TEST(Nnopbase, ATensorKeepsItsOwnCopyOfShapesAndStrides) {
     EXPECT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
 }
 
+// ggml-cann computes an empty view's storage as 1 + (0 - 1) * stride.
+TEST(Nnopbase, AnEmptyViewMayHaveANegativeStorageSize) {
+    const int64_t dims[2] = {0, 256}, strides[2] = {128, 0}, storage[1] = {-127};
+    aclTensor* tensor =
+        aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, nullptr);
+    ASSERT_NE(tensor, nullptr);
+    EXPECT_EQ(aclDestroyTensor(tensor), ACLNN_SUCCESS);
+    const int64_t full[2] = {1, 256};
+    EXPECT_EQ(aclCreateTensor(full, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, nullptr),
+              nullptr);
+}
+
 TEST(Nnopbase, AZeroDimensionalTensorHasAnEmptyShape) {
     aclTensor* tensor =
         aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, nullptr);
