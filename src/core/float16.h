@@ -19,8 +19,9 @@ inline float HalfToFloat(uint16_t bits) {
     if (exponent != 0) {
         return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (fraction << 13));
     }
-    // Zero or subnormal: fraction * 2^-24, exact in a float.
-    const float magnitude = std::ldexp(static_cast<float>(fraction), -24);
+    // Zero or subnormal: fraction * 2^-24, exact in a float. A multiplication, not ldexp:
+    // that is a libm call per element, and float16 KV caches are mostly zeros.
+    const float magnitude = static_cast<float>(fraction) * 0x1p-24f;
     return sign != 0 ? -magnitude : magnitude;
 }
 

@@ -14,6 +14,7 @@
 
 #include "acl/acl_base.h"
 #include "core/float16.h"
+#include "ops/half_runs.h"
 
 namespace openacl::ops {
 
@@ -103,6 +104,9 @@ void Load(const char* p, int64_t stride, aclDataType type, int64_t n, C* out) {
                 out[i] = p[i * stride] != 0 ? C{1} : C{0};
             return;
         case ACL_FLOAT16:
+            if constexpr (std::is_same_v<C, float>) {
+                if (stride == 2 && n >= 8 && HalfRunToFloats(p, n, out)) return;
+            }
             for (int64_t i = 0; i < n; ++i) {
                 out[i] = static_cast<C>(f16::HalfToFloat(LoadRaw<uint16_t>(p + i * stride)));
             }
@@ -167,6 +171,9 @@ void Store(const C* in, int64_t n, char* p, int64_t stride, aclDataType type) {
                 p[i * stride] = in[i] != C{0} ? 1 : 0;
             return;
         case ACL_FLOAT16:
+            if constexpr (std::is_same_v<C, float>) {
+                if (stride == 2 && n >= 8 && FloatRunToHalfs(in, n, p)) return;
+            }
             for (int64_t i = 0; i < n; ++i) {
                 StoreRaw<uint16_t>(p + i * stride, FloatToHalf(static_cast<float>(in[i])));
             }

@@ -1,10 +1,6 @@
 // Batched matrix products on oneDNN (ops/matmul.h).
 #include "ops/matmul.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#include <immintrin.h>
-#endif
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
@@ -144,43 +140,6 @@ int64_t RowOffset(const View& v, int rank, int64_t row) {
     return offset;
 }
 
-#if defined(__x86_64__)
-// float16 <-> float with F16C, eight at a time (exact one way, round-to-nearest-even the other,
-// as ops/element.h converts).
-__attribute__((target("avx,f16c"))) void HalfsToFloatsF16c(const char* in, int64_t n, float* out) {
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 2 * i));
-        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
-    }
-    if (i < n) Load<float>(in + 2 * i, 2, ACL_FLOAT16, n - i, out + i);
-}
-__attribute__((target("avx,f16c"))) void FloatsToHalfsF16c(const float* in, int64_t n, char* out) {
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i), h);
-    }
-    if (i < n) Store<float>(in + i, n - i, out + 2 * i, 2, ACL_FLOAT16);
-}
-// cpuid leaf 1 rather than __builtin_cpu_supports("f16c"), which clang 14 does not know;
-// "avx" also says the OS saves the YMM registers.
-bool HasF16c() {
-    static const bool has = [] {
-        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-        return __builtin_cpu_supports("avx") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) &&
-               (ecx & bit_F16C) != 0;
-    }();
-    return has;
-}
-#else
-bool HasF16c() {
-    return false;
-}
-void HalfsToFloatsF16c(const char*, int64_t, float*) {}
-void FloatsToHalfsF16c(const float*, int64_t, char*) {}
-#endif
-
 // n elements of `type` from `in`, `step` bytes apart, as floats; contiguous runs of the
 // operand types take the fast paths.
 void ToFloats(const char* in, int64_t step, aclDataType type, int64_t n, float* out) {
@@ -189,7 +148,7 @@ void ToFloats(const char* in, int64_t step, aclDataType type, int64_t n, float* 
             std::memcpy(out, in, static_cast<size_t>(n) * sizeof(float));
             return;
         }
-        if (type == ACL_FLOAT16 && HasF16c()) return HalfsToFloatsF16c(in, n, out);
+        if (type == ACL_FLOAT16 && HalfRunToFloats(in, n, out)) return;
         if (type == ACL_BF16) {
             for (int64_t i = 0; i < n; ++i) {
                 uint16_t bits;
@@ -210,7 +169,7 @@ void FromFloats(const float* in, int64_t n, char* out, int64_t step, aclDataType
             std::memcpy(out, in, static_cast<size_t>(n) * sizeof(float));
             return;
         }
-        if (type == ACL_FLOAT16 && HasF16c()) return FloatsToHalfsF16c(in, n, out);
+        if (type == ACL_FLOAT16 && FloatRunToHalfs(in, n, out)) return;
     }
     Store<float>(in, n, out, step, type);
 }

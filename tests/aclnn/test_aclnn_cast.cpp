@@ -78,6 +78,56 @@ TEST_F(AclnnCast, Float16RoundsToNearestEven) {
     EXPECT_EQ(bf_out.Values(), (std::vector<double>{256, 260}));
 }
 
+// A float16 value from its bits, computed here independently of the library.
+double HalfValue(uint16_t bits) {
+    const int exponent = (bits >> 10) & 0x1f, fraction = bits & 0x3ff;
+    const double sign = (bits & 0x8000) != 0 ? -1.0 : 1.0;
+    if (exponent == 0x1f) return fraction != 0 ? NAN : sign * INFINITY;
+    if (exponent == 0) return sign * std::ldexp(fraction, -24);
+    return sign * std::ldexp(1024 + fraction, exponent - 25);
+}
+
+// Long contiguous runs take the CPU's F16C instructions where it has them; every one of the
+// 65,536 float16 values must convert as the scalar path does, both ways, ties included.
+TEST_F(AclnnCast, EveryFloat16ValueConvertsExactlyBothWays) {
+    std::vector<uint16_t> halves(65536);
+    for (size_t i = 0; i < halves.size(); ++i)
+        halves[i] = static_cast<uint16_t>(i);
+    aclnn_test::DeviceTensor<uint16_t> half_in({65536}, halves, ACL_FLOAT16);
+    aclnn_test::DeviceTensor<float> floats({65536}, std::vector<float>(65536, 0), ACL_FLOAT);
+    ASSERT_EQ(aclnnCastGetWorkspaceSize(half_in.get(), ACL_FLOAT, floats.get(), &ws_, &ex_),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(aclnn_test::RunPhase2(aclnnCast, ws_, ex_), ACLNN_SUCCESS);
+    const std::vector<float> widened = floats.Read();
+    for (size_t i = 0; i < halves.size(); ++i) {
+        const double want = HalfValue(halves[i]);
+        if (std::isnan(want)) {
+            EXPECT_TRUE(std::isnan(widened[i])) << i;
+        } else {
+            EXPECT_EQ(widened[i], want) << i;
+        }
+    }
+    // Back: each value again, and the point halfway to its upper neighbour, which must round
+    // to whichever of the two has an even last bit.
+    std::vector<float> back;
+    std::vector<uint16_t> want;
+    for (uint16_t bits = 0; bits < 0x7c00; ++bits) {  // the positive finite values
+        back.push_back(static_cast<float>(HalfValue(bits)));
+        want.push_back(bits);
+        const double mid = (HalfValue(bits) + HalfValue(static_cast<uint16_t>(bits + 1))) / 2;
+        back.push_back(static_cast<float>(mid));
+        want.push_back((bits & 1) == 0 ? bits : static_cast<uint16_t>(bits + 1));
+    }
+    const auto n = static_cast<int64_t>(back.size());
+    aclnn_test::DeviceTensor<float> float_in({n}, back, ACL_FLOAT);
+    aclnn_test::DeviceTensor<uint16_t> half_out({n}, std::vector<uint16_t>(back.size(), 0),
+                                                ACL_FLOAT16);
+    ASSERT_EQ(aclnnCastGetWorkspaceSize(float_in.get(), ACL_FLOAT16, half_out.get(), &ws_, &ex_),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(aclnn_test::RunPhase2(aclnnCast, ws_, ex_), ACLNN_SUCCESS);
+    EXPECT_EQ(half_out.Read(), want);
+}
+
 TEST_F(AclnnCast, IntegerConversionsWrapAndLargeUnsignedValuesStayExact) {
     Tensor self({3}, {300, -1, 65536 + 7}, ACL_INT32), out({3}, {0, 0, 0}, ACL_INT8);
     ASSERT_EQ(Cast(self, ACL_INT8, out), ACLNN_SUCCESS);
