@@ -122,6 +122,15 @@ int64_t Numel(const View& v, int rank) {
     return n;
 }
 
+// The device's compute threads, or fewer for a small product: waking a thread of the OpenMP
+// team costs a few microseconds, as much as a core spends on about a million multiply-adds
+// (a token's products in a small language model are mostly below that).
+int ThreadsWorthWaking(int64_t multiply_adds) {
+    constexpr int64_t kPerThread = int64_t{1} << 20;
+    const int64_t worth = std::max<int64_t>(1, multiply_adds / kPerThread);
+    return static_cast<int>(std::min<int64_t>(worth, ComputeThreadsPerRun()));
+}
+
 // Elements from the view's first to one past its last.
 int64_t Extent(const View& v, int rank) {
     int64_t last = 0;
@@ -338,7 +347,7 @@ class Plan final : public MatmulPlan {
             c_.view = Transposed(c_.view, rank_);
         }
         mode_ = Mode::kProduct;
-        threads_ = ComputeThreadsPerRun();
+        threads_ = ThreadsWorthWaking(Numel(c_.view, rank_) * a_.view.dims[rank_ - 1]);
         OmpThreads team(threads_);  // the primitive's blocking follows the threads it runs on
         const bool same = a_.view.dtype == b_.view.dtype;
         aclDataType src = same && a_.view.dtype == ACL_BF16 ? ACL_BF16 : ACL_FLOAT;
