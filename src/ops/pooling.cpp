@@ -19,26 +19,28 @@ namespace {
 // calling worker alone.
 constexpr int64_t kParallelWork = int64_t{1} << 16;
 
-// Reads plane `plane` of args.in into buf (h x w, row-major).
+// Reads plane `plane` of `in` (planes of `channels`, each rows x cols) into buf, row-major.
 template <typename C>
-void LoadPlane(const Pool2dArgs& a, int64_t plane, C* buf) {
-    const auto size = static_cast<int64_t>(DtypeSize(a.in.dtype));
+void LoadPlane(const Operand& in, int64_t channels, int64_t plane, int64_t rows, int64_t cols,
+               C* buf) {
+    const auto size = static_cast<int64_t>(DtypeSize(in.dtype));
     const char* base =
-        a.in.data + ((plane / a.c) * a.in.strides[0] + (plane % a.c) * a.in.strides[1]) * size;
-    for (int64_t y = 0; y < a.h; ++y)
-        Load<C>(base + y * a.in.strides[2] * size, a.in.strides[3] * size, a.in.dtype, a.w,
-                buf + y * a.w);
+        in.data + ((plane / channels) * in.strides[0] + (plane % channels) * in.strides[1]) * size;
+    for (int64_t y = 0; y < rows; ++y)
+        Load<C>(base + y * in.strides[2] * size, in.strides[3] * size, in.dtype, cols,
+                buf + y * cols);
 }
 
-// Writes buf (out_h x out_w) to plane `plane` of args.out.
+// Writes buf (rows x cols) to plane `plane` of `out`.
 template <typename C>
-void StorePlane(const Pool2dArgs& a, int64_t plane, const C* buf) {
-    const auto size = static_cast<int64_t>(DtypeSize(a.out.dtype));
-    char* base =
-        a.out.data + ((plane / a.c) * a.out.strides[0] + (plane % a.c) * a.out.strides[1]) * size;
-    for (int64_t y = 0; y < a.out_h; ++y)
-        Store<C>(buf + y * a.out_w, a.out_w, base + y * a.out.strides[2] * size,
-                 a.out.strides[3] * size, a.out.dtype);
+void StorePlane(const Operand& out, int64_t channels, int64_t plane, int64_t rows, int64_t cols,
+                const C* buf) {
+    const auto size = static_cast<int64_t>(DtypeSize(out.dtype));
+    char* base = out.data +
+                 ((plane / channels) * out.strides[0] + (plane % channels) * out.strides[1]) * size;
+    for (int64_t y = 0; y < rows; ++y)
+        Store<C>(buf + y * cols, cols, base + y * out.strides[2] * size, out.strides[3] * size,
+                 out.dtype);
 }
 
 // The first and one-past-last kernel taps of a window starting at `start` (dilated by `step`)
@@ -57,7 +59,7 @@ void MaxPlanes(const Pool2dArgs& a, int64_t begin, int64_t end) {
     const C lowest = std::numeric_limits<C>::has_infinity ? -std::numeric_limits<C>::infinity()
                                                           : std::numeric_limits<C>::lowest();
     for (int64_t plane = begin; plane < end; ++plane) {
-        LoadPlane(a, plane, in.data());
+        LoadPlane(a.in, a.c, plane, a.h, a.w, in.data());
         for (int64_t oy = 0; oy < a.out_h; ++oy) {
             const int64_t y0 = oy * a.stride[0] - a.pad_begin[0];
             int64_t i0, i1;
@@ -81,43 +83,72 @@ void MaxPlanes(const Pool2dArgs& a, int64_t begin, int64_t end) {
                 out[static_cast<size_t>(oy * a.out_w + ox)] = best;
             }
         }
-        StorePlane(a, plane, out.data());
+        StorePlane(a.out, a.c, plane, a.out_h, a.out_w, out.data());
     }
+}
+
+// The image rows [y0, y1) and columns [x0, x1) under output element (oy, ox) of an average
+// pooling, and its divisor; false when the window covers nothing of the image.
+bool AvgWindow(const Pool2dArgs& a, int64_t oy, int64_t ox, int64_t* y0, int64_t* y1, int64_t* x0,
+               int64_t* x1, int64_t* divisor) {
+    *y0 = oy * a.stride[0] - a.pad_begin[0];
+    *y1 = std::min(*y0 + a.kernel[0], a.h + a.pad_end[0]);
+    *x0 = ox * a.stride[1] - a.pad_begin[1];
+    *x1 = std::min(*x0 + a.kernel[1], a.w + a.pad_end[1]);
+    const int64_t padded = (*y1 - *y0) * (*x1 - *x0);
+    *y0 = std::max<int64_t>(*y0, 0);
+    *y1 = std::min(*y1, a.h);
+    *x0 = std::max<int64_t>(*x0, 0);
+    *x1 = std::min(*x1, a.w);
+    if (*y0 >= *y1 || *x0 >= *x1) return false;
+    *divisor = a.divisor != 0        ? a.divisor
+               : a.count_include_pad ? padded
+                                     : (*y1 - *y0) * (*x1 - *x0);
+    return true;
 }
 
 void AvgPlanes(const Pool2dArgs& a, int64_t begin, int64_t end) {
     std::vector<double> in(static_cast<size_t>(a.h * a.w)),
         out(static_cast<size_t>(a.out_h * a.out_w));
     for (int64_t plane = begin; plane < end; ++plane) {
-        LoadPlane(a, plane, in.data());
+        LoadPlane(a.in, a.c, plane, a.h, a.w, in.data());
         for (int64_t oy = 0; oy < a.out_h; ++oy) {
-            int64_t y0 = oy * a.stride[0] - a.pad_begin[0];
-            int64_t y1 = std::min(y0 + a.kernel[0], a.h + a.pad_end[0]);
-            const int64_t rows = y1 - y0;
-            y0 = std::max<int64_t>(y0, 0);
-            y1 = std::min(y1, a.h);
             for (int64_t ox = 0; ox < a.out_w; ++ox) {
-                int64_t x0 = ox * a.stride[1] - a.pad_begin[1];
-                int64_t x1 = std::min(x0 + a.kernel[1], a.w + a.pad_end[1]);
-                const int64_t cols = x1 - x0;
-                x0 = std::max<int64_t>(x0, 0);
-                x1 = std::min(x1, a.w);
+                double& result = out[static_cast<size_t>(oy * a.out_w + ox)];
+                int64_t y0, y1, x0, x1, divisor;
+                if (!AvgWindow(a, oy, ox, &y0, &y1, &x0, &x1, &divisor)) {
+                    result = 0.0;  // nothing of the image under the window
+                    continue;
+                }
                 double sum = 0.0;
                 for (int64_t y = y0; y < y1; ++y)
                     for (int64_t x = x0; x < x1; ++x)
                         sum += in[static_cast<size_t>(y * a.w + x)];
-                double& result = out[static_cast<size_t>(oy * a.out_w + ox)];
-                if (y0 >= y1 || x0 >= x1) {
-                    result = 0.0;  // nothing of the image under the window
-                    continue;
-                }
-                const int64_t divisor = a.divisor != 0        ? a.divisor
-                                        : a.count_include_pad ? rows * cols
-                                                              : (y1 - y0) * (x1 - x0);
                 result = sum / static_cast<double>(divisor);
             }
         }
-        StorePlane(a, plane, out.data());
+        StorePlane(a.out, a.c, plane, a.out_h, a.out_w, out.data());
+    }
+}
+
+void AvgBackwardPlanes(const Pool2dArgs& a, int64_t begin, int64_t end) {
+    std::vector<double> grad(static_cast<size_t>(a.out_h * a.out_w)),
+        image(static_cast<size_t>(a.h * a.w));
+    for (int64_t plane = begin; plane < end; ++plane) {
+        LoadPlane(a.in, a.c, plane, a.out_h, a.out_w, grad.data());
+        std::fill(image.begin(), image.end(), 0.0);
+        for (int64_t oy = 0; oy < a.out_h; ++oy) {
+            for (int64_t ox = 0; ox < a.out_w; ++ox) {
+                int64_t y0, y1, x0, x1, divisor;
+                if (!AvgWindow(a, oy, ox, &y0, &y1, &x0, &x1, &divisor)) continue;
+                const double share =
+                    grad[static_cast<size_t>(oy * a.out_w + ox)] / static_cast<double>(divisor);
+                for (int64_t y = y0; y < y1; ++y)
+                    for (int64_t x = x0; x < x1; ++x)
+                        image[static_cast<size_t>(y * a.w + x)] += share;
+            }
+        }
+        StorePlane(a.out, a.c, plane, a.h, a.w, image.data());
     }
 }
 
@@ -131,9 +162,10 @@ void PoolPlanes(const Pool2dArgs& a, int64_t begin, int64_t end) {
     }
 }
 
-}  // namespace
-
-void RunPool2d(const Pool2dArgs& args) {
+// Runs planes_of(args, begin, end) over the n * c planes, in blocks of whole planes over the
+// executor's idle workers when there is enough work.
+template <typename Planes>
+void SplitPlanes(const Pool2dArgs& args, Planes planes_of) {
     const int64_t planes = args.n * args.c;
     if (planes <= 0 || args.out_h <= 0 || args.out_w <= 0) return;
     const int64_t per_plane =
@@ -147,11 +179,21 @@ void RunPool2d(const Pool2dArgs& args) {
         const cpu::ParallelStatus status =
             executor->ParallelFor(static_cast<uint32_t>(blocks), [&](uint32_t block) {
                 const int64_t begin = int64_t{block} * per_block;
-                PoolPlanes(args, begin, std::min(planes, begin + per_block));
+                planes_of(args, begin, std::min(planes, begin + per_block));
             });
         if (!status.rejected()) return;
     }
-    PoolPlanes(args, 0, planes);
+    planes_of(args, 0, planes);
+}
+
+}  // namespace
+
+void RunPool2d(const Pool2dArgs& args) {
+    SplitPlanes(args, PoolPlanes);
+}
+
+void RunAvgPool2dBackward(const Pool2dArgs& args) {
+    SplitPlanes(args, AvgBackwardPlanes);
 }
 
 }  // namespace openacl::ops

@@ -32,4 +32,10 @@ struct Pool2dArgs {
 
 void RunPool2d(const Pool2dArgs& args);
 
+// The gradient of average pooling: args.in is the gradient of the pooled result
+// [N, C, out_h, out_w], args.out receives the gradient of the image [N, C, h, w]: each output
+// element's gradient divided by its window's divisor, added to every image element the window
+// covers (padding takes none).
+void RunAvgPool2dBackward(const Pool2dArgs& args);
+
 }  // namespace openacl::ops

@@ -1,6 +1,7 @@
-// aclnnop/aclnn_avgpool2d.h and aclnn_max_pool.h: 2-D average and max pooling against plain
-// double-precision loops (ceilMode, countIncludePad, divisorOverride, ONNX-style pads, 3-D
-// [C, H, W] input, float16, integers, strided views), and every documented bad input.
+// aclnnop/aclnn_avgpool2d.h, aclnn_avgpool2d_backward.h and aclnn_max_pool.h: 2-D average
+// pooling, its gradient and max pooling against plain double-precision loops (ceilMode,
+// countIncludePad, divisorOverride, ONNX-style pads, 3-D [C, H, W] input, float16, integers,
+// strided views), and every documented bad input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnn_test_support.h"
 #include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_max_pool.h"
 
 using aclnn_test::DeviceTensor;
@@ -82,6 +84,33 @@ std::vector<double> AvgReference(const std::vector<float>& x, int64_t planes, co
     return y;
 }
 
+// The gradient of AvgReference: each output gradient divided by its window's divisor, added to
+// every input the window covers.
+std::vector<double> AvgBackwardReference(const std::vector<float>& grad, int64_t planes,
+                                         const Axis& ay, const Axis& ax, bool count_include_pad,
+                                         int64_t divisor) {
+    std::vector<double> dx(static_cast<size_t>(planes * ay.size * ax.size), 0.0);
+    size_t g = 0;
+    for (int64_t p = 0; p < planes; ++p)
+        for (int64_t oy = 0; oy < ay.Out(); ++oy)
+            for (int64_t ox = 0; ox < ax.Out(); ++ox, ++g) {
+                const int64_t y0 = oy * ay.stride - ay.pad_begin,
+                              x0 = ox * ax.stride - ax.pad_begin;
+                const int64_t y1 = std::min(y0 + ay.kernel, ay.size + ay.pad_end);
+                const int64_t x1 = std::min(x0 + ax.kernel, ax.size + ax.pad_end);
+                const int64_t inside = (std::min(y1, ay.size) - std::max<int64_t>(y0, 0)) *
+                                       (std::min(x1, ax.size) - std::max<int64_t>(x0, 0));
+                const int64_t d = divisor != 0        ? divisor
+                                  : count_include_pad ? (y1 - y0) * (x1 - x0)
+                                                      : inside;
+                for (int64_t yy = std::max<int64_t>(y0, 0); yy < std::min(y1, ay.size); ++yy)
+                    for (int64_t xx = std::max<int64_t>(x0, 0); xx < std::min(x1, ax.size); ++xx)
+                        dx[static_cast<size_t>((p * ay.size + yy) * ax.size + xx)] +=
+                            grad[g] / static_cast<double>(d);
+            }
+    return dx;
+}
+
 // Max pooling of planes [planes, h, w]; padding never wins.
 template <class T>
 std::vector<T> MaxReference(const std::vector<T>& x, int64_t planes, const Axis& ay,
@@ -126,6 +155,35 @@ class AclnnPooling : public aclnn_test::AclnnTest {
         ASSERT_EQ(RunPhase2(aclnnAvgPool2d, workspace, executor), ACLNN_SUCCESS);
         const std::vector<float> got = out.Read();
         const std::vector<double> want = AvgReference(x, n * c, ay, ax, count_include_pad, divisor);
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); ++i)
+            EXPECT_NEAR(got[i], want[i], 1e-5) << i;
+    }
+
+    // Runs AvgPool2dBackward on a float32 [2, 3, h, w] self and compares with the reference.
+    void CheckAvgBackward(const Axis& ay, const Axis& ax, bool count_include_pad, int64_t divisor) {
+        const int64_t n = 2, c = 3, oh = ay.Out(), ow = ax.Out();
+        const std::vector<float> grad = Values(n * c * oh * ow, 11);
+        DeviceTensor<float> grad_out({n, c, oh, ow}, grad, ACL_FLOAT, ACL_FORMAT_NCHW);
+        DeviceTensor<float> self({n, c, ay.size, ax.size},
+                                 std::vector<float>(n * c * ay.size * ax.size, 0.0f), ACL_FLOAT,
+                                 ACL_FORMAT_NCHW);
+        DeviceTensor<float> grad_in({n, c, ay.size, ax.size},
+                                    std::vector<float>(n * c * ay.size * ax.size, -9.0f), ACL_FLOAT,
+                                    ACL_FORMAT_NCHW);
+        IntArray kernel({ay.kernel, ax.kernel}), stride({ay.stride, ax.stride}),
+            pad({ay.pad_begin, ax.pad_begin});
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_EQ(aclnnAvgPool2dBackwardGetWorkspaceSize(
+                      grad_out.get(), self.get(), kernel.get(), stride.get(), pad.get(), ay.ceil,
+                      count_include_pad, divisor, 0, grad_in.get(), &workspace, &executor),
+                  ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        ASSERT_EQ(RunPhase2(aclnnAvgPool2dBackward, workspace, executor), ACLNN_SUCCESS);
+        const std::vector<float> got = grad_in.Read();
+        const std::vector<double> want =
+            AvgBackwardReference(grad, n * c, ay, ax, count_include_pad, divisor);
         ASSERT_EQ(got.size(), want.size());
         for (size_t i = 0; i < got.size(); ++i)
             EXPECT_NEAR(got[i], want[i], 1e-5) << i;
@@ -268,6 +326,78 @@ TEST_F(AclnnPooling, AvgPoolBadInputs) {
     EXPECT_EQ(first(no_batch.get(), k2.get(), s2.get(), p0.get(), no_batch_out.get()),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
+}
+
+TEST_F(AclnnPooling, AvgPoolBackwardSpreadsEachGradientOverItsWindow) {
+    for (bool include : {true, false}) {
+        CheckAvgBackward({7, 3, 2, 1, 1, false}, {6, 2, 1, 1, 1, false}, include, 0);
+        // Overlapping windows, ceil mode with an overhanging last window.
+        CheckAvgBackward({6, 3, 2, 1, 1, true}, {5, 2, 2, 1, 1, true}, include, 0);
+    }
+    CheckAvgBackward({5, 3, 2, 1, 1, true}, {4, 2, 2, 1, 1, true}, false, 5);
+}
+
+TEST_F(AclnnPooling, AvgPoolBackwardOfAChwTensorInFloat16) {
+    // [C, H, W] (NCL), 2x2 windows, stride 2: each gradient splits in four equal shares.
+    const int64_t c = 2, h = 4, w = 4;
+    std::vector<uint16_t> grad;
+    for (int i = 0; i < c * 2 * 2; ++i)
+        grad.push_back(Half(static_cast<float>(4 * (i + 1))));
+    DeviceTensor<uint16_t> grad_out({c, 2, 2}, grad, ACL_FLOAT16, ACL_FORMAT_NCL);
+    DeviceTensor<uint16_t> self({c, h, w}, std::vector<uint16_t>(c * h * w, 0), ACL_FLOAT16,
+                                ACL_FORMAT_NCL);
+    DeviceTensor<uint16_t> grad_in({c, h, w}, std::vector<uint16_t>(c * h * w, 0), ACL_FLOAT16,
+                                   ACL_FORMAT_NCL);
+    IntArray kernel({2}), none({}), zero({0});
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(aclnnAvgPool2dBackwardGetWorkspaceSize(grad_out.get(), self.get(), kernel.get(),
+                                                     none.get(), zero.get(), false, true, 0, 0,
+                                                     grad_in.get(), &workspace, &executor),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(RunPhase2(aclnnAvgPool2dBackward, workspace, executor), ACLNN_SUCCESS);
+    const std::vector<uint16_t> got = grad_in.Read();
+    for (int64_t p = 0; p < c; ++p)
+        for (int64_t y = 0; y < h; ++y)
+            for (int64_t x = 0; x < w; ++x) {
+                const int64_t window = (p * 2 + y / 2) * 2 + x / 2;
+                EXPECT_EQ(FromHalf(got[static_cast<size_t>((p * h + y) * w + x)]),
+                          static_cast<float>(window + 1))
+                    << p << "," << y << "," << x;
+            }
+}
+
+TEST_F(AclnnPooling, AvgPoolBackwardBadInputs) {
+    DeviceTensor<float> self({1, 1, 4, 4}, std::vector<float>(16, 0), ACL_FLOAT, ACL_FORMAT_NCHW);
+    DeviceTensor<float> grad_out({1, 1, 2, 2}, std::vector<float>(4, 1), ACL_FLOAT,
+                                 ACL_FORMAT_NCHW);
+    DeviceTensor<float> wrong_grad({1, 1, 3, 3}, std::vector<float>(9, 1), ACL_FLOAT,
+                                   ACL_FORMAT_NCHW);
+    DeviceTensor<float> grad_in({1, 1, 4, 4}, std::vector<float>(16, 0), ACL_FLOAT,
+                                ACL_FORMAT_NCHW);
+    DeviceTensor<float> small_in({1, 1, 3, 4}, std::vector<float>(12, 0), ACL_FLOAT,
+                                 ACL_FORMAT_NCHW);
+    DeviceTensor<uint16_t> half_in({1, 1, 4, 4}, std::vector<uint16_t>(16, 0), ACL_FLOAT16,
+                                   ACL_FORMAT_NCHW);
+    IntArray kernel({2}), stride({2}), pad({0}), big_pad({2});
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    auto plan = [&](const aclTensor* g, const aclTensor* s, const aclIntArray* p, aclTensor* gi) {
+        return aclnnAvgPool2dBackwardGetWorkspaceSize(g, s, kernel.get(), stride.get(), p, false,
+                                                      true, 0, 0, gi, &workspace, &executor);
+    };
+    EXPECT_EQ(plan(nullptr, self.get(), pad.get(), grad_in.get()), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_EQ(plan(grad_out.get(), self.get(), pad.get(), nullptr), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_EQ(plan(wrong_grad.get(), self.get(), pad.get(), grad_in.get()),
+              ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("gradOutput"), std::string::npos);
+    EXPECT_EQ(plan(grad_out.get(), self.get(), pad.get(), small_in.get()), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(plan(grad_out.get(), self.get(), pad.get(), half_in.get()), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("gradInput"), std::string::npos);
+    EXPECT_EQ(plan(grad_out.get(), self.get(), big_pad.get(), grad_in.get()),
+              ACLNN_ERR_PARAM_INVALID);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("padding"), std::string::npos);
 }
 
 TEST_F(AclnnPooling, MaxPoolWithOnnxPadsAndCeilMode) {

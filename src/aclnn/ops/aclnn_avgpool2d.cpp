@@ -7,9 +7,6 @@
 // rounded to out's type; cubeMathType only permits lower precision on the NPU.
 #include "aclnnop/aclnn_avgpool2d.h"
 
-#include <cinttypes>
-#include <vector>
-
 #include "aclnn/opdev/op_errno.h"
 #include "aclnn/ops/pool2d.h"
 #include "core/error.h"
@@ -17,34 +14,6 @@
 
 using namespace openacl::aclnn;  // NOLINT
 using openacl::Fail;
-
-namespace {
-
-// One value for both axes, or (H, W); `minimum` bounds each. An empty array is 161002 unless
-// `fallback` is given (strides: the kernel).
-aclnnStatus Pair(const aclIntArray* array, const char* name, int64_t minimum,
-                 const int64_t* fallback, int64_t out[2]) {
-    const std::vector<int64_t>& v = array->values;
-    if (v.empty() && fallback != nullptr) {
-        out[0] = fallback[0];
-        out[1] = fallback[1];
-        return ACLNN_SUCCESS;
-    }
-    if (v.size() != 1 && v.size() != 2) {
-        return Fail(ACLNN_ERR_PARAM_INVALID, "%s has %zu values: it takes %s1 or 2", name, v.size(),
-                    fallback != nullptr ? "0, " : "");
-    }
-    out[0] = v[0];
-    out[1] = v.size() == 2 ? v[1] : v[0];
-    if (out[0] < minimum || out[1] < minimum) {
-        return Fail(ACLNN_ERR_PARAM_INVALID,
-                    "%s is (%" PRId64 ", %" PRId64 "): values must be %" PRId64 " or more", name,
-                    out[0], out[1], minimum);
-    }
-    return ACLNN_SUCCESS;
-}
-
-}  // namespace
 
 aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize,
                                            const aclIntArray* strides, const aclIntArray* paddings,
@@ -72,36 +41,16 @@ aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntAr
                     openacl::ops::DtypeName(views.self.dtype));
     }
     openacl::ops::Pool2dArgs args;
-    args.kind = openacl::ops::PoolKind::kAvg;
-    if (aclnnStatus rc = Pair(kernelSize, "kernelSize", 1, nullptr, args.kernel); rc != 0) {
+    if (aclnnStatus rc = AvgPoolArgsOf(kernelSize, strides, paddings, countIncludePad,
+                                       divisorOverride, cubeMathType, &args);
+        rc != 0) {
         return rc;
-    }
-    if (aclnnStatus rc = Pair(strides, "strides", 1, args.kernel, args.stride); rc != 0) return rc;
-    if (aclnnStatus rc = Pair(paddings, "paddings", 0, nullptr, args.pad_begin); rc != 0) {
-        return rc;
-    }
-    for (int i = 0; i < 2; ++i) {
-        if (2 * args.pad_begin[i] > args.kernel[i]) {
-            return Fail(ACLNN_ERR_PARAM_INVALID,
-                        "paddings[%d] is %" PRId64 ": it must be at most half the kernel (%" PRId64
-                        ")",
-                        i, args.pad_begin[i], args.kernel[i]);
-        }
-        args.pad_end[i] = args.pad_begin[i];
     }
     const int64_t out_h = PooledSize(views.self.shape.dims[2], args.kernel[0], args.pad_begin[0],
                                      args.pad_end[0], args.stride[0], 1, ceilMode);
     const int64_t out_w = PooledSize(views.self.shape.dims[3], args.kernel[1], args.pad_begin[1],
                                      args.pad_end[1], args.stride[1], 1, ceilMode);
     if (aclnnStatus rc = CheckPooledShape(views, out_h, out_w); rc != 0) return rc;
-    if (cubeMathType < 0 || cubeMathType > 4) {
-        return Fail(ACLNN_ERR_PARAM_INVALID,
-                    "cubeMathType is %d: it takes 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION), "
-                    "2 (USE_FP16), 3 (USE_HF32) or 4 (USE_FP32_ADD)",
-                    static_cast<int>(cubeMathType));
-    }
-    args.count_include_pad = countIncludePad;
-    args.divisor = divisorOverride;
     return FinishPool2d("aclnnAvgPool2d", views, self, out, args, workspaceSize, executor);
 }
 OPENACL_ACLNN_SECOND_PHASE(AvgPool2d)
