@@ -12,6 +12,7 @@
 
 #include "aclnn/op_executor.h"
 #include "aclnn/opdev/op_errno.h"
+#include "aclnn/ops/batch_norm_channels.h"
 #include "core/error.h"
 #include "ops/dtype.h"
 #include "ops/element.h"
@@ -155,18 +156,6 @@ class BatchNormOperator final : public Operator {
         return operand;
     }
 
-    static void ReadChannels(const TensorView& view, void* address, double* out, int64_t n) {
-        const auto size = static_cast<int64_t>(ops::DtypeSize(view.dtype));
-        const char* base = static_cast<const char*>(address) + view.offset * size;
-        ops::Load<double>(base, view.strides[0] * size, view.dtype, n, out);
-    }
-
-    static void WriteChannels(const TensorView& view, void* address, const double* in, int64_t n) {
-        const auto size = static_cast<int64_t>(ops::DtypeSize(view.dtype));
-        char* base = static_cast<char*>(address) + view.offset * size;
-        ops::Store<double>(in, n, base, view.strides[0] * size, view.dtype);
-    }
-
     void UpdateRunning(const TensorView& view, int slot, void* const* addresses,
                        const double* batch, double correction, int64_t n) const {
         if (slot < 0) return;
@@ -184,22 +173,6 @@ class BatchNormOperator final : public Operator {
     bool training_;
     double momentum_, eps_;
 };
-
-// An optional per-channel tensor: absent, or 1-D with C values of a floating type.
-aclnnStatus ChannelView(const aclTensor* tensor, const char* name, int64_t channels,
-                        TensorView* view) {
-    if (aclnnStatus rc = ViewOf(tensor, name, view); rc != 0) return rc;
-    if (aclnnStatus rc = CheckDtype(*view, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE});
-        rc != 0) {
-        return rc;
-    }
-    if (view->shape.rank != 1 || view->shape.dims[0] != channels) {
-        return Fail(ACLNN_ERR_PARAM_INVALID,
-                    "%s has shape %s: it must hold one value per channel (%" PRId64 ")", name,
-                    ShapeText(view->shape), channels);
-    }
-    return ACLNN_SUCCESS;
-}
 
 }  // namespace
 

@@ -190,16 +190,25 @@ aclnnStatus CheckPooledShape(const PoolViews& views, int64_t out_h, int64_t out_
                 views.out.name, ShapeText(got), want.c_str());
 }
 
+namespace {
+
+// The image's and the pooled result's sizes into args.
+void Sizes(const PoolViews& views, ops::Pool2dArgs* args) {
+    const ops::LoopShape& image = views.self.shape;
+    args->n = image.dims[0];
+    args->c = image.dims[1];
+    args->h = image.dims[2];
+    args->w = image.dims[3];
+    args->out_h = views.out.shape.dims[2];
+    args->out_w = views.out.shape.dims[3];
+}
+
+}  // namespace
+
 aclnnStatus FinishPool2d(const char* api, const PoolViews& views, const aclTensor* self,
                          const aclTensor* out, ops::Pool2dArgs args, uint64_t* workspaceSize,
                          aclOpExecutor** executor) {
-    const ops::LoopShape& in = views.self.shape;
-    args.n = in.dims[0];
-    args.c = in.dims[1];
-    args.h = in.dims[2];
-    args.w = in.dims[3];
-    args.out_h = views.out.shape.dims[2];
-    args.out_w = views.out.shape.dims[3];
+    Sizes(views, &args);
     ExecutorBuilder builder(api);
     const int self_slot = builder.Input(views.self, self);
     const int out_slot = builder.Output(views.out, out);
@@ -212,13 +221,7 @@ aclnnStatus FinishAvgPool2dBackward(const PoolViews& views, const aclTensor* gra
                                     const TensorView& image_grad, const aclTensor* grad_input,
                                     ops::Pool2dArgs args, uint64_t* workspaceSize,
                                     aclOpExecutor** executor) {
-    const ops::LoopShape& image = views.self.shape;
-    args.n = image.dims[0];
-    args.c = image.dims[1];
-    args.h = image.dims[2];
-    args.w = image.dims[3];
-    args.out_h = views.out.shape.dims[2];
-    args.out_w = views.out.shape.dims[3];
+    Sizes(views, &args);
     ExecutorBuilder builder("aclnnAvgPool2dBackward");
     const int in_slot = builder.Input(views.out, grad_output);
     const int out_slot = builder.Output(image_grad, grad_input);
