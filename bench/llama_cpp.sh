@@ -9,18 +9,22 @@
 #   2. test-llama-archs: a small random-weight model of each architecture on CANN0 against CPU
 #      (normalised mean squared error of the logits) and saved and reloaded;
 #   3. llama-bench: prompt and generation speed of a random-weight llama on CANN0 and on ggml's
-#      own CPU backend, side by side.
+#      own CPU backend, side by side;
+#   4. graph mode (-DUSE_ACL_GRAPH=ON, a second build): ggml-cann captures each decoding step
+#      with aclmdlRICaptureBegin/End and replays it with aclmdlRIExecuteAsync; the greedy text
+#      of llama-simple must equal the eager build's and the CPU's, and llama-bench compares the
+#      decoding speed of the two builds.
 #
 # Results: <work>/summary.txt and the per-operator / per-architecture logs beside it.
 #
 #   bench/llama_cpp.sh [BUILD_DIR]      # default: build; works in BUILD_DIR/bench-llama-cpp
-#   STEPS="ops archs bench" OPS="ADD MUL_MAT" ARCHS="llama qwen2" bench/llama_cpp.sh
+#   STEPS="ops archs bench graph" OPS="ADD MUL_MAT" ARCHS="llama qwen2" bench/llama_cpp.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 work=$(realpath -m "$build/bench-llama-cpp")
 package=node-llama-cpp@3.22.1
-steps=${STEPS:-ops archs bench}
+steps=${STEPS:-ops archs bench graph}
 mkdir -p "$work/logs/ops" "$work/logs/archs"
 
 echo "llama.cpp: openacl installed into $work/openacl" >&2
@@ -40,7 +44,8 @@ if [[ ! -f $src/build/build.ninja ]]; then
   cmake -S "$src" -B "$src/build" -G Ninja -DGGML_CANN=on -DCMAKE_BUILD_TYPE=Release \
     -DLLAMA_CURL=OFF -DLLAMA_BUILD_SERVER=OFF >"$work/logs/configure.log"
 fi
-ninja -C "$src/build" test-backend-ops test-llama-archs llama-bench >"$work/logs/build.log"
+ninja -C "$src/build" test-backend-ops test-llama-archs llama-bench llama-simple \
+  >"$work/logs/build.log"
 bin=$src/build/bin
 summary=$work/summary.txt
 : >"$summary"
@@ -101,16 +106,42 @@ EOF
   echo >>"$summary"
 fi
 
+models=$work/models
+if [[ " $steps " == *" bench "* || " $steps " == *" graph "* ]] &&
+  [[ ! -f $models/llama-dense.gguf ]]; then
+  mkdir -p "$models"  # test-llama-archs saves llama-dense.gguf and llama-moe.gguf
+  "$bin/test-llama-archs" -a '^llama$' -o "$models" >"$work/logs/model.log" 2>&1
+fi
+
 if [[ " $steps " == *" bench "* ]]; then
-  models=$work/models
-  if [[ ! -f $models/llama-dense.gguf ]]; then
-    mkdir -p "$models"  # test-llama-archs saves llama-dense.gguf and llama-moe.gguf
-    "$bin/test-llama-archs" -a '^llama$' -o "$models" >"$work/logs/model.log" 2>&1
-  fi
   echo "llama-bench, random-weight llama (dev none = ggml's CPU backend):" >>"$summary"
   for device in CANN0 none; do
     "$bin/llama-bench" -m "$models/llama-dense.gguf" -dev "$device" -p 64 -n 16 -r 3 -o md \
       2>>"$work/logs/bench.log" | grep '^|' >>"$summary"
+  done
+fi
+if [[ " $steps " == *" graph "* ]]; then
+  if [[ ! -f $src/build-graph/build.ninja ]]; then
+    cmake -S "$src" -B "$src/build-graph" -G Ninja -DGGML_CANN=on -DUSE_ACL_GRAPH=ON \
+      -DCMAKE_BUILD_TYPE=Release -DLLAMA_CURL=OFF -DLLAMA_BUILD_SERVER=OFF \
+      >"$work/logs/configure-graph.log"
+  fi
+  ninja -C "$src/build-graph" llama-bench llama-simple >"$work/logs/build-graph.log"
+  simple() { "$1/llama-simple" -m "$models/llama-dense.gguf" -n 32 -ngl "$2" "hello world" 2>/dev/null; }
+  cpu=$(simple "$bin" 0)
+  eager=$(simple "$bin" 99)
+  graph=$(simple "$src/build-graph/bin" 99)
+  echo >>"$summary"
+  verdict="differ"
+  [[ -n $cpu && $cpu == "$eager" && $cpu == "$graph" ]] && verdict="the same"
+  echo "graph mode: llama-simple's 32 greedy tokens on the CPU, CANN0 eager and CANN0 graph: $verdict" \
+    >>"$summary"
+  for mode in eager graph; do
+    build=$bin
+    [[ $mode == graph ]] && build=$src/build-graph/bin
+    row=$("$build/llama-bench" -m "$models/llama-dense.gguf" -dev CANN0 -p 0 -n 64 -r 3 -o md \
+      2>>"$work/logs/bench.log" | grep '^|' | tail -1)
+    echo "$row $mode" >>"$summary"
   done
 fi
 cat "$summary"
