@@ -66,7 +66,7 @@ aclnnStatus CheckTypes(const ProductSpec& spec, const TensorView& a, const Tenso
         }
         return ACLNN_SUCCESS;
     }
-    // Two different types of the three deduce float (float16 with bfloat16 included).
+    // Two different float types deduce float (float16 with bfloat16 too).
     const aclDataType deduced = a.dtype == b.dtype ? a.dtype : ACL_FLOAT;
     const bool wider = out.dtype == ACL_FLOAT;
     const bool reduced = deduced == ACL_FLOAT && out.dtype == ACL_FLOAT16 && cube_math_type != 0;
