@@ -203,6 +203,20 @@ TEST_F(AclnnBatchNormBackward, TrainingGradientsMatchFiniteDifferencesOfTheForwa
     }
 }
 
+// gradInput may be gradOut itself: both passes read gradOut before the second writes over it.
+TEST_F(AclnnBatchNormBackward, TrainingGradientInPlaceOfGradOutMatchesASeparateOne) {
+    const std::vector<float> g = {0.1f, -0.2f, 0.3f, 0.5f, 0.25f, -1, 2, 0.75f, -0.5f, 1, 0, 0.5f};
+    DeviceTensor<float> input({2, 2, 3}, x_, ACL_FLOAT), weight({2}, {1.5f, -0.5f}, ACL_FLOAT);
+    DeviceTensor<float> save_mean({2}, {3, 35}, ACL_FLOAT),
+        save_invstd({2}, {0.5f, 0.05f}, ACL_FLOAT);
+    DeviceTensor<float> separate_out({2, 2, 3}, g, ACL_FLOAT), in_place({2, 2, 3}, g, ACL_FLOAT);
+    DeviceTensor<float> separate({2, 2, 3}, std::vector<float>(12, 0), ACL_FLOAT);
+    DeviceTensor<float> dw({2}, {0, 0}, ACL_FLOAT), db({2}, {0, 0}, ACL_FLOAT);
+    Run(true, separate_out, input, &weight, save_mean, save_invstd, 1e-5, separate, dw, db);
+    Run(true, in_place, input, &weight, save_mean, save_invstd, 1e-5, in_place, dw, db);
+    EXPECT_EQ(in_place.Read(), separate.Read());
+}
+
 TEST_F(AclnnBatchNormBackward, InferenceScalesByTheRunningStatisticsAndAMissingWeightIsOne) {
     // [N=3, C=2]: the channel is the last dimension.
     const std::vector<float> x = {1, 2, 3, 4, 5, 6}, g = {1, -1, 2, 0.5f, -3, 4};

@@ -10,6 +10,7 @@
 // A missing weight is 1. Sums in double, each result rounded once to its tensor's type.
 #include "aclnnop/aclnn_batch_norm_backward.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <memory>
@@ -58,29 +59,15 @@ class BatchNormBackwardOperator final : public Operator {
         if (s_.weight >= 0) ReadChannels(v_.weight, addresses[s_.weight], weight.data(), channels);
         std::vector<double> sum_dy(static_cast<size_t>(channels), 0.0),
             sum_dy_xhat(static_cast<size_t>(channels), 0.0);
-        const int last = shape.rank - 1;
-        const int64_t width = shape.dims[last];
-        std::vector<double> dy(static_cast<size_t>(width)), x(static_cast<size_t>(width));
-        const int64_t rows = width == 0 ? 0 : v_.input.numel / width;
-        // The channel of element `column` of row `row`: the row's own index along dimension 1,
-        // or the column for a [N, C] input.
-        auto channel_of = [&](int64_t row, int64_t column) {
-            if (last == 1) return column;
-            int64_t rest = row;
-            for (int d = last - 1; d > 1; --d)
-                rest /= shape.dims[d];
-            return rest % channels;
-        };
-        for (int64_t row = 0; row < rows; ++row) {
-            LoadRow(v_.grad_out, addresses[s_.grad_out], row, dy.data());
-            LoadRow(v_.input, addresses[s_.input], row, x.data());
-            for (int64_t k = 0; k < width; ++k) {
-                const auto c = static_cast<size_t>(channel_of(row, k));
-                const auto i = static_cast<size_t>(k);
-                sum_dy[c] += dy[i];
-                sum_dy_xhat[c] += dy[i] * (x[i] - mean[c]) * invstd[c];
-            }
-        }
+        ForEachRow(
+            addresses, false,
+            [&](const int64_t* channel, const double* dy, const double* x, int64_t width, double*) {
+                for (int64_t k = 0; k < width; ++k) {
+                    const auto c = static_cast<size_t>(channel[k]);
+                    sum_dy[c] += dy[k];
+                    sum_dy_xhat[c] += dy[k] * (x[k] - mean[c]) * invstd[c];
+                }
+            });
         if (s_.grad_bias >= 0) {
             WriteChannels(v_.grad_bias, addresses[s_.grad_bias], sum_dy.data(), channels);
         }
@@ -89,26 +76,56 @@ class BatchNormBackwardOperator final : public Operator {
         }
         if (s_.grad_input < 0) return 0;
         const double m = static_cast<double>(per_channel);
-        for (int64_t row = 0; row < rows; ++row) {
-            LoadRow(v_.grad_out, addresses[s_.grad_out], row, dy.data());
-            LoadRow(v_.input, addresses[s_.input], row, x.data());
-            for (int64_t k = 0; k < width; ++k) {
-                const auto c = static_cast<size_t>(channel_of(row, k));
-                const auto i = static_cast<size_t>(k);
-                const double scale = weight[c] * invstd[c];
-                if (training_) {
-                    const double xhat = (x[i] - mean[c]) * invstd[c];
-                    dy[i] = scale * (dy[i] - sum_dy[c] / m - xhat * sum_dy_xhat[c] / m);
-                } else {
-                    dy[i] *= scale;
-                }
-            }
-            StoreRow(v_.grad_input, addresses[s_.grad_input], row, dy.data());
-        }
+        ForEachRow(addresses, true,
+                   [&](const int64_t* channel, const double* dy, const double* x, int64_t width,
+                       double* dx) {
+                       for (int64_t k = 0; k < width; ++k) {
+                           const auto c = static_cast<size_t>(channel[k]);
+                           const double scale = weight[c] * invstd[c];
+                           if (training_) {
+                               const double xhat = (x[k] - mean[c]) * invstd[c];
+                               dx[k] = scale * (dy[k] - sum_dy[c] / m - xhat * sum_dy_xhat[c] / m);
+                           } else {
+                               dx[k] = dy[k] * scale;
+                           }
+                       }
+                   });
         return 0;
     }
 
  private:
+    // Calls each(channel, dy, x, width, dx) for every row of the last dimension: gradOut's and
+    // the input's elements as doubles, the channel of each, and a buffer stored to gradInput's
+    // row afterwards when `store`. The channel is the row's index along dimension 1, or the
+    // column itself for a [N, C] input.
+    template <typename Each>
+    void ForEachRow(void* const* addresses, bool store, Each each) const {
+        const ops::LoopShape& shape = v_.input.shape;
+        const int last = shape.rank - 1;
+        const int64_t width = shape.dims[last];
+        if (width == 0) return;
+        std::vector<double> dy(static_cast<size_t>(width)), x(static_cast<size_t>(width)),
+            dx(static_cast<size_t>(width));
+        std::vector<int64_t> channel(static_cast<size_t>(width));
+        if (last == 1) {
+            for (int64_t k = 0; k < width; ++k)
+                channel[static_cast<size_t>(k)] = k;
+        }
+        const int64_t rows = v_.input.numel / width;
+        for (int64_t row = 0; row < rows; ++row) {
+            if (last > 1) {
+                int64_t rest = row;
+                for (int d = last - 1; d > 1; --d)
+                    rest /= shape.dims[d];
+                std::fill(channel.begin(), channel.end(), rest % shape.dims[1]);
+            }
+            LoadRow(v_.grad_out, addresses[s_.grad_out], row, dy.data());
+            LoadRow(v_.input, addresses[s_.input], row, x.data());
+            each(channel.data(), dy.data(), x.data(), width, dx.data());
+            if (store) StoreRow(v_.grad_input, addresses[s_.grad_input], row, dx.data());
+        }
+    }
+
     // The address of row `row` (all dimensions but the last, row-major) of `view`.
     static char* RowAt(const TensorView& view, void* address, int64_t row) {
         int64_t offset = view.offset;
