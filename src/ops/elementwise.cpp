@@ -132,6 +132,52 @@ void Split(int64_t total, Body&& body) {
     body(int64_t{0}, total);
 }
 
+// The library is built for the distribution's baseline, where x86-64 vectors hold four floats.
+// The element-wise loops are compiled twice more, for AVX2 (eight) and AVX-512 (sixteen), and
+// the CPU picks one when the library first runs them. The library is built with
+// -ffp-contract=off (AVX-512 brings FMA), so every build rounds each operation alike.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define OPENACL_OPS_VECTOR_ISAS 1
+#define OPENACL_OPS_AVX2 [[gnu::target("avx2")]]
+#if defined(__clang__)
+#define OPENACL_OPS_AVX512 [[gnu::target("avx512f"), clang::min_vector_width(512)]]
+#else
+#define OPENACL_OPS_AVX512 [[gnu::target("avx512f,prefer-vector-width=512")]]
+#endif
+enum class Isa : uint8_t { kBaseline, kAvx2, kAvx512 };
+Isa BestIsa() {
+    static const Isa isa = __builtin_cpu_supports("avx512f") ? Isa::kAvx512
+                           : __builtin_cpu_supports("avx2")  ? Isa::kAvx2
+                                                             : Isa::kBaseline;
+    return isa;
+}
+#else
+#define OPENACL_OPS_VECTOR_ISAS 0
+#endif
+
+// Defines Name<C>(params) as body compiled for each ISA, called through the best one.
+// clang-format off
+#define OPENACL_OPS_DISPATCH(Name, Body, params, args) \
+    template <typename C> void Name##Baseline params { Body<C> args; } \
+    OPENACL_OPS_IF_ISAS( \
+        template <typename C> OPENACL_OPS_AVX2 void Name##Avx2 params { Body<C> args; } \
+        template <typename C> OPENACL_OPS_AVX512 void Name##Avx512 params { Body<C> args; }) \
+    template <typename C> void Name params { \
+        OPENACL_OPS_IF_ISAS( \
+            switch (BestIsa()) { \
+                case Isa::kAvx512: return Name##Avx512<C> args; \
+                case Isa::kAvx2: return Name##Avx2<C> args; \
+                case Isa::kBaseline: break; \
+            }) \
+        Name##Baseline<C> args; \
+    }
+// clang-format on
+#if OPENACL_OPS_VECTOR_ISAS
+#define OPENACL_OPS_IF_ISAS(...) __VA_ARGS__
+#else
+#define OPENACL_OPS_IF_ISAS(...)
+#endif
+
 // Integer arithmetic wraps around (two's complement), as the device's does; floats are
 // plain. Signed overflow would be undefined behaviour in C++.
 template <typename C>
@@ -311,11 +357,16 @@ template <typename C>
 // run-time overlap check refuses to vectorise a loop whose output is its input, so an in-place
 // addition of 1,024 floats took a microsecond, element by element.
 template <typename C>
-void ApplyBinary(const BinaryArgs& args, const C* x, const C* y, C* z, int64_t n) {
+[[gnu::always_inline]] inline void BinaryBody(const BinaryArgs& args, const C* x, const C* y, C* z,
+                                              int64_t n) {
     if (x == z && y != z) return BinaryLoops<C>(args, z, y, z, n);
     if (y == z && x != z) return BinaryLoops<C>(args, x, z, z, n);
     BinaryLoops<C>(args, x, y, z, n);
 }
+
+OPENACL_OPS_DISPATCH(ApplyBinary, BinaryBody,
+                     (const BinaryArgs& args, const C* x, const C* y, C* z, int64_t n),
+                     (args, x, y, z, n))
 
 template <typename C>
 void BinaryRows(const BinaryArgs& args, int64_t begin, int64_t end) {
@@ -552,10 +603,13 @@ template <typename C>
 
 // In place, one pointer (see ApplyBinary).
 template <typename C>
-void ApplyUnary(const UnaryArgs& args, const C* x, C* z, int64_t n) {
+[[gnu::always_inline]] inline void UnaryBody(const UnaryArgs& args, const C* x, C* z, int64_t n) {
     if (x == z) return UnaryLoops<C>(args, z, z, n);
     UnaryLoops<C>(args, x, z, n);
 }
+
+OPENACL_OPS_DISPATCH(ApplyUnary, UnaryBody, (const UnaryArgs& args, const C* x, C* z, int64_t n),
+                     (args, x, z, n))
 
 template <typename C>
 void UnaryRows(const UnaryArgs& args, int64_t begin, int64_t end) {
@@ -582,7 +636,8 @@ void UnaryRows(const UnaryArgs& args, int64_t begin, int64_t end) {
 // ---- ternary ----
 
 template <typename C>
-void ApplyTernary(const TernaryArgs& args, const C* x, const C* y, const C* w, C* z, int64_t n) {
+[[gnu::always_inline]] inline void TernaryLoops(const TernaryArgs& args, const C* x, const C* y,
+                                                const C* w, C* z, int64_t n) {
     switch (args.op) {
         case TernaryOp::kWhere:
             for (int64_t i = 0; i < n; ++i)
@@ -606,6 +661,10 @@ void ApplyTernary(const TernaryArgs& args, const C* x, const C* y, const C* w, C
         }
     }
 }
+
+OPENACL_OPS_DISPATCH(ApplyTernary, TernaryLoops,
+                     (const TernaryArgs& args, const C* x, const C* y, const C* w, C* z, int64_t n),
+                     (args, x, y, w, z, n))
 
 template <typename C>
 void TernaryRows(const TernaryArgs& args, int64_t begin, int64_t end) {

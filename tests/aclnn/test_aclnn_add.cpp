@@ -37,6 +37,23 @@ TEST_F(AclnnAdd, AddsTwoFloatTensorsWithAlpha) {
     EXPECT_EQ(out.Read(), (std::vector<float>{6, 12, 18, 24, 30, 36}));
 }
 
+// alpha * other is rounded before the sum, whichever vector width the CPU runs: a fused
+// multiply-add would keep the 2^-24 that rounding drops. 64 elements, so the loop is vectorised.
+TEST_F(AclnnAdd, AlphaTimesOtherIsRoundedBeforeTheSum) {
+    const float near_one = 1.0f + std::ldexp(1.0f, -12);  // squared: 1 + 2^-11 + 2^-24
+    DeviceTensor<float> a({64}, std::vector<float>(64, -1.0f), ACL_FLOAT);
+    DeviceTensor<float> b({64}, std::vector<float>(64, near_one), ACL_FLOAT);
+    DeviceTensor<float> out({64}, std::vector<float>(64, 0), ACL_FLOAT);
+    Scalar alpha(near_one, ACL_FLOAT);
+    uint64_t workspace = 0;
+    aclOpExecutor* executor = nullptr;
+    ASSERT_EQ(
+        aclnnAddGetWorkspaceSize(a.get(), b.get(), alpha.get(), out.get(), &workspace, &executor),
+        ACLNN_SUCCESS);
+    ASSERT_EQ(RunPhase2(aclnnAdd, workspace, executor), ACLNN_SUCCESS);
+    EXPECT_EQ(out.Read(), std::vector<float>(64, std::ldexp(1.0f, -11)));
+}
+
 TEST_F(AclnnAdd, BroadcastsARowAndAColumn) {
     DeviceTensor<float> row({1, 3}, {1, 2, 3}, ACL_FLOAT);
     DeviceTensor<float> column({2, 1}, {10, 20}, ACL_FLOAT);
