@@ -121,7 +121,7 @@ void Enqueue(QueuedRun* run, Stream* stream) {
             if (!ctx.borrowed()) delete run;
             return status;
         },
-        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable));
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable | cpu::Task::kFusable));
 }
 
 }  // namespace

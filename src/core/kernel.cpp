@@ -522,7 +522,7 @@ aclError Submit(const Launch& launch, KernelFunction* function, const LaunchOpti
             launch.binary->Release();
             return status;
         },
-        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable);
+        0, cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable | cpu::Task::kFusable);
     trace::Label label;
     if (trace::On()) {
         // The binary may be unloaded before the trace is written: keep a copy of the name.

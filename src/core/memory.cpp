@@ -1237,8 +1237,9 @@ aclError MemcpyAsync(void* dst, size_t dest_max, const void* src, size_t count,
             return cpu::TaskStatus::Done();
         },
         0,
-        copy.staged != nullptr ? cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable
-                               : cpu::Task::kNoFlags);
+        copy.staged != nullptr
+            ? cpu::Task::kCallWhenCancelled | cpu::Task::kReplayable | cpu::Task::kFusable
+            : cpu::Task::kFusable);
     stream->Submit(task, {CopyKind(dst_region, src_region), count});
     return ACL_SUCCESS;
 }
@@ -1350,18 +1351,20 @@ aclError MemsetAsync(void* ptr, size_t max_count, int32_t value, size_t count, S
                                 [ptr, value, count] { std::memset(ptr, value, count); });
     }
     Span span{ptr, count, region.device_accessible()};
-    const cpu::Task fill = cpu::MakeTask([span, value, stream](cpu::TaskContext& ctx) {
-        if (!StillLive(span)) {
-            stream->NoteFailure(
-                "aclrtMemsetAsync of %llu bytes at %p: the memory was freed "
-                "before the fill ran",
-                static_cast<unsigned long long>(span.bytes), span.p);
-            exception_info::Report(ctx, stream, kAsyncCopyFailed);
-            return cpu::TaskStatus::Failed(kAsyncCopyFailed);
-        }
-        std::memset(const_cast<void*>(span.p), value, span.bytes);
-        return cpu::TaskStatus::Done();
-    });
+    const cpu::Task fill = cpu::MakeTask(
+        [span, value, stream](cpu::TaskContext& ctx) {
+            if (!StillLive(span)) {
+                stream->NoteFailure(
+                    "aclrtMemsetAsync of %llu bytes at %p: the memory was freed "
+                    "before the fill ran",
+                    static_cast<unsigned long long>(span.bytes), span.p);
+                exception_info::Report(ctx, stream, kAsyncCopyFailed);
+                return cpu::TaskStatus::Failed(kAsyncCopyFailed);
+            }
+            std::memset(const_cast<void*>(span.p), value, span.bytes);
+            return cpu::TaskStatus::Done();
+        },
+        0, cpu::Task::kFusable);
     stream->Submit(fill, {trace::Kind::kMemset, count});
     return ACL_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "acl/acl_mdl.h"
+#include "backend/cpu/task_sequence.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
@@ -210,8 +211,51 @@ ModelTask& AppendModelTask(ModelRI* model, Stream* stream, ModelTask::Op op,
     task.model = model;
     task.stream = ModelStreamIndex(model, stream);
     task.seq_id = model->per_stream_count[task.stream]++;
+    model->sequences_stale = true;
     return task;
 }
+
+namespace {
+
+// A replay runs each stretch of two or more consecutive tasks of one stream that can share a
+// task (cpu::Task::kFusable, untagged, not in a task group) as one task sequence. The copies
+// the sequences run are the model's own, so they are rebuilt only while no replay runs; a
+// replay of a model changed while others ran runs its tasks one by one. A sequence holds at
+// most kMaxSequence tasks, so that a long replay still lets a worker move to other streams
+// between them as often as before (the executor's turn at a queue is 64 tasks). Returns
+// whether the sequences are current.
+constexpr uint32_t kMaxSequence = 64;
+
+bool PrepareSequences(ModelRI* model) {
+    if (!model->sequences_stale) return true;
+    if (model->in_flight.load(std::memory_order_acquire) != 0) return false;
+    model->sequences.clear();
+    model->sequence_tasks.clear();
+    auto fusable = [](const ModelTask& task) {
+        return task.op == ModelTask::Op::kTask && !task.disabled && !task.cleaned &&
+               task.group == nullptr && (task.task.flags & cpu::Task::kFusable) != 0 &&
+               task.task.tag == 0;
+    };
+    const auto count = static_cast<uint32_t>(model->tasks.size());
+    for (uint32_t first = 0; first < count;) {
+        uint32_t end = first;
+        while (end < count && end - first < kMaxSequence && fusable(model->tasks[end]) &&
+               model->tasks[end].stream == model->tasks[first].stream) {
+            ++end;
+        }
+        if (end - first >= 2) {
+            const auto offset = static_cast<uint32_t>(model->sequence_tasks.size());
+            model->sequences.push_back({first, end - first, offset});
+            for (uint32_t i = first; i < end; ++i)
+                model->sequence_tasks.push_back(model->tasks[i].task);
+        }
+        first = std::max(end, first + 1);
+    }
+    model->sequences_stale = false;
+    return true;
+}
+
+}  // namespace
 
 void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Stream* stream) {
     struct Point {
@@ -242,8 +286,23 @@ void EnqueueRun(ModelRI* model, cpu::Executor* executor, cpu::Queue* origin, Str
                    if (!ctx.cancelled()) AssignCondDefaults(model);
                }));
     }
-    for (ModelTask& task : model->tasks) {
+    // Task sequences: not for traced replays, nor for conditional branches, which may run
+    // while their parent's replay enqueues another run of them.
+    const bool sequenced = !traced && model->parent == nullptr && PrepareSequences(model);
+    const ModelRI::Sequence* sequence = sequenced ? model->sequences.data() : nullptr;
+    const ModelRI::Sequence* const sequences_end =
+        sequence + (sequenced ? model->sequences.size() : 0);
+    const auto count = static_cast<uint32_t>(model->tasks.size());
+    for (uint32_t index = 0; index < count; ++index) {
+        ModelTask& task = model->tasks[index];
         cpu::Queue* queue = task.stream == 0 ? origin : model->queues[task.stream];
+        if (sequence != sequences_end && sequence->first == index) {
+            submit(queue, cpu::MakeTaskSequence(&model->sequence_tasks[sequence->offset],
+                                                sequence->count));
+            index += sequence->count - 1;
+            ++sequence;
+            continue;
+        }
         switch (task.op) {
             case ModelTask::Op::kTask: {
                 if (task.disabled || task.cleaned) break;

@@ -212,6 +212,17 @@ class ModelRI {
     cpu::Queue* last_queue = nullptr;
     uint64_t last_seq = 0;
     std::atomic<uint32_t> in_flight{0};
+    // Stretches of consecutive tasks of one stream that a replay runs as one task (see
+    // PrepareSequences): where each starts in `tasks`, how many, and where their copies start
+    // in sequence_tasks. Rebuilt when the tasks changed (sequences_stale) and no replay runs.
+    struct Sequence {
+        uint32_t first = 0;
+        uint32_t count = 0;
+        uint32_t offset = 0;
+    };
+    std::vector<Sequence> sequences;
+    std::vector<cpu::Task> sequence_tasks;
+    bool sequences_stale = true;
     // Guards the task of every grouped launch (ModelTask::task where group is set), which
     // patches replace while replays may be reading it.
     std::mutex patch_mutex;

@@ -464,6 +464,7 @@ aclError CleanPersistentTasks(Stream* stream) {
             const bool work = task.op == ModelTask::Op::kTask || task.op == ModelTask::Op::kCond;
             if (task.stream == index && work) task.cleaned = true;
         }
+        model->sequences_stale = true;
     }
     return ACL_SUCCESS;
 }

@@ -232,6 +232,7 @@ aclError UpdateTaskAsync(Stream* task_stream, uint32_t task_id, const aclrtTaskU
                         update->target->task = fresh;
                     }
                     update->target->info = info;
+                    model->sequences_stale = true;
                     // A replay may be running the old version: released once none runs.
                     model->superseded.push_back(old);
                 }
@@ -320,6 +321,7 @@ aclError SetTaskParams(ModelTask* task, const aclmdlRITaskParams& params) {
     ReleaseTask(old);  // idle: no replay holds it
     task->info = info;
     model->needs_update = true;
+    model->sequences_stale = true;
     return ACL_SUCCESS;
 }
 
@@ -329,6 +331,7 @@ aclError DisableTask(ModelTask* task) {
     if (aclError rc = RequireIdleCaptured(model, "aclmdlRITaskDisable")) return rc;
     task->disabled = true;
     model->needs_update = true;
+    model->sequences_stale = true;
     return ACL_SUCCESS;
 }
 

@@ -80,6 +80,16 @@ class DeviceTensor {
         }
         return out;
     }
+    // Replaces the whole storage, once the work queued so far is done.
+    void Write(const std::vector<T>& values) {
+        ASSERT_EQ(values.size(), count_);
+        ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+        if (count_ > 0) {
+            ASSERT_EQ(aclrtMemcpy(dev_, count_ * sizeof(T), values.data(), count_ * sizeof(T),
+                                  ACL_MEMCPY_HOST_TO_DEVICE),
+                      ACL_SUCCESS);
+        }
+    }
 
  private:
     size_t count_;

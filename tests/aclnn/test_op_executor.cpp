@@ -14,6 +14,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnn_test_support.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_index_select.h"
 
 using aclnn_test::DeviceTensor;
 using aclnn_test::RunPhase2;
@@ -213,6 +214,153 @@ TEST_F(OpExecutor, ACapturedOperatorRunsAtEachReplay) {
     EXPECT_EQ(a_.Read(), (std::vector<float>{31, 62, 93}));
     EXPECT_EQ(aclmdlRIDestroy(graph), ACL_SUCCESS);
     aclrtDestroyStream(stream);
+}
+
+// ---- Replayed chains: a replay runs consecutive operators as one task (task sequences) ----
+
+namespace {
+
+// A chain of operators on one stream: a += b twice, picked = a[index] (IndexSelect, which fails
+// at run time for an index out of range), a += b again.
+class ReplayedChain : public OpExecutor {
+ protected:
+    void IssueChain(aclrtStream stream, const aclTensor* index) {
+        for (int i = 0; i < 3; ++i) {
+            if (i == 2) {
+                uint64_t workspace = 0;
+                aclOpExecutor* executor = nullptr;
+                ASSERT_EQ(aclnnIndexSelectGetWorkspaceSize(a_.get(), 0, index, picked_.get(),
+                                                           &workspace, &executor),
+                          ACLNN_SUCCESS);
+                ASSERT_EQ(aclnnIndexSelect(nullptr, 0, executor, stream), ACLNN_SUCCESS);
+            }
+            uint64_t workspace = 0;
+            aclOpExecutor* executor = nullptr;
+            ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(a_.get(), b_.get(), one_.get(), &workspace,
+                                                      &executor),
+                      ACLNN_SUCCESS);
+            ASSERT_EQ(aclnnInplaceAdd(nullptr, 0, executor, stream), ACLNN_SUCCESS);
+        }
+    }
+    aclmdlRI Capture(aclrtStream stream, const aclTensor* index) {
+        EXPECT_EQ(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+        IssueChain(stream, index);
+        aclmdlRI graph = nullptr;
+        EXPECT_EQ(aclmdlRICaptureEnd(stream, &graph), ACL_SUCCESS);
+        return graph;
+    }
+    void SetUp() override {
+        OpExecutor::SetUp();
+        ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+    }
+    void TearDown() override {
+        aclrtDestroyStream(stream_);
+        OpExecutor::TearDown();
+    }
+
+    aclrtStream stream_ = nullptr;
+    DeviceTensor<int32_t> good_index_{{2}, {2, 0}, ACL_INT32};
+    DeviceTensor<int32_t> bad_index_{{2}, {2, 7}, ACL_INT32};
+    DeviceTensor<float> picked_{{2}, {0, 0}, ACL_FLOAT};
+};
+
+}  // namespace
+
+TEST_F(ReplayedChain, GivesWhatTheEagerChainGives) {
+    IssueChain(stream_, good_index_.get());
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    const std::vector<float> eager_a = a_.Read(), eager_picked = picked_.Read();
+    EXPECT_EQ(eager_a, (std::vector<float>{31, 62, 93}));
+    EXPECT_EQ(eager_picked, (std::vector<float>{63, 21}));
+
+    a_.Write({1, 2, 3});
+    picked_.Write({0, 0});
+    aclmdlRI graph = Capture(stream_, good_index_.get());
+    ASSERT_EQ(aclmdlRIExecuteAsync(graph, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(a_.Read(), eager_a);
+    EXPECT_EQ(picked_.Read(), eager_picked);
+    EXPECT_EQ(aclmdlRIDestroy(graph), ACL_SUCCESS);
+}
+
+TEST_F(ReplayedChain, AFailingOperatorFailsTheStreamAsItDoesEagerly) {
+    IssueChain(stream_, bad_index_.get());
+    const aclError eager = aclrtSynchronizeStream(stream_);
+    EXPECT_NE(eager, ACL_SUCCESS);
+    const std::vector<float> eager_a = a_.Read();
+
+    a_.Write({1, 2, 3});
+    aclmdlRI graph = Capture(stream_, bad_index_.get());
+    ASSERT_EQ(aclmdlRIExecuteAsync(graph, stream_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), eager);
+    EXPECT_NE(Message().find("index 7"), std::string::npos) << Message();
+    EXPECT_EQ(a_.Read(), eager_a);  // the operators after the failure ran (or not) alike
+    EXPECT_EQ(aclmdlRIDestroy(graph), ACL_SUCCESS);
+}
+
+TEST_F(ReplayedChain, AFailureStopsTheRestOfTheChainOnAStreamThatStopsOnFailures) {
+    ASSERT_EQ(aclrtSetStreamFailureMode(stream_, ACL_STOP_ON_FAILURE), ACL_SUCCESS);
+    aclmdlRI graph = Capture(stream_, bad_index_.get());
+    ASSERT_EQ(aclmdlRIExecuteAsync(graph, stream_), ACL_SUCCESS);
+    EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(a_.Read(), (std::vector<float>{21, 42, 63}));  // the last a += b did not run
+    EXPECT_EQ(aclmdlRIDestroy(graph), ACL_SUCCESS);
+}
+
+TEST_F(ReplayedChain, ADisabledOperatorIsLeftOutOnceTheModelIsUpdated) {
+    aclmdlRI graph = Capture(stream_, good_index_.get());
+    ASSERT_EQ(aclmdlRIExecuteAsync(graph, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(a_.Read(), (std::vector<float>{31, 62, 93}));
+
+    uint32_t count = 0;
+    ASSERT_EQ(aclmdlRIGetTasksByStream(stream_, nullptr, &count), ACL_SUCCESS);
+    ASSERT_EQ(count, 4u);
+    std::vector<aclmdlRITask> tasks(count);
+    ASSERT_EQ(aclmdlRIGetTasksByStream(stream_, tasks.data(), &count), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRITaskDisable(tasks[1]), ACL_SUCCESS);  // the second a += b
+    ASSERT_EQ(aclmdlRIUpdate(graph), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIExecuteAsync(graph, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(a_.Read(), (std::vector<float>{51, 102, 153}));  // two additions, not three
+    EXPECT_EQ(picked_.Read(), (std::vector<float>{123, 41}));
+    EXPECT_EQ(aclmdlRIDestroy(graph), ACL_SUCCESS);
+}
+
+TEST_F(ReplayedChain, OperatorsOfTwoCapturedStreamsMeetAtTheirEvents) {
+    aclrtStream side = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&side), ACL_SUCCESS);
+    aclrtEvent forked = nullptr, joined = nullptr;
+    ASSERT_EQ(aclrtCreateEvent(&forked), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateEvent(&joined), ACL_SUCCESS);
+    auto add = [&](aclrtStream stream, const aclTensor* self, const aclTensor* other) {
+        uint64_t workspace = 0;
+        aclOpExecutor* executor = nullptr;
+        ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(self, other, one_.get(), &workspace, &executor),
+                  ACLNN_SUCCESS);
+        ASSERT_EQ(aclnnInplaceAdd(nullptr, 0, executor, stream), ACLNN_SUCCESS);
+    };
+    ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    add(stream_, a_.get(), b_.get());  // a = 11, 22, 33
+    add(stream_, a_.get(), b_.get());  // a = 21, 42, 63
+    ASSERT_EQ(aclrtRecordEvent(forked, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(side, forked), ACL_SUCCESS);  // side joins the capture
+    add(side, out_.get(), a_.get());                             // out = 21, 42, 63
+    add(side, out_.get(), a_.get());                             // out = 42, 84, 126
+    ASSERT_EQ(aclrtRecordEvent(joined, side), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEvent(stream_, joined), ACL_SUCCESS);
+    add(stream_, a_.get(), out_.get());  // a = 63, 126, 189
+    add(stream_, a_.get(), b_.get());    // a = 73, 146, 219
+    aclmdlRI graph = nullptr;
+    ASSERT_EQ(aclmdlRICaptureEnd(stream_, &graph), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIExecuteAsync(graph, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(a_.Read(), (std::vector<float>{73, 146, 219}));
+    EXPECT_EQ(out_.Read(), (std::vector<float>{42, 84, 126}));
+    EXPECT_EQ(aclmdlRIDestroy(graph), ACL_SUCCESS);
+    aclrtDestroyEvent(forked);
+    aclrtDestroyEvent(joined);
+    aclrtDestroyStream(side);
 }
 
 TEST(OpLibrary, OperatorsAndTensorsAreFoundThroughADlopenedLibopapi) {

@@ -89,6 +89,9 @@ struct alignas(64) Task {
         // This copy's payload belongs to a captured model: run it, release nothing, and do not
         // call it at all when it is skipped or discarded.
         kBorrowed = 4,
+        // The task runs to completion where it is called (it never returns Suspended), so a
+        // replay may run it inside a task sequence (backend/cpu/task_sequence.h).
+        kFusable = 8,
     };
 
     TaskFn fn = nullptr;
