@@ -1,7 +1,7 @@
-// acl_op_compiler.h: the process-wide compile options and compile flag (core/compile_options.h).
-// They are host settings: none of these functions needs aclInit or a device. Compiling and
-// running operators (aclopCompile, aclopCompileAndExecute[V2], aclGenGraphAndDumpForOp) is not
-// implemented yet: those stay generated stubs.
+// acl_op_compiler.h: the process-wide compile options and compile flag (core/compile_options.h)
+// and the graph dump options. They are host settings: none of these functions needs aclInit or
+// a device. Compiling, running and dumping operators (aclopCompile,
+// aclopCompileAndExecute[V2], aclGenGraphAndDumpForOp) are in op_execute.cpp.
 #include <cstring>
 #include <optional>
 #include <string>
@@ -9,6 +9,7 @@
 #include "acl/acl_op_compiler.h"
 #include "core/compile_options.h"
 #include "core/error.h"
+#include "op/op_graph_dump.h"
 
 using openacl::Fail;
 
@@ -76,5 +77,24 @@ aclError aclopSetCompileFlag(aclOpCompileFlag flag) {
                     static_cast<int>(flag));
     }
     openacl::SetOpCompileFlag(flag);
+    return ACL_SUCCESS;
+}
+
+aclGraphDumpOption* aclCreateGraphDumpOpt() {
+    OPENACL_API();
+    aclGraphDumpOption* option = openacl::op::NewGraphDumpOption();
+    if (option == nullptr) Fail(ACL_ERROR_BAD_ALLOC, "out of host memory for a graph dump option");
+    return option;
+}
+
+aclError aclDestroyGraphDumpOpt(const aclGraphDumpOption* graphDumpOpt) {
+    OPENACL_API();
+    if (graphDumpOpt == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "graphDumpOpt is null");
+    if (!openacl::op::DeleteGraphDumpOption(graphDumpOpt)) {
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "graphDumpOpt %p is not a live option (destroyed already, or never made by "
+                    "aclCreateGraphDumpOpt)",
+                    static_cast<const void*>(graphDumpOpt));
+    }
     return ACL_SUCCESS;
 }

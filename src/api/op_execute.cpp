@@ -17,7 +17,9 @@
 #include "core/error.h"
 #include "core/op_attr.h"
 #include "model/tensor_desc.h"
+#include "op/op_graph_dump.h"
 #include "op/op_handle.h"
+#include "op/op_kernel.h"
 #include "op/op_models.h"
 #include "op/op_registry.h"
 
@@ -202,6 +204,17 @@ aclError Execute(const OpDesc& desc, const aclDataBuffer* const* inputs,
 
 using openacl::op::Guard;
 
+// An operator type the program registered kernels and a selector for (op/op_kernel.h): runs
+// what the selector chose; such a type needs no single-operator model.
+aclError LaunchRegistered(const OpDesc& desc, int numInputs, const aclTensorDesc* const* inputDesc,
+                          const aclDataBuffer* const* inputs, int numOutputs,
+                          const aclTensorDesc* const* outputDesc, aclDataBuffer* const* outputs,
+                          const aclopAttr* attr, aclrtStream stream) {
+    const openacl::op::KernelCall call{&desc, numInputs, inputDesc, numOutputs, outputDesc, attr};
+    openacl::op::LaunchSelected(call, inputs, outputs, stream);
+    return ACL_SUCCESS;
+}
+
 aclError CompileAndExecute(const char* opType, int numInputs,
                            const aclTensorDesc* const inputDesc[],
                            const aclDataBuffer* const inputs[], int numOutputs,
@@ -217,6 +230,10 @@ aclError CompileAndExecute(const char* opType, int numInputs,
         CheckBuffers(numOutputs, outputs, "outputs");
         const OpDesc desc =
             MakeDesc(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, attr);
+        if (openacl::op::HasSelector(desc.type)) {
+            return LaunchRegistered(desc, numInputs, inputDesc, inputs, numOutputs, outputDesc,
+                                    outputs, attr, stream);
+        }
         const aclError rc = Execute(desc, inputs, outputs, update, stream);
         openacl::op::AddCompiledModel(desc);
         return rc;
@@ -234,6 +251,10 @@ aclError ExecuteModel(const char* opType, int numInputs, const aclTensorDesc* co
         CheckBuffers(numOutputs, outputs, "outputs");
         const OpDesc desc =
             MakeDesc(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, attr);
+        if (openacl::op::HasSelector(desc.type)) {
+            return LaunchRegistered(desc, numInputs, inputDesc, inputs, numOutputs, outputDesc,
+                                    outputs, attr, stream);
+        }
         openacl::op::RequireModel(desc);
         return Execute(desc, inputs, outputs, update, stream);
     });
@@ -307,6 +328,18 @@ aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* co
         CheckCompileArgs(engineType, compileFlag, opPath);
         const OpDesc desc =
             MakeDesc(opType, numInputs, inputDesc, nullptr, numOutputs, outputDesc, attr);
+        if (openacl::op::HasSelector(desc.type)) {
+            // A registered kernel's "compilation" is its selector's choice, when the shapes
+            // are known; otherwise each execution asks it.
+            bool known = true;
+            for (const TensorSpec& t : desc.inputs)
+                known = known && (t.absent() || t.is_static());
+            for (const TensorSpec& t : desc.outputs)
+                known = known && t.is_static();
+            if (known)
+                openacl::op::Select({&desc, numInputs, inputDesc, numOutputs, outputDesc, attr});
+            return ACL_SUCCESS;
+        }
         openacl::op::CheckOpType(desc);
         // Static shapes with every value the plan needs: plan it now, so the first execution
         // finds it ready and a call openacl cannot run fails here.
@@ -353,6 +386,40 @@ aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDe
     OPENACL_API();
     return CompileAndExecute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs,
                              attr, engineType, compileFlag, opPath, outputDesc, stream);
+}
+
+aclError aclGenGraphAndDumpForOp(const char* opType, int numInputs,
+                                 const aclTensorDesc* const inputDesc[],
+                                 const aclDataBuffer* const inputs[], int numOutputs,
+                                 const aclTensorDesc* const outputDesc[],
+                                 aclDataBuffer* const outputs[], const aclopAttr* attr,
+                                 aclopEngineType engineType, const char* graphDumpPath,
+                                 const aclGraphDumpOption* graphDumpOpt) {
+    OPENACL_API();
+    return Guard([&] {
+        CheckSignature(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
+        CheckCompileArgs(engineType, ACL_COMPILE_SYS, nullptr);
+        CheckBuffers(numInputs, inputs, "inputs");
+        CheckBuffers(numOutputs, outputs, "outputs");
+        if (graphDumpPath == nullptr || graphDumpPath[0] == '\0') {
+            Throw(ACL_ERROR_INVALID_PARAM,
+                  "graphDumpPath is %s: name an existing directory or "
+                  "a .txt file in one",
+                  graphDumpPath == nullptr ? "null" : "empty");
+        }
+        if (graphDumpOpt != nullptr && !openacl::op::IsLiveGraphDumpOption(graphDumpOpt)) {
+            Throw(ACL_ERROR_INVALID_PARAM,
+                  "graphDumpOpt %p is not a live option (aclCreateGraphDumpOpt)",
+                  static_cast<const void*>(graphDumpOpt));
+        }
+        const OpDesc desc =
+            MakeDesc(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, attr);
+        // The graph of an operator that can run here: a type of the operator library, or one
+        // the program registered kernels for.
+        if (!openacl::op::HasSelector(desc.type)) openacl::op::CheckOpType(desc);
+        openacl::op::DumpGraph(desc, graphDumpPath);
+        return ACL_SUCCESS;
+    });
 }
 
 // ---- acl_op.h ----
@@ -490,6 +557,10 @@ aclError aclopUpdateParams(const char* opType, int numInputs,
         CheckSignature(opType, numInputs, inputDesc, numOutputs, outputDesc, attr);
         const OpDesc desc =
             MakeDesc(opType, numInputs, inputDesc, nullptr, numOutputs, outputDesc, attr);
+        if (openacl::op::HasSelector(desc.type)) {
+            openacl::op::Select({&desc, numInputs, inputDesc, numOutputs, outputDesc, attr});
+            return ACL_SUCCESS;
+        }
         openacl::op::CheckOpType(desc);
         // The kernel "selector" of openacl is its planner: plan for these shapes when they are
         // known, so the executions that follow find the plan made.

@@ -38,6 +38,7 @@ const std::map<std::string, std::string> kNoBadInput = {
     {"acltdtCreateDataset", "takes no argument"},
     {"aclmdlCreateConfigHandle", "takes no argument"},
     {"aclopCreateAttr", "takes no argument"},
+    {"aclCreateGraphDumpOpt", "takes no argument"},
     {"aclrtCreateStreamConfigHandle", "takes no argument"},
     {"acldvppCreateChannelDesc", "takes no argument"},
     {"acldvppCreatePicDesc", "takes no argument"},

@@ -116,6 +116,48 @@ TEST(MisuseTable, SingleOperators) {
         {"aclopUpdateParams(unknown type)",
          [&] { return aclopUpdateParams("NoSuchOp", 1, one, 1, one, nullptr); },
          ACL_ERROR_OP_NOT_FOUND},
+        {"aclopCreateKernel(NULL binData)",
+         [] {
+             return aclopCreateKernel("MisuseKernel", "k", "kernel", nullptr, 8, ACL_ENGINE_SYS,
+                                      nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclopCreateKernel(not a kernel binary)",
+         [&] {
+             return aclopCreateKernel("MisuseKernel", "k", "kernel", const_cast<char*>(garbage),
+                                      sizeof garbage, ACL_ENGINE_SYS, nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclopRegisterCompileFunc(NULL func)",
+         [] { return aclopRegisterCompileFunc("MisuseKernel", nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclopUnregisterCompileFunc(NULL opType)",
+         [] { return aclopUnregisterCompileFunc(nullptr); }, ACL_ERROR_INVALID_PARAM},
+        {"aclopSetKernelArgs(a description no selector fills)",
+         [&] {
+             return aclopSetKernelArgs(reinterpret_cast<aclopKernelDesc*>(dev), "k", 1, garbage,
+                                       sizeof garbage);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclopSetKernelWorkspaceSizes(numWorkspaces -1)",
+         [&] {
+             return aclopSetKernelWorkspaceSizes(reinterpret_cast<aclopKernelDesc*>(dev), -1,
+                                                 nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclGenGraphAndDumpForOp(NULL graphDumpPath)",
+         [&] {
+             return aclGenGraphAndDumpForOp("Add", 2, two, bufs, 1, one, bufs, nullptr, kSys,
+                                            nullptr, nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclGenGraphAndDumpForOp(missing directory)",
+         [&] {
+             return aclGenGraphAndDumpForOp("Add", 2, two, bufs, 1, one, bufs, nullptr, kSys,
+                                            "/no/such/openacl/dir/add.txt", nullptr);
+         },
+         ACL_ERROR_INVALID_PARAM},
+        {"aclDestroyGraphDumpOpt(NULL)", [] { return aclDestroyGraphDumpOpt(nullptr); },
+         ACL_ERROR_INVALID_PARAM},
         {"aclopSetMaxOpQueueNum(0)", [] { return aclopSetMaxOpQueueNum(0); },
          ACL_ERROR_INVALID_PARAM},
         {"aclopInferShape(NULL opType)",

@@ -209,8 +209,4 @@ TEST(OpCompiler, CompilingChecksTheOperatorsInputCount) {
               ACL_ERROR_OP_INPUT_NOT_MATCH);
 }
 
-TEST(OpCompiler, GraphDumpsAreNotSupportedYet) {
-    EXPECT_EQ(aclCreateGraphDumpOpt(), nullptr);
-}
-
 }  // namespace

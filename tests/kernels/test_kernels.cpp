@@ -131,3 +131,30 @@ extern "C" __global__ __aicore__ void add_to_values(int64_t increment) {
     const int64_t block = GetBlockIdx();
     if (block < 8) device_values[block] += increment * test_globals::scale;
 }
+
+// Kernels a single operator registers (aclopCreateKernel), called as Ascend C kernels are:
+// inputs, outputs, workspaces, then the tiling. z = alpha * x + y over n floats, alpha * x
+// passing through the workspace (n floats).
+extern "C" __global__ __aicore__ void tiled_axpy(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                 GM_ADDR tiling) {
+    const auto* t = reinterpret_cast<const test_kernels::AxpyTiling*>(tiling);
+    const auto* xs = reinterpret_cast<const float*>(x);
+    const auto* ys = reinterpret_cast<const float*>(y);
+    auto* zs = reinterpret_cast<float*>(z);
+    auto* w = reinterpret_cast<float*>(workspace);
+    for (uint64_t i = static_cast<uint64_t>(GetBlockIdx()); i < t->n;
+         i += static_cast<uint64_t>(GetBlockNum())) {
+        w[i] = t->alpha * xs[i];
+        zs[i] = w[i] + ys[i];
+    }
+}
+
+// z = x - y over n floats, no workspace: the same operator's kernel for other shapes.
+extern "C" __global__ __aicore__ void tiled_sub(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling) {
+    const auto* t = reinterpret_cast<const test_kernels::AxpyTiling*>(tiling);
+    for (uint64_t i = static_cast<uint64_t>(GetBlockIdx()); i < t->n;
+         i += static_cast<uint64_t>(GetBlockNum())) {
+        reinterpret_cast<float*>(z)[i] =
+            reinterpret_cast<const float*>(x)[i] - reinterpret_cast<const float*>(y)[i];
+    }
+}

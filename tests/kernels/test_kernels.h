@@ -16,4 +16,10 @@ struct Probe {
     unsigned char placeholder_bytes[32];
 };
 
+// The tiling of the registered single-operator kernels (tests/api/test_op_kernel.cpp).
+struct AxpyTiling {
+    uint64_t n;
+    float alpha;
+};
+
 }  // namespace test_kernels

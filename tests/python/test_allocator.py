@@ -128,9 +128,9 @@ def test_a_dead_description_is_invalid_param(acl):
 
 
 def test_create_kernel_reaches_the_c_function(acl):
-    # aclopCreateKernel is not supported by openacl yet: the binding passes its answer on.
+    # The binding passes aclopCreateKernel's answer on: a null binary is invalid.
     ret = acl.op.create_kernel("Add", "add_kernel", "add", 0, 0, 0, 1)
-    assert ret == 207000  # ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert ret == ACL_ERROR_INVALID_PARAM
 
 
 def test_setting_the_same_function_again_takes_no_new_slot(acl):
