@@ -90,6 +90,15 @@ __attribute__((visibility("default"))) int openaclLaunchKernelTable(
  * failed or the launch's timeout passed; 4: more participants than the launch has blocks. */
 __attribute__((visibility("default"))) int openaclKernelSyncAll(uint32_t participants);
 
+/* What a block of an Ascend C kernel calls for IBSet and IBWait: stores `value` in the int32 at
+ * `flag` (GM), waking the blocks waiting for it; waits until the int32 at `flag` holds `value`.
+ * 0: done. 1: the block does not run co-resident with the others (as for SyncAll); 2 (wait
+ * only): no block is left to set it (every block still running waits for a flag or at a
+ * SyncAll); 3 (wait only): another block failed or the launch's timeout passed. */
+__attribute__((visibility("default"))) int openaclKernelSetFlag(int32_t* flag, int32_t value);
+__attribute__((visibility("default"))) int openaclKernelWaitFlag(const int32_t* flag,
+                                                                 int32_t value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1155,3 +1155,12 @@ aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& op
 int openaclKernelSyncAll(uint32_t participants) {
     return static_cast<int>(openacl::cpu::CoResidentBarrier(participants));
 }
+
+// IBSet and IBWait of an Ascend C kernel, the same way.
+int openaclKernelSetFlag(int32_t* flag, int32_t value) {
+    return static_cast<int>(openacl::cpu::CoResidentSetFlag(flag, value));
+}
+
+int openaclKernelWaitFlag(const int32_t* flag, int32_t value) {
+    return static_cast<int>(openacl::cpu::CoResidentWaitFlag(flag, value));
+}

@@ -179,4 +179,78 @@ TEST(AscendcCrossCore, SyncAllInAMixKernelTraps) {
         << failure;
 }
 
+// ---- IBSet / IBWait (the launches themselves: tests/ascendc_build) ----
+
+// Runs block `block` of `blocks` with a 32-byte UB flag buffer and a GM workspace of `gmInts`
+// int32 values; returns the trap's message.
+template <class Body>
+std::string TrapOfFlagBlock(uint32_t block, uint32_t blocks, uint64_t gmInts, Body body) {
+    std::vector<int32_t> gm(gmInts, 0);
+    try {
+        openacl::test::RunOneBlock(
+            [&] {
+                TPipe pipe;
+                TBuf<TPosition::VECCALC> buf;
+                pipe.InitBuffer(buf, 32);
+                GlobalTensor<int32_t> sync;
+                sync.SetGlobalBuffer(gm.data(), gmInts);
+                body(sync, buf.Get<int32_t>());
+            },
+            block, blocks);
+    } catch (const openacl::kernel::KernelTrap& trap) {
+        return trap.what();
+    }
+    return "";
+}
+
+TEST(AscendcInterBlockFlags, AGmWorkspaceSmallerThanTheSlotTraps) {
+    // Event 2 of block 1 of 4 blocks is slot 9: 80 int32 values are needed.
+    const std::string trap = TrapOfFlagBlock(
+        0, 4, 72, [](const GlobalTensor<int32_t>& gm, const LocalTensor<int32_t>& ub) {
+            IBWait(gm, ub, 1, 2);
+        });
+    EXPECT_NE(trap.find("gmWorkspace holds 72 int32 values"), std::string::npos) << trap;
+    EXPECT_NE(trap.find("need 80"), std::string::npos) << trap;
+}
+
+TEST(AscendcInterBlockFlags, ABlockWaitingForItselfTraps) {
+    const std::string trap = TrapOfFlagBlock(
+        1, 2, 16, [](const GlobalTensor<int32_t>& gm, const LocalTensor<int32_t>& ub) {
+            IBWait(gm, ub, 1, 0);
+        });
+    EXPECT_NE(trap.find("is this block"), std::string::npos) << trap;
+}
+
+TEST(AscendcInterBlockFlags, ABlockIndexOutsideTheLaunchTraps) {
+    const std::string trap = TrapOfFlagBlock(
+        0, 2, 64, [](const GlobalTensor<int32_t>& gm, const LocalTensor<int32_t>& ub) {
+            IBSet(gm, ub, 2, 0);
+        });
+    EXPECT_NE(trap.find("blockIdx 2 is outside [0, 1]"), std::string::npos) << trap;
+}
+
+TEST(AscendcInterBlockFlags, FlagsNeedOpenaclsRuntime) {
+    // This test program does not link libascendcl, whose launches the flags live in.
+    const std::string trap = TrapOfFlagBlock(
+        0, 2, 16, [](const GlobalTensor<int32_t>& gm, const LocalTensor<int32_t>& ub) {
+            IBSet(gm, ub, 0, 0);
+        });
+    EXPECT_NE(trap.find("not launched by openacl's runtime"), std::string::npos) << trap;
+}
+
+TEST(AscendcInterBlockFlags, FlagsInAMixKernelTrap) {
+    std::vector<int32_t> gm(64, 0);
+    const std::string failure = RunMixGroup<1>(0, 1, [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 32);
+        GlobalTensor<int32_t> sync;
+        sync.SetGlobalBuffer(gm.data(), gm.size());
+        IBSet(sync, buf.Get<int32_t>(), 0, 0);
+    });
+    EXPECT_NE(failure.find("IBSet in a mix kernel (AIC and AIV cores) is not provided"),
+              std::string::npos)
+        << failure;
+}
+
 }  // namespace

@@ -1,9 +1,9 @@
 // SyncAll: the barrier over all the blocks of a launch (Ascend C's "hard" form, and the "soft"
-// form with its GM and UB workspaces). On the CPU the blocks of a launch run at once, each on
-// its own thread, when there are no more of them than the chip has cores (as on the chip); the
-// barrier is openacl's runtime's (openaclKernelSyncAll, openacl/kernel_binary.h). A launch with
-// more blocks, where the chip would hang, and blocks that return without reaching the barrier,
-// are reported instead.
+// form with its GM and UB workspaces); IBSet / IBWait: one block waiting for another's flag. On the
+// CPU the blocks of a launch run at once, each on its own thread, when there are no more of them
+// than the chip has cores (as on the chip); the barrier is openacl's runtime's
+// (openaclKernelSyncAll, openacl/kernel_binary.h). A launch with more blocks, where the chip would
+// hang, and blocks that return without reaching the barrier, are reported instead.
 #ifndef OPENACL_ASCENDC_KERNEL_SYNC_ALL_H_
 #define OPENACL_ASCENDC_KERNEL_SYNC_ALL_H_
 
@@ -16,6 +16,8 @@
 // Weak: kernels built into programs that do not link libascendcl (unit tests calling blocks
 // directly) still link, and SyncAll then says what is missing.
 extern "C" __attribute__((weak)) int openaclKernelSyncAll(uint32_t participants);
+extern "C" __attribute__((weak)) int openaclKernelSetFlag(int32_t* flag, int32_t value);
+extern "C" __attribute__((weak)) int openaclKernelWaitFlag(const int32_t* flag, int32_t value);
 
 namespace openacl::ascendc {
 
@@ -50,9 +52,107 @@ inline void SyncAllBlocks(const char* api, uint32_t participants) {
     }
 }
 
+// IBSet / IBWait: the flag of (blockIdx, eventID) is the first int32 of the 32-byte slot
+// eventID * cores + blockIdx of gmWorkspace (zeroed by the host), which is why CANN sizes it
+// cores * 32 * eventID + blockIdx * 32 + 32 bytes; a set flag holds eventID + 1. Returns it.
+template <typename GmTensor, typename UbTensor>
+int32_t* InterBlockFlag(const char* api, const GmTensor& gmWorkspace, const UbTensor& ubWorkspace,
+                        int32_t blockIdx, int32_t eventID) {
+    if (t_core.group != nullptr) {
+        Trap(api, std::string(api) +
+                      " in a mix kernel (AIC and AIV cores) is not provided by "
+                      "openacl");
+    }
+    const int64_t cores = GetBlockNum();
+    if (blockIdx < 0 || blockIdx >= cores) {
+        Trap(api, "blockIdx " + std::to_string(blockIdx) + " is outside [0, " +
+                      std::to_string(cores - 1) + "] (the launch's blocks)");
+    }
+    if (eventID < 0) Trap(api, "eventID " + std::to_string(eventID) + " is negative");
+    const uint64_t slot = static_cast<uint64_t>(eventID) * static_cast<uint64_t>(cores) +
+                          static_cast<uint64_t>(blockIdx);
+    const uint64_t needed = (slot + 1) * 8;  // int32 values
+    if (gmWorkspace.GetPhyAddr() == nullptr) {
+        Trap(api, "gmWorkspace has no memory: call SetGlobalBuffer first");
+    }
+    if (gmWorkspace.GetSize() != 0 && gmWorkspace.GetSize() < needed) {
+        Trap(api, "gmWorkspace holds " + std::to_string(gmWorkspace.GetSize()) +
+                      " int32 values; blockIdx " + std::to_string(blockIdx) + " and eventID " +
+                      std::to_string(eventID) + " of " + std::to_string(cores) + " cores need " +
+                      std::to_string(needed) +
+                      " (cores * 32 bytes * eventID + blockIdx * 32 bytes + 32 bytes)");
+    }
+    if (ubWorkspace.GetSize() < 8) {
+        Trap(api, "ubWorkspace holds " + std::to_string(ubWorkspace.GetSize()) +
+                      " int32 values: it needs 8 (32 bytes)");
+    }
+    return gmWorkspace.GetPhyAddr() + slot * 8;
+}
+
+inline void CheckFlagRuntime(const char* api, int (*entry)(int32_t*, int32_t),
+                             int (*wait)(const int32_t*, int32_t)) {
+    if (entry == nullptr || wait == nullptr) {
+        Trap(api,
+             "the kernel was not launched by openacl's runtime (libascendcl), whose "
+             "inter-block flags it needs");
+    }
+}
+
+inline void ReportFlagResult(const char* api, int result, int32_t blockIdx, int32_t eventID) {
+    switch (result) {
+        case 0:
+            return;
+        case 1:
+            Trap(api, "the launch has more blocks (" + std::to_string(GetBlockNum()) +
+                          ") than the chip has cores, so not all of them run at once and a "
+                          "block could wait for one that has not started (the chip would "
+                          "hang): launch at most as many blocks as the chip has cores");
+        case 2:
+            Trap(api, "block " + std::to_string(blockIdx) + " never sets event " +
+                          std::to_string(eventID) +
+                          ": every block still running waits (for a flag or at SyncAll), so "
+                          "none is left to set it (the chip would hang)");
+        default:
+            Trap(api,
+                 "another block of the launch failed, or the launch's timeout passed, while "
+                 "this block waited");
+    }
+}
+
 }  // namespace openacl::ascendc
 
 namespace AscendC {
+
+// Sets the flag of (blockIdx, eventID): blocks waiting for it in IBWait go on, and see what this
+// block wrote to global memory before.
+template <bool isAIVOnly = true>
+__aicore__ inline void IBSet(const GlobalTensor<int32_t>& gmWorkspace,
+                             const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+                             int32_t eventID) {
+    int32_t* flag =
+        openacl::ascendc::InterBlockFlag("IBSet", gmWorkspace, ubWorkspace, blockIdx, eventID);
+    openacl::ascendc::CheckFlagRuntime("IBSet", openaclKernelSetFlag, openaclKernelWaitFlag);
+    ubWorkspace.SetValue(0, eventID + 1);  // the chip stages the flag in UB
+    openacl::ascendc::ReportFlagResult("IBSet", openaclKernelSetFlag(flag, eventID + 1), blockIdx,
+                                       eventID);
+}
+
+// Waits until block blockIdx (not this one) has set its flag of eventID.
+template <bool isAIVOnly = true>
+__aicore__ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace,
+                              const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+                              int32_t eventID) {
+    const int32_t* flag =
+        openacl::ascendc::InterBlockFlag("IBWait", gmWorkspace, ubWorkspace, blockIdx, eventID);
+    if (blockIdx == GetBlockIdx()) {
+        openacl::ascendc::Trap("IBWait", "blockIdx " + std::to_string(blockIdx) +
+                                             " is this block: a block waits for another one");
+    }
+    openacl::ascendc::CheckFlagRuntime("IBWait", openaclKernelSetFlag, openaclKernelWaitFlag);
+    openacl::ascendc::ReportFlagResult("IBWait", openaclKernelWaitFlag(flag, eventID + 1), blockIdx,
+                                       eventID);
+    ubWorkspace.SetValue(0, eventID + 1);
+}
 
 // The hard form: every block of the launch.
 template <bool isAIVOnly = true>

@@ -3,11 +3,13 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "backend/cpu/sync.h"
@@ -32,6 +34,8 @@ struct CoLaunch {
     // The barrier: arrivals of the current generation; passing it starts the next one.
     uint32_t arrived = 0;
     uint64_t generation = 0;
+    // Blocks in CoResidentWaitFlag: the flag each waits for, and the value.
+    std::vector<std::pair<const int32_t*, int32_t>> flag_waits;
     // The outcome: the first failing block.
     bool failed = false;
     int32_t code = 0;
@@ -181,6 +185,57 @@ BarrierResult CoResidentBarrier(uint32_t participants) {
             launch->changed.wait(lock);
         }
     }
+}
+
+BarrierResult CoResidentSetFlag(int32_t* flag, int32_t value) {
+    CoLaunch* launch = t_launch;
+    if (launch == nullptr) return BarrierResult::kNotCoResident;
+    __atomic_store_n(flag, value, __ATOMIC_RELEASE);
+    std::lock_guard lock(launch->mutex);
+    launch->changed.notify_all();
+    return BarrierResult::kPassed;
+}
+
+BarrierResult CoResidentWaitFlag(const int32_t* flag, int32_t value) {
+    CoLaunch* launch = t_launch;
+    if (launch == nullptr) return BarrierResult::kNotCoResident;
+    if (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == value) return BarrierResult::kPassed;
+    std::unique_lock lock(launch->mutex);
+    launch->flag_waits.emplace_back(flag, value);
+    launch->changed.notify_all();  // blocks already waiting may now see that none is left
+    // Blocks waiting for a flag that is not set yet (one whose flag is set will go on).
+    auto blocked = [launch] {
+        uint32_t count = 0;
+        for (const auto& [waited, expected] : launch->flag_waits)
+            count += __atomic_load_n(waited, __ATOMIC_ACQUIRE) != expected ? 1 : 0;
+        return count;
+    };
+    BarrierResult result = BarrierResult::kPassed;
+    for (;;) {
+        if (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == value) break;
+        if (launch->stop.load(std::memory_order_relaxed) != 0) {
+            result = BarrierResult::kCancelled;
+            break;
+        }
+        // Every block still running is blocked: none will set a flag.
+        if (launch->n - launch->exited == blocked() + launch->arrived) {
+            result = BarrierResult::kMismatch;
+            break;
+        }
+        int64_t wait_ns = 1000000;  // also polled: a kernel may write the flag without IBSet
+        if (launch->deadline != 0) {
+            const int64_t left = launch->deadline - NowNs();
+            if (left <= 0) {
+                result = BarrierResult::kCancelled;
+                break;
+            }
+            wait_ns = std::min(wait_ns, left);
+        }
+        launch->changed.wait_for(lock, std::chrono::nanoseconds(wait_ns));
+    }
+    auto& waits = launch->flag_waits;
+    waits.erase(std::find(waits.begin(), waits.end(), std::make_pair(flag, value)));
+    return result;
 }
 
 }  // namespace openacl::cpu

@@ -30,4 +30,12 @@ enum class BarrierResult : int32_t {
 // called it, the all-core barrier of SyncAll. Blocks 0 .. participants-1 are expected to call.
 BarrierResult CoResidentBarrier(uint32_t participants);
 
+// Inside a co-resident block, the flags of IBSet / IBWait (an int32 in device memory each):
+// stores `value` at `flag` (release: what the block wrote before is seen by whoever sees the
+// flag), waking the blocks of the launch that wait; waits until the int32 at `flag` holds
+// `value` (acquire). The wait gives kMismatch when no block is left to set it (every block still
+// running waits for a flag or at the barrier) and kCancelled as the barrier does.
+BarrierResult CoResidentSetFlag(int32_t* flag, int32_t value);
+BarrierResult CoResidentWaitFlag(const int32_t* flag, int32_t value);
+
 }  // namespace openacl::cpu

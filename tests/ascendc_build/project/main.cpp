@@ -13,6 +13,8 @@
 #include "aclrtlaunch_add_custom.h"
 #include "aclrtlaunch_fill_float.h"
 #include "aclrtlaunch_fill_int32_t.h"
+#include "aclrtlaunch_ib_never_set.h"
+#include "aclrtlaunch_ib_prefix.h"
 #include "aclrtlaunch_sync_skipped.h"
 #include "aclrtlaunch_sync_sum.h"
 #include "aclrtlaunch_sync_sum_soft.h"
@@ -56,12 +58,13 @@ class AscendcBuild : public ::testing::Test {
         aclrtResetDevice(0);
         aclFinalize();
     }
-    void* Upload(const std::vector<float>& host) {
+    template <class T>
+    void* Upload(const std::vector<T>& host) {
         void* dev = nullptr;
-        EXPECT_EQ(aclrtMalloc(&dev, host.size() * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST),
+        EXPECT_EQ(aclrtMalloc(&dev, host.size() * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST),
                   ACL_SUCCESS);
-        EXPECT_EQ(aclrtMemcpy(dev, host.size() * sizeof(float), host.data(),
-                              host.size() * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE),
+        EXPECT_EQ(aclrtMemcpy(dev, host.size() * sizeof(T), host.data(), host.size() * sizeof(T),
+                              ACL_MEMCPY_HOST_TO_DEVICE),
                   ACL_SUCCESS);
         return dev;
     }
@@ -284,6 +287,40 @@ TEST_F(AscendcBuild, ABlockReturningBeforeSyncAllFailsTheLaunch) {
     EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     const std::string message = RecentMessage();
     EXPECT_NE(message.find("returned without reaching this SyncAll"), std::string::npos) << message;
+}
+
+// ---- IBSet / IBWait: a block waits for another's flag ----
+
+TEST_F(AscendcBuild, IBWaitLetsAChainOfBlocksSeeThePreviousBlocksWrites) {
+    constexpr uint32_t kBlocks = 6, kN = 32;
+    std::vector<float> in(kBlocks * kN), want(kBlocks * kN);
+    for (uint32_t i = 0; i < in.size(); ++i)
+        in[i] = static_cast<float>(i % 5 + 1);
+    for (uint32_t b = 0; b < kBlocks; ++b) {
+        for (uint32_t i = 0; i < kN; ++i)
+            want[b * kN + i] = (b > 0 ? want[(b - 1) * kN + i] : 0.0f) + in[b * kN + i];
+    }
+    void* in_dev = Upload(in);
+    void* out_dev = Upload(std::vector<float>(kBlocks * kN, 0.0f));
+    void* sync = Upload(std::vector<int32_t>(kBlocks * 8, 0));
+    EXPECT_EQ(aclrtlaunch_ib_prefix(kBlocks, stream_, in_dev, out_dev, sync, kN), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentMessage();
+    std::vector<float> got(kBlocks * kN);
+    ASSERT_EQ(
+        aclrtMemcpy(got.data(), got.size() * 4, out_dev, got.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST),
+        ACL_SUCCESS);
+    EXPECT_EQ(got, want);
+    for (void* p : {in_dev, out_dev, sync})
+        aclrtFree(p);
+}
+
+TEST_F(AscendcBuild, IBWaitForAnEventNoBlockSetsFailsTheLaunchInsteadOfHanging) {
+    void* sync = Upload(std::vector<int32_t>(2 * 8 * 4, 0));
+    EXPECT_EQ(aclrtlaunch_ib_never_set(2, stream_, sync), 0u);
+    EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("block 0 never sets event 3"), std::string::npos) << message;
+    aclrtFree(sync);
 }
 
 TEST_F(AscendcBuild, GetFuncBySymbolFindsAKernelBeforeItsFirstLaunch) {

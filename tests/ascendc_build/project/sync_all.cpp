@@ -1,6 +1,7 @@
-// Kernels whose blocks wait for one another (SyncAll), written with kernel_operator.h: every
-// block doubles its slice of `in` into `work`, waits for all the others, then adds up the whole
-// of `work` into its own out[block]. Without all blocks running at once this cannot finish.
+// Kernels whose blocks wait for one another (SyncAll, IBSet/IBWait), written with
+// kernel_operator.h: every block doubles its slice of `in` into `work`, waits for all the
+// others, then adds up the whole of `work` into its own out[block]. Without all blocks running
+// at once this cannot finish.
 #include "kernel_operator.h"
 
 extern "C" __global__ __aicore__ void sync_sum(GM_ADDR in, GM_ADDR work, GM_ADDR out,
@@ -52,4 +53,37 @@ extern "C" __global__ __aicore__ void sync_skipped(GM_ADDR out) {
     if (AscendC::GetBlockIdx() == 0) return;
     AscendC::SyncAll();
     reinterpret_cast<__gm__ float*>(out)[AscendC::GetBlockIdx()] = 1.0f;
+}
+
+// A chain of blocks: block b waits for block b - 1's flag (event 0), then writes out[b * n + i] =
+// out[(b - 1) * n + i] + in[b * n + i] and sets its own flag. Right only if every block saw the
+// previous block's writes. syncGm: 8 int32 (32 bytes) per block, zeroed by the host.
+extern "C" __global__ __aicore__ void ib_prefix(GM_ADDR in, GM_ADDR out, GM_ADDR syncGm,
+                                                uint32_t n) {
+    const int32_t block = static_cast<int32_t>(AscendC::GetBlockIdx());
+    const int32_t blocks = static_cast<int32_t>(AscendC::GetBlockNum());
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> flagBuf;
+    pipe.InitBuffer(flagBuf, 32);
+    AscendC::GlobalTensor<int32_t> sync;
+    sync.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(syncGm), blocks * 8);
+    AscendC::GlobalTensor<float> src, dst;
+    src.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(in), blocks * n);
+    dst.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), blocks * n);
+    if (block > 0) AscendC::IBWait(sync, flagBuf.Get<int32_t>(), block - 1, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+        const float before = block > 0 ? dst.GetValue((block - 1) * n + i) : 0.0f;
+        dst.SetValue(block * n + i, before + src.GetValue(block * n + i));
+    }
+    AscendC::IBSet(sync, flagBuf.Get<int32_t>(), block, 0);
+}
+
+// Block 1 waits for an event block 0 never sets.
+extern "C" __global__ __aicore__ void ib_never_set(GM_ADDR syncGm) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> flagBuf;
+    pipe.InitBuffer(flagBuf, 32);
+    AscendC::GlobalTensor<int32_t> sync;
+    sync.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(syncGm), 2 * 8 * 4);
+    if (AscendC::GetBlockIdx() == 1) AscendC::IBWait(sync, flagBuf.Get<int32_t>(), 0, 3);
 }
