@@ -1,9 +1,11 @@
-// SyncAll: the barrier over all the blocks of a launch (Ascend C's "hard" form, and the "soft"
-// form with its GM and UB workspaces); IBSet / IBWait: one block waiting for another's flag. On the
-// CPU the blocks of a launch run at once, each on its own thread, when there are no more of them
-// than the chip has cores (as on the chip); the barrier is openacl's runtime's
-// (openaclKernelSyncAll, openacl/kernel_binary.h). A launch with more blocks, where the chip would
-// hang, and blocks that return without reaching the barrier, are reported instead.
+// Synchronisation between the blocks of a launch: SyncAll, the barrier over all of them (Ascend
+// C's "hard" form, and the "soft" form with its GM and UB workspaces); IBSet / IBWait, one block
+// waiting for another's flag; DataCacheCleanAndInvalid, which makes a core's scalar GM accesses
+// coherent with the others'. On the CPU the blocks of a launch run at once, each on its own
+// thread, when there are no more of them than the chip has cores (as on the chip); the barrier
+// and the flags are openacl's runtime's (openaclKernelSyncAll and the flag entry points,
+// openacl/kernel_binary.h). A launch with more blocks, where the chip would hang, and waits that
+// no block can answer, are reported instead.
 #ifndef OPENACL_ASCENDC_KERNEL_SYNC_ALL_H_
 #define OPENACL_ASCENDC_KERNEL_SYNC_ALL_H_
 
@@ -122,6 +124,26 @@ inline void ReportFlagResult(const char* api, int result, int32_t blockIdx, int3
 }  // namespace openacl::ascendc
 
 namespace AscendC {
+
+// The data cache a scalar unit's GM accesses go through on the chip, and what to make coherent.
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+// The chip writes back and drops cached GM lines so that other cores' writes are read and this
+// core's are seen. A CPU's caches are coherent already; what is left is the order: a full fence,
+// so that the scalar accesses before it are visible before those after it.
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+__aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+template <typename T, CacheLine entireType>
+__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
 // Sets the flag of (blockIdx, eventID): blocks waiting for it in IBWait go on, and see what this
 // block wrote to global memory before.

@@ -70,11 +70,18 @@ extern "C" __global__ __aicore__ void ib_prefix(GM_ADDR in, GM_ADDR out, GM_ADDR
     AscendC::GlobalTensor<float> src, dst;
     src.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(in), blocks * n);
     dst.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), blocks * n);
-    if (block > 0) AscendC::IBWait(sync, flagBuf.Get<int32_t>(), block - 1, 0);
+    if (block > 0) {
+        AscendC::IBWait(sync, flagBuf.Get<int32_t>(), block - 1, 0);
+        // Scalar reads of GM another core wrote go through the data cache on the chip.
+        AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::ENTIRE_DATA_CACHE,
+                                          AscendC::DcciDst::CACHELINE_OUT>(dst);
+    }
     for (uint32_t i = 0; i < n; ++i) {
         const float before = block > 0 ? dst.GetValue((block - 1) * n + i) : 0.0f;
         dst.SetValue(block * n + i, before + src.GetValue(block * n + i));
     }
+    // ... and so do its scalar writes: out to GM before the flag says they are there.
+    AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::ENTIRE_DATA_CACHE>(dst);
     AscendC::IBSet(sync, flagBuf.Get<int32_t>(), block, 0);
 }
 
