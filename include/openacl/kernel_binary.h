@@ -99,6 +99,13 @@ __attribute__((visibility("default"))) int openaclKernelSetFlag(int32_t* flag, i
 __attribute__((visibility("default"))) int openaclKernelWaitFlag(const int32_t* flag,
                                                                  int32_t value);
 
+/* CrossCoreSetFlag mode 0 / CrossCoreWaitFlag in a kernel whose blocks are one core each: a set
+ * of flag id `id` (0..15), and a wait for a round the block has not taken (`taken`: the rounds
+ * it took so far); a round completes when every block of the launch has set the flag once more.
+ * Results as for the flags above. */
+__attribute__((visibility("default"))) int openaclKernelAllCoresSet(uint32_t id);
+__attribute__((visibility("default"))) int openaclKernelAllCoresWait(uint32_t id, uint64_t taken);
+
 #ifdef __cplusplus
 }
 #endif

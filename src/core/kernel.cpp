@@ -1164,3 +1164,16 @@ int openaclKernelSetFlag(int32_t* flag, int32_t value) {
 int openaclKernelWaitFlag(const int32_t* flag, int32_t value) {
     return static_cast<int>(openacl::cpu::CoResidentWaitFlag(flag, value));
 }
+
+// CrossCoreSetFlag mode 0 and its wait.
+int openaclKernelAllCoresSet(uint32_t id) {
+    if (id >= openacl::cpu::kAllCoreFlags)
+        return static_cast<int>(openacl::cpu::BarrierResult::kTooMany);
+    return static_cast<int>(openacl::cpu::CoResidentAllCoresSet(id));
+}
+
+int openaclKernelAllCoresWait(uint32_t id, uint64_t taken) {
+    if (id >= openacl::cpu::kAllCoreFlags)
+        return static_cast<int>(openacl::cpu::BarrierResult::kTooMany);
+    return static_cast<int>(openacl::cpu::CoResidentAllCoresWait(id, taken));
+}

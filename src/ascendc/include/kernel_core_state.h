@@ -132,6 +132,10 @@ struct CoreState {
     uint32_t taskRation = 1;
     uint64_t tilingKey = 0;
     uint8_t* sysWorkspace = nullptr;
+    // CrossCoreSetFlag mode 0 outside mix kernels: per flag id, the sets of this core and the
+    // launch-wide rounds its waits took.
+    std::array<uint64_t, 16> allCoreSets{};
+    std::array<uint64_t, 16> allCoreTaken{};
 
     CoreState() = default;
     CoreState(const CoreState&) = delete;
@@ -178,6 +182,8 @@ inline void BeginBlock(uint64_t tilingKey = 0) {
     t_core.taskRation = 1;
     t_core.coreType = CoreType::AIV;
     t_core.tilingKey = tilingKey;
+    t_core.allCoreSets = {};
+    t_core.allCoreTaken = {};
 }
 
 // For launchers, after a block: SetFlag calls no WaitFlag consumed, as "HardEvent id: count"

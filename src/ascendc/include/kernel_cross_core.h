@@ -9,9 +9,12 @@
 // a wait blocks until its core's counter is above 0, then takes one. Mode 2 (AIC <-> AIV): the
 // AIC's set adds one to each AIV's counter, and once every AIV has set, the AIC's counter gets
 // one. Mode 1 (the AIVs of a group): once every AIV has set, each AIV's counter gets one. Mode 0
-// (every core of a kind in the launch) is not provided. A wait that no core is left to answer
-// (all the group's cores waiting, or the others finished) traps instead of hanging as the chip
-// would.
+// (every core of the launch, in a kernel whose blocks are one core each, such as the
+// KERNEL_TYPE_MIX_AIV_1_0 ones CANN asks for): once every block has set, each core's counter
+// gets one; it is the runtime's (openaclKernelAllCoresSet / Wait, openacl/kernel_binary.h),
+// whose launch state spans the blocks; in a mix kernel it is not provided. A wait that no core is
+// left to answer (all the cores it depends on waiting, or finished) traps instead of hanging as
+// the chip would.
 #ifndef OPENACL_ASCENDC_KERNEL_CROSS_CORE_H_
 #define OPENACL_ASCENDC_KERNEL_CROSS_CORE_H_
 
@@ -25,6 +28,10 @@
 
 #include "kernel_core_state.h"
 #include "kernel_type.h"
+
+// Weak: kernels built into programs without libascendcl (unit tests) still link.
+extern "C" __attribute__((weak)) int openaclKernelAllCoresSet(uint32_t id);
+extern "C" __attribute__((weak)) int openaclKernelAllCoresWait(uint32_t id, uint64_t taken);
 
 namespace openacl::ascendc {
 
@@ -77,6 +84,56 @@ inline void CheckFlagId(const char* api, uint16_t id) {
         Trap(api, "flag id " + std::to_string(id) + " is outside 0.." +
                       std::to_string(kCrossCoreFlags - 1));
     }
+}
+
+// Mode 0 outside a mix kernel: the launch-wide rounds of the runtime.
+inline void CheckAllCoresRuntime(const char* api) {
+    if (openaclKernelAllCoresSet == nullptr || openaclKernelAllCoresWait == nullptr) {
+        Trap(api,
+             "mode 0 (every core of the launch) needs openacl's runtime (libascendcl), which "
+             "did not launch this kernel");
+    }
+}
+
+inline void AllCoresResult(const char* api, int result, uint16_t id) {
+    switch (result) {
+        case 0:
+            return;
+        case 1:
+            Trap(api, "the launch has more blocks (" + std::to_string(GetBlockNum()) +
+                          ") than the chip has cores, so not all of them run at once and a "
+                          "mode 0 round could never complete (the chip would hang): launch at "
+                          "most as many blocks as the chip has cores");
+        case 2:
+            Trap(api, "flag " + std::to_string(id) +
+                          " never completes a round: mode 0 waits until every block of the "
+                          "launch has set it, and every block still running waits (on the chip "
+                          "this waits forever)");
+        default:
+            Trap(api,
+                 "another block of the launch failed, or the launch's timeout passed, while "
+                 "this block waited");
+    }
+}
+
+inline void AllCoresSet(const char* api, uint16_t id) {
+    CheckFlagId(api, id);
+    CheckAllCoresRuntime(api);
+    if (t_core.allCoreSets[id] - t_core.allCoreTaken[id] >= kCrossCoreMaxCount) {
+        Trap(api, "flag " + std::to_string(id) + " was set " +
+                      std::to_string(kCrossCoreMaxCount + 1) +
+                      " times with no CrossCoreWaitFlag taking one: a core's counter holds " +
+                      std::to_string(kCrossCoreMaxCount));
+    }
+    AllCoresResult(api, openaclKernelAllCoresSet(id), id);
+    ++t_core.allCoreSets[id];
+}
+
+inline void AllCoresWait(const char* api, uint16_t id) {
+    CheckFlagId(api, id);
+    CheckAllCoresRuntime(api);
+    AllCoresResult(api, openaclKernelAllCoresWait(id, t_core.allCoreTaken[id]), id);
+    ++t_core.allCoreTaken[id];
 }
 
 // What the launch stub runs for one block of a mix kernel: the AIC on the calling thread, each
@@ -144,6 +201,12 @@ namespace AscendC {
 template <uint8_t modeId, pipe_t pipe>
 __aicore__ inline void CrossCoreSetFlag(uint16_t flagId) {
     constexpr const char* kApi = "CrossCoreSetFlag";
+    if constexpr (modeId == 0) {
+        if (openacl::ascendc::t_core.group == nullptr) {
+            openacl::ascendc::AllCoresSet(kApi, flagId);
+            return;
+        }
+    }
     auto& group = openacl::ascendc::CurrentGroup(kApi);
     openacl::ascendc::CheckFlagId(kApi, flagId);
     const bool aic = openacl::ascendc::t_core.groupSlot == 0;
@@ -169,8 +232,9 @@ __aicore__ inline void CrossCoreSetFlag(uint16_t flagId) {
         }
     } else {
         openacl::ascendc::Trap(kApi, "mode " + std::to_string(modeId) +
-                                         " is not provided by openacl (mode 1: the AIVs of a "
-                                         "group, mode 2: AIC and AIVs)");
+                                         " is not provided in a mix kernel by openacl (mode "
+                                         "1: the AIVs of a group, mode 2: AIC and AIVs; mode 0 "
+                                         "in kernels whose blocks are one core each)");
     }
     group.changed.notify_all();
 }
@@ -178,6 +242,10 @@ __aicore__ inline void CrossCoreSetFlag(uint16_t flagId) {
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 __aicore__ inline void CrossCoreWaitFlag(uint16_t flagId) {
     constexpr const char* kApi = "CrossCoreWaitFlag";
+    if (openacl::ascendc::t_core.group == nullptr) {  // one core per block: mode 0's rounds
+        openacl::ascendc::AllCoresWait(kApi, flagId);
+        return;
+    }
     auto& group = openacl::ascendc::CurrentGroup(kApi);
     openacl::ascendc::CheckFlagId(kApi, flagId);
     uint32_t& counter = group.counters[openacl::ascendc::t_core.groupSlot][flagId];

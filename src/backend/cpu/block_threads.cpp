@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -36,6 +37,11 @@ struct CoLaunch {
     uint64_t generation = 0;
     // Blocks in CoResidentWaitFlag: the flag each waits for, and the value.
     std::vector<std::pair<const int32_t*, int32_t>> flag_waits;
+    // CrossCoreSetFlag mode 0: per flag id, each block's sets and the rounds completed; blocks
+    // in CoResidentAllCoresWait with the flag id and the rounds they took.
+    std::array<std::vector<uint64_t>, kAllCoreFlags> all_core_sets;
+    std::array<uint64_t, kAllCoreFlags> all_core_rounds{};
+    std::vector<std::pair<uint32_t, uint64_t>> all_core_waits;
     // The outcome: the first failing block.
     bool failed = false;
     int32_t code = 0;
@@ -43,6 +49,7 @@ struct CoLaunch {
 };
 
 thread_local CoLaunch* t_launch = nullptr;
+thread_local uint32_t t_block = 0;  // the calling block's index in t_launch
 
 // A pool thread: waits for a block to run, runs it, goes back to the pool.
 class BlockThread {
@@ -82,6 +89,7 @@ void RunBlock(CoLaunch* launch, uint32_t block, bool pinned = false) {
     int32_t code = 0;
     if (launch->stop.load(std::memory_order_relaxed) == 0) {
         t_launch = launch;
+        t_block = block;
         const BlockContext ctx(launch->n, 0, &launch->stop, launch->deadline);
         code = launch->fn(ctx, block, launch->arg);
         t_launch = nullptr;
@@ -196,6 +204,39 @@ BarrierResult CoResidentSetFlag(int32_t* flag, int32_t value) {
     return BarrierResult::kPassed;
 }
 
+namespace {
+
+// Blocks that wait and will not go on by themselves: flag waits whose flag is not set, mode-0
+// waits whose round has not completed, barrier arrivals (under the launch's mutex).
+uint32_t Blocked(const CoLaunch& launch) {
+    uint32_t count = launch.arrived;
+    for (const auto& [flag, value] : launch.flag_waits)
+        count += __atomic_load_n(flag, __ATOMIC_ACQUIRE) != value ? 1 : 0;
+    for (const auto& [id, taken] : launch.all_core_waits)
+        count += launch.all_core_rounds[id] <= taken ? 1 : 0;
+    return count;
+}
+
+// Waits (the launch's mutex held through `lock`) until done() holds; fails when every block
+// still running is blocked, on another block's failure, or at the launch's deadline.
+template <class Done>
+BarrierResult WaitUntil(CoLaunch* launch, std::unique_lock<std::mutex>& lock, Done done) {
+    for (;;) {
+        if (done()) return BarrierResult::kPassed;
+        if (launch->stop.load(std::memory_order_relaxed) != 0) return BarrierResult::kCancelled;
+        if (launch->n - launch->exited == Blocked(*launch)) return BarrierResult::kMismatch;
+        int64_t wait_ns = 1000000;  // also polled: a kernel may write a flag without IBSet
+        if (launch->deadline != 0) {
+            const int64_t left = launch->deadline - NowNs();
+            if (left <= 0) return BarrierResult::kCancelled;
+            wait_ns = std::min(wait_ns, left);
+        }
+        launch->changed.wait_for(lock, std::chrono::nanoseconds(wait_ns));
+    }
+}
+
+}  // namespace
+
 BarrierResult CoResidentWaitFlag(const int32_t* flag, int32_t value) {
     CoLaunch* launch = t_launch;
     if (launch == nullptr) return BarrierResult::kNotCoResident;
@@ -203,38 +244,38 @@ BarrierResult CoResidentWaitFlag(const int32_t* flag, int32_t value) {
     std::unique_lock lock(launch->mutex);
     launch->flag_waits.emplace_back(flag, value);
     launch->changed.notify_all();  // blocks already waiting may now see that none is left
-    // Blocks waiting for a flag that is not set yet (one whose flag is set will go on).
-    auto blocked = [launch] {
-        uint32_t count = 0;
-        for (const auto& [waited, expected] : launch->flag_waits)
-            count += __atomic_load_n(waited, __ATOMIC_ACQUIRE) != expected ? 1 : 0;
-        return count;
-    };
-    BarrierResult result = BarrierResult::kPassed;
-    for (;;) {
-        if (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == value) break;
-        if (launch->stop.load(std::memory_order_relaxed) != 0) {
-            result = BarrierResult::kCancelled;
-            break;
-        }
-        // Every block still running is blocked: none will set a flag.
-        if (launch->n - launch->exited == blocked() + launch->arrived) {
-            result = BarrierResult::kMismatch;
-            break;
-        }
-        int64_t wait_ns = 1000000;  // also polled: a kernel may write the flag without IBSet
-        if (launch->deadline != 0) {
-            const int64_t left = launch->deadline - NowNs();
-            if (left <= 0) {
-                result = BarrierResult::kCancelled;
-                break;
-            }
-            wait_ns = std::min(wait_ns, left);
-        }
-        launch->changed.wait_for(lock, std::chrono::nanoseconds(wait_ns));
-    }
+    const BarrierResult result =
+        WaitUntil(launch, lock, [&] { return __atomic_load_n(flag, __ATOMIC_ACQUIRE) == value; });
     auto& waits = launch->flag_waits;
     waits.erase(std::find(waits.begin(), waits.end(), std::make_pair(flag, value)));
+    return result;
+}
+
+BarrierResult CoResidentAllCoresSet(uint32_t id) {
+    CoLaunch* launch = t_launch;
+    if (launch == nullptr) return BarrierResult::kNotCoResident;
+    std::lock_guard lock(launch->mutex);
+    std::vector<uint64_t>& sets = launch->all_core_sets[id];
+    if (sets.empty()) sets.assign(launch->n, 0);
+    ++sets[t_block];
+    const uint64_t rounds = *std::min_element(sets.begin(), sets.end());
+    if (rounds > launch->all_core_rounds[id]) {
+        launch->all_core_rounds[id] = rounds;
+        launch->changed.notify_all();
+    }
+    return BarrierResult::kPassed;
+}
+
+BarrierResult CoResidentAllCoresWait(uint32_t id, uint64_t taken) {
+    CoLaunch* launch = t_launch;
+    if (launch == nullptr) return BarrierResult::kNotCoResident;
+    std::unique_lock lock(launch->mutex);
+    launch->all_core_waits.emplace_back(id, taken);
+    launch->changed.notify_all();
+    const BarrierResult result =
+        WaitUntil(launch, lock, [&] { return launch->all_core_rounds[id] > taken; });
+    auto& waits = launch->all_core_waits;
+    waits.erase(std::find(waits.begin(), waits.end(), std::make_pair(id, taken)));
     return result;
 }
 

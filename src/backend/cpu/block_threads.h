@@ -38,4 +38,12 @@ BarrierResult CoResidentBarrier(uint32_t participants);
 BarrierResult CoResidentSetFlag(int32_t* flag, int32_t value);
 BarrierResult CoResidentWaitFlag(const int32_t* flag, int32_t value);
 
+// Inside a co-resident block, CrossCoreSetFlag mode 0 of a kernel whose blocks are one core each:
+// round r of flag `id` (0 .. kAllCoreFlags-1) completes once every block of the launch has set it
+// r times; a wait returns once more rounds have completed than the block took before (`taken`).
+// The wait fails as CoResidentWaitFlag does.
+inline constexpr uint32_t kAllCoreFlags = 16;
+BarrierResult CoResidentAllCoresSet(uint32_t id);
+BarrierResult CoResidentAllCoresWait(uint32_t id, uint64_t taken);
+
 }  // namespace openacl::cpu

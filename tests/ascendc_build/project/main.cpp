@@ -3,6 +3,7 @@
 // <<<>>> wrappers of the kernel files, and checks results against plain C++.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -11,6 +12,8 @@
 
 #include "acl/acl.h"
 #include "aclrtlaunch_add_custom.h"
+#include "aclrtlaunch_all_cores_rounds.h"
+#include "aclrtlaunch_all_cores_skipped.h"
 #include "aclrtlaunch_fill_float.h"
 #include "aclrtlaunch_fill_int32_t.h"
 #include "aclrtlaunch_ib_never_set.h"
@@ -321,6 +324,34 @@ TEST_F(AscendcBuild, IBWaitForAnEventNoBlockSetsFailsTheLaunchInsteadOfHanging) 
     const std::string message = RecentMessage();
     EXPECT_NE(message.find("block 0 never sets event 3"), std::string::npos) << message;
     aclrtFree(sync);
+}
+
+// ---- CrossCoreSetFlag mode 0: every core of the launch ----
+
+TEST_F(AscendcBuild, ModeZeroRoundsWaitForEveryBlockOfTheLaunch) {
+    constexpr uint32_t kBlocks = 8, kN = 4;
+    std::vector<float> in(kBlocks * kN);
+    float total = 0;
+    for (uint32_t i = 0; i < in.size(); ++i) {
+        in[i] = static_cast<float>(i % 3 + 1);
+        total += in[i];
+    }
+    void* work = Upload(in);
+    void* out = Upload(std::vector<float>(2 * kBlocks, 0.0f));
+    EXPECT_EQ(aclrtlaunch_all_cores_rounds(kBlocks, stream_, work, out, kN), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentMessage();
+    std::vector<float> want(2 * kBlocks, 2 * total);
+    std::fill(want.begin() + kBlocks, want.end(), 4 * total);
+    EXPECT_EQ(Download<float>(out, 2 * kBlocks), want);
+    aclrtFree(work);
+    aclrtFree(out);
+}
+
+TEST_F(AscendcBuild, AModeZeroRoundABlockNeverJoinsFailsTheLaunch) {
+    EXPECT_EQ(aclrtlaunch_all_cores_skipped(4, stream_, z_dev_), 0u);
+    EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("flag 1 never completes a round"), std::string::npos) << message;
 }
 
 TEST_F(AscendcBuild, GetFuncBySymbolFindsAKernelBeforeItsFirstLaunch) {

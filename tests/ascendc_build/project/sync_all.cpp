@@ -94,3 +94,39 @@ extern "C" __global__ __aicore__ void ib_never_set(GM_ADDR syncGm) {
     sync.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(syncGm), 2 * 8 * 4);
     if (AscendC::GetBlockIdx() == 1) AscendC::IBWait(sync, flagBuf.Get<int32_t>(), 0, 3);
 }
+
+// CrossCoreSetFlag mode 0, every core of the launch, as CANN writes it for a vector-only kernel
+// (KERNEL_TYPE_MIX_AIV_1_0): twice, each block doubles its slice of `work` (work starts as `in`),
+// sets flag 5 and waits for the round, then reads every block's slice; out[round * blocks +
+// block] is the sum it saw. Right only if each round waited for every block's writes.
+extern "C" __global__ __aicore__ void all_cores_rounds(GM_ADDR work, GM_ADDR out,
+                                                       uint32_t perBlock) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
+    const uint32_t block = static_cast<uint32_t>(AscendC::GetBlockIdx());
+    const uint32_t blocks = static_cast<uint32_t>(AscendC::GetBlockNum());
+    AscendC::GlobalTensor<float> all, sums;
+    all.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(work), blocks * perBlock);
+    sums.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), 2 * blocks);
+    for (uint32_t round = 0; round < 2; ++round) {
+        for (uint32_t i = 0; i < perBlock; ++i)
+            all.SetValue(block * perBlock + i, 2.0f * all.GetValue(block * perBlock + i));
+        AscendC::CrossCoreSetFlag<0x0, PIPE_MTE3>(5);
+        AscendC::CrossCoreWaitFlag(5);
+        float total = 0;
+        for (uint32_t i = 0; i < blocks * perBlock; ++i)
+            total += all.GetValue(i);
+        sums.SetValue(round * blocks + block, total);
+        // Nobody doubles again before every block has read this round's values.
+        AscendC::CrossCoreSetFlag<0x0, PIPE_MTE3>(6);
+        AscendC::CrossCoreWaitFlag(6);
+    }
+}
+
+// Block 0 returns without setting: the others' mode 0 round never completes.
+extern "C" __global__ __aicore__ void all_cores_skipped(GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
+    if (AscendC::GetBlockIdx() == 0) return;
+    AscendC::CrossCoreSetFlag<0x0, PIPE_MTE3>(1);
+    AscendC::CrossCoreWaitFlag(1);
+    reinterpret_cast<__gm__ float*>(out)[AscendC::GetBlockIdx()] = 1.0f;
+}
