@@ -207,6 +207,31 @@ inline std::string UnpairedFlags() {
     KernelTrap(std::string(api) + ": " + problem);
 }
 
+// A failed answer of the runtime's waits between blocks (openacl/kernel_binary.h: SyncAll's
+// barrier, IBWait's flags, CrossCoreSetFlag mode 0's rounds). `neverEnds` says what a launch
+// with more blocks than cores could not do (1), `noneLeft` why no block can end the wait (2);
+// `other` is the message of any further answer.
+[[noreturn]] inline void FailInterBlockWait(const char* api, int result, const char* neverEnds,
+                                            const std::string& noneLeft,
+                                            const std::string& other = "") {
+    switch (result) {
+        case 1:
+            Trap(api, "the launch has more blocks (" + std::to_string(GetBlockNum()) +
+                          ") than the chip has cores, so not all of them run at once and " +
+                          neverEnds +
+                          " (the chip would hang): launch at most as many blocks as the chip "
+                          "has cores");
+        case 2:
+            Trap(api, noneLeft);
+        case 3:
+            Trap(api,
+                 "another block of the launch failed, or the launch's timeout passed, while "
+                 "this block waited");
+        default:
+            Trap(api, other.empty() ? "the runtime answered " + std::to_string(result) : other);
+    }
+}
+
 }  // namespace openacl::ascendc
 
 #endif  // OPENACL_ASCENDC_KERNEL_CORE_STATE_H_

@@ -95,25 +95,13 @@ inline void CheckAllCoresRuntime(const char* api) {
     }
 }
 
-inline void AllCoresResult(const char* api, int result, uint16_t id) {
-    switch (result) {
-        case 0:
-            return;
-        case 1:
-            Trap(api, "the launch has more blocks (" + std::to_string(GetBlockNum()) +
-                          ") than the chip has cores, so not all of them run at once and a "
-                          "mode 0 round could never complete (the chip would hang): launch at "
-                          "most as many blocks as the chip has cores");
-        case 2:
-            Trap(api, "flag " + std::to_string(id) +
-                          " never completes a round: mode 0 waits until every block of the "
-                          "launch has set it, and every block still running waits (on the chip "
-                          "this waits forever)");
-        default:
-            Trap(api,
-                 "another block of the launch failed, or the launch's timeout passed, while "
-                 "this block waited");
-    }
+inline void CheckAllCoresResult(const char* api, int result, uint16_t id) {
+    if (result == 0) return;
+    FailInterBlockWait(api, result, "a mode 0 round could never complete",
+                       "flag " + std::to_string(id) +
+                           " never completes a round: mode 0 waits until every block of the "
+                           "launch has set it, and every block still running waits (on the "
+                           "chip this waits forever)");
 }
 
 inline void AllCoresSet(const char* api, uint16_t id) {
@@ -125,14 +113,14 @@ inline void AllCoresSet(const char* api, uint16_t id) {
                       " times with no CrossCoreWaitFlag taking one: a core's counter holds " +
                       std::to_string(kCrossCoreMaxCount));
     }
-    AllCoresResult(api, openaclKernelAllCoresSet(id), id);
+    CheckAllCoresResult(api, openaclKernelAllCoresSet(id), id);
     ++t_core.allCoreSets[id];
 }
 
 inline void AllCoresWait(const char* api, uint16_t id) {
     CheckFlagId(api, id);
     CheckAllCoresRuntime(api);
-    AllCoresResult(api, openaclKernelAllCoresWait(id, t_core.allCoreTaken[id]), id);
+    CheckAllCoresResult(api, openaclKernelAllCoresWait(id, t_core.allCoreTaken[id]), id);
     ++t_core.allCoreTaken[id];
 }
 

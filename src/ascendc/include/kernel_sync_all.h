@@ -32,25 +32,14 @@ inline void SyncAllBlocks(const char* api, uint32_t participants) {
              "the kernel was not launched by openacl's runtime (libascendcl), whose barrier "
              "SyncAll needs");
     }
-    switch (openaclKernelSyncAll(participants)) {
-        case 0:
-            return;
-        case 1:
-            Trap(api, "the launch has more blocks (" + std::to_string(GetBlockNum()) +
-                          ") than the chip has cores, so not all of them run at once and the "
-                          "barrier could never be passed (the chip would hang): launch at most "
-                          "as many blocks as the chip has cores");
-        case 2:
-            Trap(api,
-                 "blocks of this launch returned without reaching this SyncAll: every block "
-                 "(of usedCores) must call SyncAll the same number of times");
-        case 3:
-            Trap(api,
-                 "another block of the launch failed, or the launch's timeout passed, "
-                 "while this block waited");
-        default:
-            Trap(api, "usedCores " + std::to_string(participants) + " is more than the launch's " +
-                          std::to_string(GetBlockNum()) + " blocks");
+    if (const int result = openaclKernelSyncAll(participants); result != 0) {
+        FailInterBlockWait(api, result, "the barrier could never be passed",
+                           "blocks of this launch returned without reaching this SyncAll: "
+                           "every block (of usedCores) must call SyncAll the same number of "
+                           "times",
+                           "usedCores " + std::to_string(participants) +
+                               " is more than the launch's " + std::to_string(GetBlockNum()) +
+                               " blocks");
     }
 }
 
@@ -100,25 +89,13 @@ inline void CheckFlagRuntime(const char* api, int (*entry)(int32_t*, int32_t),
     }
 }
 
-inline void ReportFlagResult(const char* api, int result, int32_t blockIdx, int32_t eventID) {
-    switch (result) {
-        case 0:
-            return;
-        case 1:
-            Trap(api, "the launch has more blocks (" + std::to_string(GetBlockNum()) +
-                          ") than the chip has cores, so not all of them run at once and a "
-                          "block could wait for one that has not started (the chip would "
-                          "hang): launch at most as many blocks as the chip has cores");
-        case 2:
-            Trap(api, "block " + std::to_string(blockIdx) + " never sets event " +
-                          std::to_string(eventID) +
-                          ": every block still running waits (for a flag or at SyncAll), so "
-                          "none is left to set it (the chip would hang)");
-        default:
-            Trap(api,
-                 "another block of the launch failed, or the launch's timeout passed, while "
-                 "this block waited");
-    }
+inline void CheckFlagResult(const char* api, int result, int32_t blockIdx, int32_t eventID) {
+    if (result == 0) return;
+    FailInterBlockWait(api, result, "a block could wait for one that has not started",
+                       "block " + std::to_string(blockIdx) + " never sets event " +
+                           std::to_string(eventID) +
+                           ": every block still running waits (for a flag or at SyncAll), so "
+                           "none is left to set it (the chip would hang)");
 }
 
 }  // namespace openacl::ascendc
@@ -155,8 +132,8 @@ __aicore__ inline void IBSet(const GlobalTensor<int32_t>& gmWorkspace,
         openacl::ascendc::InterBlockFlag("IBSet", gmWorkspace, ubWorkspace, blockIdx, eventID);
     openacl::ascendc::CheckFlagRuntime("IBSet", openaclKernelSetFlag, openaclKernelWaitFlag);
     ubWorkspace.SetValue(0, eventID + 1);  // the chip stages the flag in UB
-    openacl::ascendc::ReportFlagResult("IBSet", openaclKernelSetFlag(flag, eventID + 1), blockIdx,
-                                       eventID);
+    openacl::ascendc::CheckFlagResult("IBSet", openaclKernelSetFlag(flag, eventID + 1), blockIdx,
+                                      eventID);
 }
 
 // Waits until block blockIdx (not this one) has set its flag of eventID.
@@ -171,8 +148,8 @@ __aicore__ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace,
                                              " is this block: a block waits for another one");
     }
     openacl::ascendc::CheckFlagRuntime("IBWait", openaclKernelSetFlag, openaclKernelWaitFlag);
-    openacl::ascendc::ReportFlagResult("IBWait", openaclKernelWaitFlag(flag, eventID + 1), blockIdx,
-                                       eventID);
+    openacl::ascendc::CheckFlagResult("IBWait", openaclKernelWaitFlag(flag, eventID + 1), blockIdx,
+                                      eventID);
     ubWorkspace.SetValue(0, eventID + 1);
 }
 
