@@ -60,6 +60,15 @@ LiveSet<aclopKernelDesc>& FillingDescs() {
     return *descs;
 }
 
+// aclopSetKernelArgs and aclopSetKernelWorkspaceSizes take only a description being filled.
+aclError CheckFilling(const aclopKernelDesc* desc) {
+    if (FillingDescs().Contains(desc)) return ACL_SUCCESS;
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "kernelDesc %p is not one a selector is filling: use the aclopKernelDesc the "
+                "selector was handed, while it runs",
+                static_cast<const void*>(desc));
+}
+
 std::string KernelIds(Registry& registry, const std::string& type) {
     std::string ids;
     for (const auto& [key, kernel] : registry.kernels) {
@@ -219,12 +228,7 @@ bool HasSelector(const std::string& op_type) {
 
 aclError SetKernelArgs(aclopKernelDesc* desc, const char* kernel_id, uint32_t block_dim,
                        const void* args, uint32_t size) {
-    if (!FillingDescs().Contains(desc)) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "kernelDesc %p is not one a selector is filling: use the aclopKernelDesc "
-                    "the selector was handed, while it runs",
-                    static_cast<void*>(desc));
-    }
+    if (aclError rc = CheckFilling(desc)) return rc;
     desc->kernel_id = kernel_id;
     desc->block_dim = block_dim;
     desc->tiling.assign(static_cast<const char*>(args), size);
@@ -233,12 +237,7 @@ aclError SetKernelArgs(aclopKernelDesc* desc, const char* kernel_id, uint32_t bl
 }
 
 aclError SetKernelWorkspaceSizes(aclopKernelDesc* desc, int count, const size_t* sizes) {
-    if (!FillingDescs().Contains(desc)) {
-        return Fail(ACL_ERROR_INVALID_PARAM,
-                    "kernelDesc %p is not one a selector is filling: use the aclopKernelDesc "
-                    "the selector was handed, while it runs",
-                    static_cast<void*>(desc));
-    }
+    if (aclError rc = CheckFilling(desc)) return rc;
     desc->workspace_sizes.assign(sizes, sizes + count);
     return ACL_SUCCESS;
 }
