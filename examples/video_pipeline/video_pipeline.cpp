@@ -1339,8 +1339,15 @@ int Run(const Options& options) {
             !Annotate(options.annotate, options.run_async ? async : sync))
             status = 1;
     }  // aclFinalize: the trace is written now
-    if (!options.trace.empty())
-        std::printf("timeline: %s (open in ui.perfetto.dev)\n", options.trace.c_str());
+    if (!options.trace.empty()) {
+        // The runtime said why on stderr if it could not write the file.
+        if (std::filesystem::exists(options.trace)) {
+            std::printf("timeline: %s (open in ui.perfetto.dev)\n", options.trace.c_str());
+        } else {
+            std::fprintf(stderr, "no timeline: %s was not written\n", options.trace.c_str());
+            status = 1;
+        }
+    }
     return status;
 }
 

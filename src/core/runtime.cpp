@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstdio>
 
 #include "backend/accelerator.h"
 #include "core/check.h"
@@ -292,7 +293,10 @@ aclError Runtime::Finalize() {
     // Every task has run: the trace is complete (a session aclprofStart left open ends here).
     if (trace::Running() != trace::Owner::kNone) {
         std::string why;
-        if (!trace::Stop(&why)) Warn("the trace was not written: %s", why.c_str());
+        if (!trace::Stop(&why)) {
+            std::fprintf(stderr, "openacl: the trace was not written: %s\n", why.c_str());
+            Warn("the trace was not written: %s", why.c_str());
+        }
     }
     for (auto* hook : release_hooks_)
         hook();

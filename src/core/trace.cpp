@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -1194,6 +1195,18 @@ cpu::Tracer* ExecutorTracer() {
     return tracer;
 }
 
+// Whether the trace file can be written at the end: checked when the session starts, so that a
+// missing or read-only folder is reported then, not after the whole run was recorded for nothing.
+static bool Writable(const std::string& path, std::string* why) {
+    const size_t slash = path.rfind('/');
+    const std::string folder =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    const bool ok = access(path.c_str(), F_OK) == 0 ? access(path.c_str(), W_OK) == 0
+                                                    : access(folder.c_str(), W_OK | X_OK) == 0;
+    if (!ok) *why = "cannot write " + path + ": " + std::strerror(errno);
+    return ok;
+}
+
 bool Start(const SessionOptions& options, std::string* why) {
     std::lock_guard control(g_control);
     if (g_session.load() != nullptr) {
@@ -1202,6 +1215,7 @@ bool Start(const SessionOptions& options, std::string* why) {
                    : "aclprofStart already started a trace";
         return false;
     }
+    if (!Writable(options.path, why)) return false;
     auto* s = new Session;
     s->options = options;
     s->epoch = ++g_epoch;
@@ -1347,6 +1361,9 @@ void StartConfigured(const std::string& path, bool again) {
     }
     std::string why;
     if (!Start({target, Owner::kEnvironment}, &why)) {
+        // The program asked for a trace in its environment or aclInit config and runs on
+        // without one: say so where its user looks, not only in the log.
+        std::fprintf(stderr, "openacl: no trace will be written: %s\n", why.c_str());
         OPENACL_LOG_WARNING("OPENACL_TRACE=%s: %s", path.c_str(), why.c_str());
     }
 }

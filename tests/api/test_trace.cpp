@@ -337,6 +337,27 @@ TEST(Trace, AclInitKeyTurnsTracingOn) {
     ASSERT_EQ(tasks["host func"].size(), 1u);
 }
 
+TEST(Trace, AnUnwritableDestinationIsReportedWhenTracingStarts) {
+    TempDir dir;
+    const std::string path = dir.path() + "/no-such-folder/trace.json";
+    ScopedEnv env("OPENACL_TRACE", path.c_str());
+    testing::internal::CaptureStderr();
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);  // the program runs on, untraced
+    const std::string at_init = testing::internal::GetCapturedStderr();
+    EXPECT_NE(at_init.find("no trace will be written: cannot write " + path +
+                           ": No such file or directory"),
+              std::string::npos)
+        << at_init;
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    int calls = 0;
+    ASSERT_EQ(aclrtLaunchHostFunc(nullptr, AddOne, &calls), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    testing::internal::CaptureStderr();
+    ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");  // said once, at the start
+    EXPECT_EQ(access(path.c_str(), F_OK), -1);
+}
+
 TEST(Trace, BlockingCallbackSpansUntilTheReportThreadRanIt) {
     TempDir dir;
     const std::string path = dir.path() + "/callback.json";
