@@ -40,6 +40,13 @@ std::string RunBlocks(uint32_t blocks, Kernel kernel, uint32_t threads = 4) {
     return failure;
 }
 
+// For a block that tests single instructions: it fills operands and reads results with scalar
+// accesses between vector instructions, which on the chip would need S_V / V_S flags each
+// time, so the cross-pipe check (tested on its own in test_pipe_hazards.cpp) is off.
+inline void SingleInstructionTest() {
+    openacl::ascendc::t_core.hazards.Enable(false);
+}
+
 // Runs one block on the calling thread (for tests that expect a trap).
 template <typename Kernel>
 void RunOneBlock(Kernel kernel, uint32_t block = 0, uint32_t blocks = 1) {

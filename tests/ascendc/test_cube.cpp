@@ -171,6 +171,7 @@ TEST(AscendcCube, Nd2NzPlacesEachC0BlockOfARowInItsColumnBlockAndZeroPadsTheTail
     for (uint32_t i = 0; i < nd.size(); ++i)
         nd[i] = half(float(i));
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TQue<TPosition::A1, 1> a1;
         pipe.InitBuffer(a1, 1, 32 * 32 * sizeof(half));

@@ -17,6 +17,7 @@ TEST(AscendcDataCopy, CountFormRoundsTheBytesDownToWholeBlocks) {
     for (uint32_t i = 0; i < 64; ++i)
         gm[i] = half(float(i));
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECIN> buf;
         pipe.InitBuffer(buf, 64 * sizeof(half));
@@ -59,6 +60,7 @@ TEST(AscendcDataCopy, StridedParamsCopyBlocksWithGaps) {
     std::vector<float> src(64), dst(64, -1.0f);
     std::iota(src.begin(), src.end(), 0.0f);
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECIN> buf;
         pipe.InitBuffer(buf, 64 * sizeof(float));
@@ -82,6 +84,7 @@ TEST(AscendcDataCopy, StridedParamsCopyBlocksWithGaps) {
 TEST(AscendcDataCopy, PadFillsToTheBlockBoundaryWithThePadValueOrFirstElement) {
     std::vector<float> src = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECIN> buf;
         pipe.InitBuffer(buf, 64 * sizeof(float));
@@ -110,6 +113,7 @@ TEST(AscendcDataCopy, PadFillsToTheBlockBoundaryWithThePadValueOrFirstElement) {
 TEST(AscendcDataCopy, PadOutWritesExactlyBlockLenBytesPerBlock) {
     std::vector<float> dst(20, -1.0f);
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECOUT> buf;
         pipe.InitBuffer(buf, 32 * sizeof(float));
@@ -129,6 +133,7 @@ TEST(AscendcDataCopy, PadOutWritesExactlyBlockLenBytesPerBlock) {
 TEST(AscendcDataCopy, AtomicAddAccumulatesFromConcurrentBlocks) {
     std::vector<float> sum(16, 1.0f);
     auto failure = openacl::test::RunBlocks(8, [&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECOUT> buf;
         pipe.InitBuffer(buf, 16 * sizeof(float));

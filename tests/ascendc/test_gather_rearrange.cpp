@@ -15,6 +15,7 @@ using openacl::test::TrapOf;
 template <typename T, typename Body>
 void WithTensors(uint32_t n, Body body) {
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b, c;
         pipe.InitBuffer(a, n * sizeof(T));
@@ -84,6 +85,7 @@ TEST(AscendcGather, GatherAndScatterUseByteOffsets) {
 
 TEST(AscendcGather, GatherOffsetOutsideTheSourceTraps) {
     auto message = TrapOf([] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b;
         pipe.InitBuffer(a, 256);

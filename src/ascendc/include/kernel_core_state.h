@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 
+#include "kernel_pipe_hazard.h"
 #include "kernel_type.h"
 
 namespace openacl::ascendc {
@@ -136,6 +137,8 @@ struct CoreState {
     // launch-wide rounds its waits took.
     std::array<uint64_t, 16> allCoreSets{};
     std::array<uint64_t, 16> allCoreTaken{};
+    // The order between this core's pipes, for the cross-pipe hazard check.
+    PipeHazards hazards;
 
     CoreState() = default;
     CoreState(const CoreState&) = delete;
@@ -184,6 +187,7 @@ inline void BeginBlock(uint64_t tilingKey = 0) {
     t_core.tilingKey = tilingKey;
     t_core.allCoreSets = {};
     t_core.allCoreTaken = {};
+    t_core.hazards.Reset();
 }
 
 // For launchers, after a block: SetFlag calls no WaitFlag consumed, as "HardEvent id: count"
@@ -230,6 +234,25 @@ inline std::string UnpairedFlags() {
         default:
             Trap(api, other.empty() ? "the runtime answered " + std::to_string(result) : other);
     }
+}
+
+// How an instruction uses an operand: the pipe that runs it and whether it writes.
+struct OperandUse {
+    Pipe pipe;
+    bool write;
+    bool tracked = true;  // false: a pipe this check does not model
+};
+inline constexpr OperandUse kVectorRead{Pipe::V, false};
+inline constexpr OperandUse kVectorWrite{Pipe::V, true};
+inline constexpr OperandUse kCopyIn{Pipe::MTE2, true};    // GM -> local memory
+inline constexpr OperandUse kCopyOut{Pipe::MTE3, false};  // local memory -> GM
+
+// Checks the access against what the core's other pipes did and keeps it (kernel_pipe_hazard.h).
+__aicore__ inline void TrackAccess(const char* api, const char* role, OperandUse use,
+                                   const void* begin, uint64_t bytes) {
+    if (!use.tracked) return;
+    std::string problem = t_core.hazards.Access(api, role, use.pipe, use.write, begin, bytes);
+    if (!problem.empty()) Trap(api, problem);
 }
 
 }  // namespace openacl::ascendc

@@ -173,7 +173,8 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
                                 const uint32_t count) {
     uint64_t bytes = openacl::ascendc::CountFormBytes<T>(count);
     openacl::ascendc::CheckGlobal("DataCopy", src);
-    openacl::ascendc::CheckOperand("DataCopy", "the destination", dst, bytes);
+    openacl::ascendc::CheckOperand("DataCopy", "the destination", dst, bytes,
+                                   openacl::ascendc::kCopyIn);
     std::memcpy(dst.Data(), src.GetPhyAddr(), bytes);
 }
 
@@ -182,7 +183,8 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
                                 const uint32_t count) {
     uint64_t bytes = openacl::ascendc::CountFormBytes<T>(count);
     openacl::ascendc::CheckGlobal("DataCopy", dst);
-    openacl::ascendc::CheckOperand("DataCopy", "the source", src, bytes);
+    openacl::ascendc::CheckOperand("DataCopy", "the source", src, bytes,
+                                   openacl::ascendc::kCopyOut);
     openacl::ascendc::WriteGlobal(dst.GetPhyAddr(), src.Data(), bytes / sizeof(T));
 }
 
@@ -190,8 +192,10 @@ template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                 const uint32_t count) {
     uint64_t bytes = openacl::ascendc::CountFormBytes<T>(count);
-    openacl::ascendc::CheckOperand("DataCopy", "the destination", dst, bytes);
-    openacl::ascendc::CheckOperand("DataCopy", "the source", src, bytes);
+    openacl::ascendc::CheckOperand("DataCopy", "the source", src, bytes,
+                                   openacl::ascendc::LocalCopyUse(dst, src, false));
+    openacl::ascendc::CheckOperand("DataCopy", "the destination", dst, bytes,
+                                   openacl::ascendc::LocalCopyUse(dst, src, true));
     std::memmove(dst.Data(), src.Data(), bytes);
 }
 
@@ -208,7 +212,8 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     openacl::ascendc::CheckGlobal("DataCopy", src);
     openacl::ascendc::CheckOperand(
         "DataCopy", "the destination", dst,
-        openacl::ascendc::StridedExtent(params.blockCount, block, dstGap));
+        openacl::ascendc::StridedExtent(params.blockCount, block, dstGap),
+        openacl::ascendc::kCopyIn);
     auto* to = reinterpret_cast<std::byte*>(dst.Data());
     auto* from = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
     for (uint32_t i = 0; i < params.blockCount; ++i) {
@@ -227,7 +232,8 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     openacl::ascendc::CheckGlobal("DataCopy", dst);
     openacl::ascendc::CheckOperand(
         "DataCopy", "the source", src,
-        openacl::ascendc::StridedExtent(params.blockCount, block, srcGap));
+        openacl::ascendc::StridedExtent(params.blockCount, block, srcGap),
+        openacl::ascendc::kCopyOut);
     auto* to = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
     auto* from = reinterpret_cast<const std::byte*>(src.Data());
     for (uint32_t i = 0; i < params.blockCount; ++i) {
@@ -246,11 +252,13 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>&
     uint64_t dstGap = uint64_t(params.dstStride) * ONE_BLK_SIZE;
     if (block == 0 || params.blockCount == 0) return;
     openacl::ascendc::CheckOperand(
-        "DataCopy", "the destination", dst,
-        openacl::ascendc::StridedExtent(params.blockCount, block, dstGap));
-    openacl::ascendc::CheckOperand(
         "DataCopy", "the source", src,
-        openacl::ascendc::StridedExtent(params.blockCount, block, srcGap));
+        openacl::ascendc::StridedExtent(params.blockCount, block, srcGap),
+        openacl::ascendc::LocalCopyUse(dst, src, false));
+    openacl::ascendc::CheckOperand(
+        "DataCopy", "the destination", dst,
+        openacl::ascendc::StridedExtent(params.blockCount, block, dstGap),
+        openacl::ascendc::LocalCopyUse(dst, src, true));
     auto* to = reinterpret_cast<std::byte*>(dst.Data());
     auto* from = reinterpret_cast<const std::byte*>(src.Data());
     for (uint32_t i = 0; i < params.blockCount; ++i) {
@@ -297,7 +305,7 @@ __aicore__ inline void CopyInPadded(const AscendC::LocalTensor<T>& dst,
     footprint =
         (footprint + AscendC::ONE_BLK_SIZE - 1) / AscendC::ONE_BLK_SIZE * AscendC::ONE_BLK_SIZE;
     uint64_t pitch = footprint + dstGapBlocks * AscendC::ONE_BLK_SIZE;
-    CheckOperand(api, "the destination", dst, (blockCount - 1) * pitch + footprint);
+    CheckOperand(api, "the destination", dst, (blockCount - 1) * pitch + footprint, kCopyIn);
     auto* to = reinterpret_cast<std::byte*>(dst.Data());
     auto* from = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
     uint64_t slots = footprint / sizeof(T);
@@ -335,7 +343,7 @@ __aicore__ inline void CopyOutPadded(const AscendC::GlobalTensor<T>& dst,
     uint64_t footprint =
         (blockLen + AscendC::ONE_BLK_SIZE - 1) / AscendC::ONE_BLK_SIZE * AscendC::ONE_BLK_SIZE;
     uint64_t pitch = footprint + srcGapBlocks * AscendC::ONE_BLK_SIZE;
-    CheckOperand(api, "the source", src, (blockCount - 1) * pitch + blockLen);
+    CheckOperand(api, "the source", src, (blockCount - 1) * pitch + blockLen, kCopyOut);
     auto* to = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
     auto* from = reinterpret_cast<const std::byte*>(src.Data());
     for (uint32_t b = 0; b < blockCount; ++b) {

@@ -11,10 +11,22 @@
 
 namespace openacl::ascendc {
 
-// `bytes` = how far past the tensor's start the instruction reaches.
+// A local-to-local copy runs on the vector pipe between unified-buffer positions; other pairs
+// (L1, L0C, ...) are not modelled.
+template <typename T>
+__aicore__ inline OperandUse LocalCopyUse(const AscendC::LocalTensor<T>& dst,
+                                          const AscendC::LocalTensor<T>& src, bool write) {
+    const bool ub = PositionHardware(dst.GetPosition()) == AscendC::Hardware::UB &&
+                    PositionHardware(src.GetPosition()) == AscendC::Hardware::UB;
+    return {Pipe::V, write, ub};
+}
+
+// `bytes` = how far past the tensor's start the instruction reaches (0: not known here; the
+// caller checks the lanes it touches).
 template <typename T>
 __aicore__ inline void CheckOperand(const char* api, const char* role,
-                                    const AscendC::LocalTensor<T>& tensor, uint64_t bytes) {
+                                    const AscendC::LocalTensor<T>& tensor, uint64_t bytes,
+                                    OperandUse use = kVectorRead) {
     if (!tensor.IsBound()) {
         Trap(api, std::string(role) +
                       " has no buffer: take it from AllocTensor, DeQue or TBuf::Get first");
@@ -31,6 +43,7 @@ __aicore__ inline void CheckOperand(const char* api, const char* role,
                       " bytes past its start but its buffer has " +
                       std::to_string(tensor.BytesToBufferEnd()) + " from there");
     }
+    TrackAccess(api, role, use, tensor.Data(), bytes);
 }
 
 }  // namespace openacl::ascendc

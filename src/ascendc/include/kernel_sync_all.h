@@ -24,6 +24,7 @@ extern "C" __attribute__((weak)) int openaclKernelWaitFlag(const int32_t* flag, 
 namespace openacl::ascendc {
 
 inline void SyncAllBlocks(const char* api, uint32_t participants) {
+    t_core.hazards.JoinAll();  // the barrier waits for every pipe of the core
     if (t_core.group != nullptr) {
         Trap(api, "SyncAll in a mix kernel (AIC and AIV cores) is not provided by openacl");
     }
@@ -131,7 +132,8 @@ __aicore__ inline void IBSet(const GlobalTensor<int32_t>& gmWorkspace,
     int32_t* flag =
         openacl::ascendc::InterBlockFlag("IBSet", gmWorkspace, ubWorkspace, blockIdx, eventID);
     openacl::ascendc::CheckFlagRuntime("IBSet", openaclKernelSetFlag, openaclKernelWaitFlag);
-    ubWorkspace.SetValue(0, eventID + 1);  // the chip stages the flag in UB
+    openacl::ascendc::t_core.hazards.JoinAll();  // the flag waits for every pipe of the core
+    ubWorkspace.Data()[0] = eventID + 1;         // the chip stages the flag in UB
     openacl::ascendc::CheckFlagResult("IBSet", openaclKernelSetFlag(flag, eventID + 1), blockIdx,
                                       eventID);
 }
@@ -150,7 +152,8 @@ __aicore__ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace,
     openacl::ascendc::CheckFlagRuntime("IBWait", openaclKernelSetFlag, openaclKernelWaitFlag);
     openacl::ascendc::CheckFlagResult("IBWait", openaclKernelWaitFlag(flag, eventID + 1), blockIdx,
                                       eventID);
-    ubWorkspace.SetValue(0, eventID + 1);
+    ubWorkspace.Data()[0] = eventID + 1;
+    openacl::ascendc::t_core.hazards.JoinAll();
 }
 
 // The hard form: every block of the launch.

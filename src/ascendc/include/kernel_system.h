@@ -162,6 +162,7 @@ __aicore__ inline void PRINTF(const char* format, Args... args) {
 // Prints `count` elements of a tensor with a description number.
 template <typename T>
 __aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t count) {
+    openacl::ascendc::t_core.hazards.JoinAll();  // the dump waits for the pipes, as on the chip
     std::printf("DumpTensor: desc=%u, addr=%#llx, count=%u\n", desc,
                 static_cast<unsigned long long>(tensor.GetPhyAddr()), count);
     for (uint32_t i = 0; i < count; ++i) {

@@ -36,12 +36,15 @@ class LocalTensor {
         return view;
     }
 
-    __aicore__ T GetValue(uint32_t index) const { return *Element("LocalTensor::GetValue", index); }
+    // Scalar accesses run on the scalar pipe (S); operator() is checked as a read.
+    __aicore__ T GetValue(uint32_t index) const {
+        return *Scalar("LocalTensor::GetValue", index, false);
+    }
     __aicore__ void SetValue(uint32_t index, const T& value) const {
-        *Element("LocalTensor::SetValue", index) = value;
+        *Scalar("LocalTensor::SetValue", index, true) = value;
     }
     __aicore__ T& operator()(uint32_t index) const {
-        return *Element("LocalTensor::operator()", index);
+        return *Scalar("LocalTensor::operator()", index, false);
     }
 
     __aicore__ uint32_t GetSize() const { return size_; }
@@ -103,6 +106,12 @@ class LocalTensor {
                                             " elements from this view to the buffer's end)");
         }
         return address_ + index;
+    }
+    __aicore__ T* Scalar(const char* api, uint32_t index, bool write) const {
+        T* element = Element(api, index);
+        openacl::ascendc::TrackAccess(api, "the element", {openacl::ascendc::Pipe::S, write},
+                                      element, sizeof(T));
+        return element;
     }
 
     T* address_ = nullptr;

@@ -79,6 +79,7 @@ class TQueBind {
     template <typename T>
     __aicore__ LocalTensor<T> AllocTensor() {
         CheckLive("AllocTensor");
+        openacl::ascendc::t_core.hazards.JoinAll();  // the queue syncs the pipes
         for (uint32_t tried = 0; tried < count_; ++tried) {
             uint32_t index = (next_ + tried) % count_;
             if (state_[index] == State::Free) {
@@ -110,6 +111,7 @@ class TQueBind {
                                    "the tensor is still in the queue: DeQue it before freeing");
         }
         state_[index] = State::Free;
+        openacl::ascendc::t_core.hazards.JoinAll();
     }
 
     template <typename T>
@@ -131,6 +133,7 @@ class TQueBind {
         bytes_[index] = static_cast<uint32_t>(tensor.GetSize() * sizeof(T));
         fifo_[(head_ + queued_) % internal::kMaxBuffersPerPipe] = static_cast<uint8_t>(index);
         ++queued_;
+        openacl::ascendc::t_core.hazards.JoinAll();
         return true;
     }
     template <TPosition srcUser, TPosition dstUser, typename T>
@@ -150,6 +153,7 @@ class TQueBind {
         head_ = (head_ + 1) % internal::kMaxBuffersPerPipe;
         --queued_;
         state_[index] = State::Dequeued;
+        openacl::ascendc::t_core.hazards.JoinAll();
         return Tensor<T>(index, bytes_[index]);
     }
     template <typename T>
@@ -385,6 +389,7 @@ class TPipe {
         core.bufferCount = 0;
         ++core.epoch;
         core.pipe = this;
+        core.hazards.JoinAll();  // the memory is handed out afresh
     }
     __aicore__ void CheckCurrent() const {
         if (openacl::ascendc::t_core.pipe != this) {

@@ -15,7 +15,7 @@ __aicore__ inline void BinaryCount(const char* api, const AscendC::LocalTensor<T
                                    const AscendC::LocalTensor<T>& src0,
                                    const AscendC::LocalTensor<T>& src1, int64_t count, Op op) {
     uint32_t n = CheckedCount(api, count);
-    CheckOperand(api, "dst", dst, uint64_t(n) * sizeof(T));
+    CheckOperand(api, "dst", dst, uint64_t(n) * sizeof(T), kVectorWrite);
     CheckOperand(api, "src0", src0, uint64_t(n) * sizeof(T));
     CheckOperand(api, "src1", src1, uint64_t(n) * sizeof(T));
     T* d = dst.Data();

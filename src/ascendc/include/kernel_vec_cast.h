@@ -56,7 +56,8 @@ namespace AscendC {
 template <typename T, typename U>
 __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                             const RoundMode& roundMode, const uint32_t count) {
-    openacl::ascendc::CheckOperand("Cast", "dst", dst, uint64_t(count) * sizeof(T));
+    openacl::ascendc::CheckOperand("Cast", "dst", dst, uint64_t(count) * sizeof(T),
+                                   openacl::ascendc::kVectorWrite);
     openacl::ascendc::CheckOperand("Cast", "src", src, uint64_t(count) * sizeof(U));
     T* d = dst.Data();
     const U* s = src.Data();

@@ -10,7 +10,9 @@
 #define OPENACL_ASCENDC_KERNEL_VEC_COMMON_H_
 
 #include <cstdint>
+#include <exception>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "kernel_core_state.h"
@@ -179,7 +181,10 @@ __aicore__ inline void ForEachActiveLane(const RepeatPlan& plan, Visit&& visit) 
     }
 }
 
-// An operand of a level-0 call: checked element access by lane.
+// An operand of a level-0 call: checked element access by lane. The lanes touched are known
+// once the instruction has run: the span up to the farthest one is checked against the other
+// pipes (kernel_pipe_hazard.h) when the operand goes out of scope, an operand named "dst" as a
+// write.
 template <typename T>
 struct StridedOperand {
     const char* api;
@@ -188,6 +193,7 @@ struct StridedOperand {
     uint64_t limit;  // elements from data to the buffer's end
     uint32_t blockStride;
     uint32_t repeatStride;
+    mutable uint64_t reach = 0;  // 1 + the farthest element touched
 
     __aicore__ StridedOperand(const char* apiIn, const char* roleIn,
                               const AscendC::LocalTensor<T>& tensor, uint32_t blk, uint32_t rep)
@@ -199,8 +205,17 @@ struct StridedOperand {
           repeatStride(rep) {
         CheckOperand(api, role, tensor, 0);
     }
+    StridedOperand(const StridedOperand&) = delete;
+    StridedOperand& operator=(const StridedOperand&) = delete;
+    // Throws a KernelTrap for a hazard, unless a trap is already on its way.
+    __aicore__ ~StridedOperand() noexcept(false) {
+        if (std::uncaught_exceptions() != 0) return;
+        const bool write = std::string_view(role) == "dst";
+        TrackAccess(api, role, write ? kVectorWrite : kVectorRead, data, reach * sizeof(T));
+    }
     __aicore__ T& operator()(uint32_t r, uint32_t b, uint32_t e) const {
         uint64_t index = LaneIndex<T>(r, b, e, blockStride, repeatStride);
+        if (index >= reach) reach = index + 1;
         if (index >= limit) {
             Trap(api, std::string(role) + " lane of repeat " + std::to_string(r) + ", block " +
                           std::to_string(b) + " is element " + std::to_string(index) +

@@ -107,7 +107,7 @@ __aicore__ inline void CompareRepeats(const char* api, const AscendC::LocalTenso
                                       uint32_t repeats, Second second) {
     constexpr uint32_t lanes = kRepeatLanes<T>;
     constexpr uint32_t perBlock = kBlockElements<T>;
-    CheckOperand(api, "dst", dst, uint64_t(repeats) * lanes / 8);
+    CheckOperand(api, "dst", dst, uint64_t(repeats) * lanes / 8, kVectorWrite);
     auto* bits = reinterpret_cast<uint8_t*>(dst.Data());
     for (uint32_t r = 0; r < repeats; ++r) {
         for (uint32_t b = 0; b < AscendC::DEFAULT_BLK_NUM; ++b) {
@@ -253,7 +253,7 @@ requires(openacl::ascendc::kComparable<T>&& std::is_integral_v<U>) __aicore__
 // The CmpMask register's 128 bits to dst (16 bytes).
 template <typename T>
 __aicore__ inline void GetCmpMask(const LocalTensor<T>& dst) {
-    openacl::ascendc::CheckOperand("GetCmpMask", "dst", dst, 16);
+    openacl::ascendc::CheckOperand("GetCmpMask", "dst", dst, 16, openacl::ascendc::kVectorWrite);
     std::memcpy(dst.Data(), openacl::ascendc::t_cmpMask.bytes.data(), 16);
 }
 

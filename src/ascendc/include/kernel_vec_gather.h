@@ -43,7 +43,7 @@ __aicore__ inline void GatherMaskRun(const char* api, const AscendC::LocalTensor
     uint32_t perRepeat = reduceMode ? mask : kRepeatLanes<T>;
     constexpr uint32_t perBlock = kBlockElements<T>;
     StridedOperand<T> s(api, "src0", src0, p.src0BlockStride, p.src0RepeatStride);
-    CheckOperand(api, "dst", dst, 0);
+    CheckOperand(api, "dst", dst, 0, kVectorWrite);
     uint64_t limit = dst.BytesToBufferEnd() / sizeof(T);
     T* d = dst.Data();
     uint64_t kept = 0;
@@ -136,7 +136,7 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
                               const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
                               const uint32_t count) {
     namespace oa = openacl::ascendc;
-    oa::CheckOperand("Gather", "dst", dst, uint64_t(count) * sizeof(T));
+    oa::CheckOperand("Gather", "dst", dst, uint64_t(count) * sizeof(T), oa::kVectorWrite);
     oa::CheckOperand("Gather", "src", src, 0);
     oa::CheckOperand("Gather", "srcOffset", srcOffset, uint64_t(count) * sizeof(uint32_t));
     for (uint32_t i = 0; i < count; ++i) {
@@ -152,7 +152,7 @@ __aicore__ inline void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& 
                                const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr,
                                const uint32_t count) {
     namespace oa = openacl::ascendc;
-    oa::CheckOperand("Scatter", "dst", dst, 0);
+    oa::CheckOperand("Scatter", "dst", dst, 0, oa::kVectorWrite);
     oa::CheckOperand("Scatter", "src", src, uint64_t(count) * sizeof(T));
     oa::CheckOperand("Scatter", "dstOffset", dstOffset, uint64_t(count) * sizeof(uint32_t));
     for (uint32_t i = 0; i < count; ++i) {

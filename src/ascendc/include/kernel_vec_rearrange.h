@@ -47,7 +47,7 @@ template <typename T>
 __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src) {
     static_assert(sizeof(T) == 2, "Transpose: the 16 x 16 form takes 16-bit elements");
     namespace oa = openacl::ascendc;
-    oa::CheckOperand("Transpose", "dst", dst, 256 * sizeof(T));
+    oa::CheckOperand("Transpose", "dst", dst, 256 * sizeof(T), oa::kVectorWrite);
     oa::CheckOperand("Transpose", "src", src, 256 * sizeof(T));
     T copy[256];
     for (uint32_t i = 0; i < 256; ++i)
@@ -65,7 +65,7 @@ __aicore__ inline void ArithProgression(const LocalTensor<T>& dst,
                                         const int32_t count) {
     namespace oa = openacl::ascendc;
     uint32_t n = oa::CheckedCount("ArithProgression", count);
-    oa::CheckOperand("ArithProgression", "dst", dst, uint64_t(n) * sizeof(T));
+    oa::CheckOperand("ArithProgression", "dst", dst, uint64_t(n) * sizeof(T), oa::kVectorWrite);
     auto first = static_cast<oa::ComputeType<T>>(firstValue);
     auto diff = static_cast<oa::ComputeType<T>>(diffValue);
     for (uint32_t i = 0; i < n; ++i)
@@ -76,7 +76,8 @@ template <typename T>
 __aicore__ inline void CreateVecIndex(const LocalTensor<T>& dst,
                                       const std::type_identity_t<T> firstValue, uint32_t calCount) {
     namespace oa = openacl::ascendc;
-    oa::CheckOperand("CreateVecIndex", "dst", dst, uint64_t(calCount) * sizeof(T));
+    oa::CheckOperand("CreateVecIndex", "dst", dst, uint64_t(calCount) * sizeof(T),
+                     oa::kVectorWrite);
     auto first = static_cast<oa::ComputeType<T>>(firstValue);
     for (uint32_t i = 0; i < calCount; ++i)
         dst.Data()[i] = static_cast<T>(first + static_cast<oa::ComputeType<T>>(i));

@@ -20,7 +20,7 @@ __aicore__ inline void CheckReduce(const char* api, const AscendC::LocalTensor<T
                                    uint32_t dstElements) {
     uint32_t n = CheckedCount(api, count);
     if (n == 0) Trap(api, "count is 0: there is nothing to reduce");
-    CheckOperand(api, "dst", dst, uint64_t(dstElements) * sizeof(T));
+    CheckOperand(api, "dst", dst, uint64_t(dstElements) * sizeof(T), kVectorWrite);
     CheckOperand(api, "src", src, uint64_t(n) * sizeof(T));
     CheckOperand(api, "the work tensor", work, 0);
 }

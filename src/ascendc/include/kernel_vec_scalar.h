@@ -46,7 +46,8 @@ template <typename T>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst,
                                  const std::type_identity_t<T>& scalarValue, const int32_t& count) {
     uint32_t n = openacl::ascendc::CheckedCount("Duplicate", count);
-    openacl::ascendc::CheckOperand("Duplicate", "dst", dst, uint64_t(n) * sizeof(T));
+    openacl::ascendc::CheckOperand("Duplicate", "dst", dst, uint64_t(n) * sizeof(T),
+                                   openacl::ascendc::kVectorWrite);
     T value = scalarValue;
     T* d = dst.Data();
     for (uint32_t i = 0; i < n; ++i)

@@ -77,7 +77,7 @@ template <typename T, typename Other>
 __aicore__ inline void SelectCount(const char* api, const AscendC::LocalTensor<T>& dst,
                                    const SelectBits& select, const AscendC::LocalTensor<T>& src0,
                                    uint32_t count, Other other) {
-    CheckOperand(api, "dst", dst, uint64_t(count) * sizeof(T));
+    CheckOperand(api, "dst", dst, uint64_t(count) * sizeof(T), kVectorWrite);
     CheckOperand(api, "src0", src0, uint64_t(count) * sizeof(T));
     constexpr uint32_t lanes = kRepeatLanes<T>;
     T* d = dst.Data();

@@ -75,7 +75,7 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
     namespace oa = openacl::ascendc;
     uint32_t repeats = oa::CheckedSortRepeats<T>("Sort32", repeatTime);
     uint64_t n = uint64_t(repeats) * oa::kSort32Elements;
-    oa::CheckOperand("Sort32", "dst", dst, n * oa::kSortEntryBytes);
+    oa::CheckOperand("Sort32", "dst", dst, n * oa::kSortEntryBytes, oa::kVectorWrite);
     oa::CheckOperand("Sort32", "src0", src0, n * sizeof(T));
     oa::CheckOperand("Sort32", "src1", src1, n * sizeof(uint32_t));
     auto* out = reinterpret_cast<std::byte*>(dst.Data());
@@ -134,7 +134,7 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
                          uint64_t(elementCountList[l]) * oa::kSortEntryBytes);
         total += elementCountList[l];
     }
-    oa::CheckOperand("MrgSort", "dst", dst, total * oa::kSortEntryBytes);
+    oa::CheckOperand("MrgSort", "dst", dst, total * oa::kSortEntryBytes, oa::kVectorWrite);
     std::vector<std::byte> merged(total * oa::kSortEntryBytes);  // sources may overlap dst
     uint64_t written = 0;
     while (written < total) {
@@ -166,8 +166,8 @@ __aicore__ inline void Extract(const LocalTensor<T>& dstValue,
     namespace oa = openacl::ascendc;
     uint32_t repeats = oa::CheckedSortRepeats<T>("Extract", repeatTime);
     uint64_t n = uint64_t(repeats) * oa::kSort32Elements;
-    oa::CheckOperand("Extract", "dstValue", dstValue, n * sizeof(T));
-    oa::CheckOperand("Extract", "dstIndex", dstIndex, n * sizeof(uint32_t));
+    oa::CheckOperand("Extract", "dstValue", dstValue, n * sizeof(T), oa::kVectorWrite);
+    oa::CheckOperand("Extract", "dstIndex", dstIndex, n * sizeof(uint32_t), oa::kVectorWrite);
     oa::CheckOperand("Extract", "sorted", sorted, n * oa::kSortEntryBytes);
     const auto* in = reinterpret_cast<const std::byte*>(sorted.Data());
     for (uint64_t i = 0; i < n; ++i) {

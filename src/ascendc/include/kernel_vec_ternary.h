@@ -17,7 +17,7 @@ __aicore__ inline void TernaryCount(const char* api, const AscendC::LocalTensor<
                                     const AscendC::LocalTensor<U>& src0,
                                     const AscendC::LocalTensor<U>* src1, int64_t count, Op op) {
     uint32_t n = CheckedCount(api, count);
-    CheckOperand(api, "dst", dst, uint64_t(n) * sizeof(T));
+    CheckOperand(api, "dst", dst, uint64_t(n) * sizeof(T), kVectorWrite);
     CheckOperand(api, src1 != nullptr ? "src0" : "src", src0, uint64_t(n) * sizeof(U));
     if (src1 != nullptr) CheckOperand(api, "src1", *src1, uint64_t(n) * sizeof(U));
     using C = std::common_type_t<ComputeType<T>, ComputeType<U>>;

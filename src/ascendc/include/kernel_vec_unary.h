@@ -16,7 +16,7 @@ template <typename T, typename Op>
 __aicore__ inline void UnaryCount(const char* api, const AscendC::LocalTensor<T>& dst,
                                   const AscendC::LocalTensor<T>& src, int64_t count, Op op) {
     uint32_t n = CheckedCount(api, count);
-    CheckOperand(api, "dst", dst, uint64_t(n) * sizeof(T));
+    CheckOperand(api, "dst", dst, uint64_t(n) * sizeof(T), kVectorWrite);
     CheckOperand(api, "src", src, uint64_t(n) * sizeof(T));
     T* d = dst.Data();
     const T* s = src.Data();

@@ -1,5 +1,6 @@
 // Row-wise softmax of a rows x cols float matrix; each block takes a contiguous run of rows.
-// Scratch space comes from TBufs; the row maximum and sum go through the scalar unit.
+// Scratch space comes from TBufs; the row maximum and sum go through the scalar unit, which
+// reads them only after waiting for the vector pipe (V_S).
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -30,10 +31,12 @@ class KernelSoftmax {
             LocalTensor<float> work = workBuf.Get<float>();
             LocalTensor<float> result = reduceBuf.Get<float>();
             ReduceMax(result, x, work, cols);
+            VectorToScalar();
             float rowMax = result.GetValue(0);
             Adds(y, x, -rowMax, cols);
             Exp(y, y, cols);
             ReduceSum(result, y, work, cols);
+            VectorToScalar();
             float rowSum = result.GetValue(0);
             Muls(y, y, 1.0f / rowSum, cols);
             outQueue.EnQue(y);
@@ -46,6 +49,11 @@ class KernelSoftmax {
     }
 
  private:
+    __aicore__ inline void VectorToScalar() {
+        SetFlag<HardEvent::V_S>(EVENT_ID0);
+        WaitFlag<HardEvent::V_S>(EVENT_ID0);
+    }
+
     TPipe pipe;
     TQue<QuePosition::VECIN, 1> inQueue;
     TQue<QuePosition::VECOUT, 1> outQueue;
