@@ -73,6 +73,7 @@ TEST(AscendcCube, MmadOnOneHalfFractalMatchesTheReference) {
     auto b = Random<half>(16 * 16, 2);
     auto expected = Gemm<float>(a, b, 16, 16, 16);
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::A2> l0a;
         TBuf<TPosition::B2> l0b;
@@ -107,6 +108,7 @@ TEST(AscendcCube, MmadAccumulatesInt8AcrossCallsExactly) {
             for (uint32_t p = 0; p < kK; ++p)
                 expected[i * kN + j] += int32_t(a[i * kK + p]) * int32_t(b[p * kN + j]);
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::A2> l0a;
         TBuf<TPosition::B2> l0b;
@@ -143,6 +145,7 @@ TEST(AscendcCube, MmadWithBiasTableAddsTheBiasToEveryRow) {
     auto b = Random<float>(8 * 16, 4);
     auto expected = Gemm<float>(a, b, 16, 16, 8);
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::A2> l0a;
         TBuf<TPosition::B2> l0b;
@@ -197,6 +200,7 @@ TEST(AscendcCube, NdToNzAndBackThroughTheCubeIsTheIdentity) {
     auto a = Random<half>(kM * kK, 5);
     std::vector<float> out(kM * kK, -1.0f);
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TQue<TPosition::A1, 1> a1;
         TQue<TPosition::A2, 1> a2;
@@ -231,6 +235,7 @@ TEST(AscendcCube, LoadDataTransposeTurnsAnNzBIntoZn) {
     constexpr uint32_t kK = 16, kN = 32;
     auto b = Random<half>(kK * kN, 6);
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::B1> b1;
         TBuf<TPosition::B2> b2;
@@ -256,6 +261,7 @@ TEST(AscendcCube, BLoadedWithoutTheTransposeGivesAWrongProduct) {
     auto expected = Gemm<float>(a, b, kDim, kDim, kDim);
     uint32_t mismatches = 0;
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::B1> b1;
         TBuf<TPosition::A2> a2;
@@ -287,6 +293,7 @@ TEST(AscendcCube, HandTiledMatmulKernelOverSixBlocksMatchesTheReference) {
     auto expected = Gemm<float>(a, b, tiling.M, tiling.N, tiling.K);
     uint32_t blocks = 2 * 3;
     auto failure = openacl::test::RunBlocks(blocks, [&] {
+        openacl::test::SingleInstructionTest();
         cube_matmul_custom(reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(b.data()),
                            reinterpret_cast<GM_ADDR>(c.data()), tiling);
     });
@@ -403,6 +410,7 @@ TEST(AscendcCubeChecks, FixpipeWithAConversionItCannotMakeIsRefused) {
 TEST(AscendcCube, FixpipeF322F16RoundsTheResultsToHalf) {
     std::vector<half> out(16 * 16);
     openacl::test::RunOneBlock([&] {
+        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::CO1> l0c;
         pipe.InitBuffer(l0c, 1024);

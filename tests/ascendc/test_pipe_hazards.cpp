@@ -150,6 +150,100 @@ TEST(AscendcPipeHazards, AScalarWriteReadByTheVectorPipeNeedsAFlag) {
     EXPECT_TRUE(Says(message, "SetFlag<HardEvent::S_V>(id)")) << message;
 }
 
+TEST(AscendcPipeHazards, GlobalMemoryCopiedOutAndBackInNeedsAFlag) {
+    std::vector<float> gm(kCount, 2.0f);
+    auto roundTrip = [](bool flag) {
+        return [flag](auto global, auto x, auto y) {
+            Duplicate(x, 1.0f, kCount);
+            SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            DataCopy(global, x, kCount);  // a workspace in GM, written ...
+            if (flag) {
+                SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+                WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+            }
+            DataCopy(y, global, kCount);  // ... and read back
+        };
+    };
+    auto message = InBlock(gm, roundTrip(false));
+    EXPECT_TRUE(Says(message,
+                     "DataCopy: the global source (pipe MTE2) reads what DataCopy (pipe MTE3) "
+                     "wrote"))
+        << message;
+    EXPECT_TRUE(Says(message, "SetFlag<HardEvent::MTE3_MTE2>(id)")) << message;
+    EXPECT_EQ(InBlock(gm, roundTrip(true)), "");
+}
+
+TEST(AscendcPipeHazards, AScalarWriteToGlobalMemoryCopiedInNeedsAFlag) {
+    std::vector<float> gm(kCount, 2.0f);
+    auto message = InBlock(gm, [](auto global, auto x, auto) {
+        global.SetValue(0, 5.0f);
+        DataCopy(x, global, kCount);
+    });
+    EXPECT_TRUE(Says(message,
+                     "DataCopy: the global source (pipe MTE2) reads what GlobalTensor::SetValue "
+                     "(pipe S) wrote"))
+        << message;
+    EXPECT_TRUE(Says(message, "SetFlag<HardEvent::S_MTE2>(id)")) << message;
+}
+
+// The cube's pipeline, GM -> L1 (MTE2) -> L0A/L0B (MTE1) -> L0C (M) -> GM (FIX), with the flag
+// of each hand-off except the one named by `skip` ("" : all of them).
+std::string CubePipeline(const std::string& skip) {
+    std::vector<half> a(16 * 16, half(1.0f)), b(16 * 16, half(1.0f));
+    std::vector<float> c(16 * 16, 0.0f);
+    return TrapOf([&] {
+        TPipe pipe;
+        TBuf<TPosition::A1> a1;
+        TBuf<TPosition::B1> b1;
+        TBuf<TPosition::A2> a2;
+        TBuf<TPosition::B2> b2;
+        TBuf<TPosition::CO1> co1;
+        pipe.InitBuffer(a1, 512);
+        pipe.InitBuffer(b1, 512);
+        pipe.InitBuffer(a2, 512);
+        pipe.InitBuffer(b2, 512);
+        pipe.InitBuffer(co1, 1024);
+        GlobalTensor<half> aGm, bGm;
+        GlobalTensor<float> cGm;
+        aGm.SetGlobalBuffer(a.data(), a.size());
+        bGm.SetGlobalBuffer(b.data(), b.size());
+        cGm.SetGlobalBuffer(c.data(), c.size());
+        DataCopy(a1.Get<half>(), aGm, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+        DataCopy(b1.Get<half>(), bGm, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+        if (skip != "MTE2_MTE1") {
+            SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+            WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+        }
+        LoadData(a2.Get<half>(), a1.Get<half>(), LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+        LoadData(b2.Get<half>(), b1.Get<half>(), LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+        if (skip != "MTE1_M") {
+            SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+            WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+        }
+        Mmad(co1.Get<float>(), a2.Get<half>(), b2.Get<half>(),
+             MmadParams(16, 16, 16, 0, false, true));
+        if (skip != "M_FIX") {
+            SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+            WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+        }
+        Fixpipe(cGm, co1.Get<float>(), FixpipeParamsV220(16, 16, 16, 16, false));
+    });
+}
+
+TEST(AscendcPipeHazards, EachHandOffOfTheCubePipelineNeedsItsFlag) {
+    EXPECT_EQ(CubePipeline(""), "");
+    auto load = CubePipeline("MTE2_MTE1");
+    EXPECT_TRUE(
+        Says(load, "LoadData: src (pipe MTE1) reads what DataCopy(Nd2NzParams) (pipe MTE2) wrote"))
+        << load;
+    auto mmad = CubePipeline("MTE1_M");
+    EXPECT_TRUE(Says(mmad, "Mmad: fm (A) (pipe M) reads what LoadData (pipe MTE1) wrote")) << mmad;
+    auto fixpipe = CubePipeline("M_FIX");
+    EXPECT_TRUE(Says(fixpipe, "Fixpipe: src (pipe FIX) reads what Mmad (pipe M) wrote")) << fixpipe;
+    EXPECT_TRUE(Says(fixpipe, "SetFlag<HardEvent::M_FIX>(id) after the Mmad")) << fixpipe;
+}
+
 TEST(AscendcPipeHazards, DisjointPartsOfABufferDoNotConflict) {
     std::vector<float> gm(kCount, 2.0f);
     auto message = InBlock(gm, [](auto global, auto x, auto y) {

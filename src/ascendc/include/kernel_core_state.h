@@ -244,8 +244,10 @@ struct OperandUse {
 };
 inline constexpr OperandUse kVectorRead{Pipe::V, false};
 inline constexpr OperandUse kVectorWrite{Pipe::V, true};
-inline constexpr OperandUse kCopyIn{Pipe::MTE2, true};    // GM -> local memory
-inline constexpr OperandUse kCopyOut{Pipe::MTE3, false};  // local memory -> GM
+inline constexpr OperandUse kCopyIn{Pipe::MTE2, true};     // GM -> local memory
+inline constexpr OperandUse kCopyOut{Pipe::MTE3, false};   // local memory -> GM
+inline constexpr OperandUse kGlobalIn{Pipe::MTE2, false};  // the GM side of those copies
+inline constexpr OperandUse kGlobalOut{Pipe::MTE3, true};
 
 // Checks the access against what the core's other pipes did and keeps it (kernel_pipe_hazard.h).
 __aicore__ inline void TrackAccess(const char* api, const char* role, OperandUse use,
@@ -253,6 +255,15 @@ __aicore__ inline void TrackAccess(const char* api, const char* role, OperandUse
     if (!use.tracked) return;
     std::string problem = t_core.hazards.Access(api, role, use.pipe, use.write, begin, bytes);
     if (!problem.empty()) Trap(api, problem);
+}
+
+// The GM side of a copy of `count` blocks of `bytes` with `gap` bytes between them: tracked when
+// the blocks are contiguous; with gaps, the bytes in between may be another pipe's, so nothing
+// is kept (a check given up, not invented).
+__aicore__ inline void TrackGlobalBlocks(const char* api, const char* role, OperandUse use,
+                                         const void* begin, uint64_t count, uint64_t bytes,
+                                         uint64_t gap) {
+    if (gap == 0) TrackAccess(api, role, use, begin, count * bytes);
 }
 
 }  // namespace openacl::ascendc

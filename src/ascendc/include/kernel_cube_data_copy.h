@@ -134,7 +134,8 @@ __aicore__ inline void FixpipeCopy(const char* api, Dst* dst, const AscendC::Loc
         uint64_t(ndNum - 1) * p.srcNdStride * kCFractalElements +
         uint64_t(CeilDiv(p.nSize, kFractalRows) - 1) * p.srcStride * kFractalRows +
         uint64_t(p.mSize) * kFractalRows;
-    CheckCubeOperand(api, "src", src, AscendC::Hardware::L0C, 64, srcElements * sizeof(Src));
+    CheckCubeOperand(api, "src", src, AscendC::Hardware::L0C, 64, srcElements * sizeof(Src),
+                     {Pipe::FIX, false});
     const Src* from = src.Data();
     for (uint32_t matrix = 0; matrix < ndNum; ++matrix) {
         const Src* nz = from + uint64_t(matrix) * p.srcNdStride * kCFractalElements;
@@ -192,7 +193,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
                                         " tensor: ND -> NZ copies go to A1/B1/C1 (L1) or VECIN");
     }
     cube::CheckCubeOperand(api, "the destination", dst, memory, ONE_BLK_SIZE,
-                           cube::Nd2NzExtentBytes<T>(p));
+                           cube::Nd2NzExtentBytes<T>(p), openacl::ascendc::kCopyIn);
     cube::Nd2Nz(dst.Data(), src.GetPhyAddr(), p);
 }
 
@@ -224,7 +225,8 @@ __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& 
                   uint64_t(p.mSize) * 16
             : uint64_t(p.mSize - (p.mSize > 0)) * p.dstStride + p.nSize;
     uint64_t elements = uint64_t(ndNum - 1) * p.dstNdStride + lastRow;
-    cube::CheckCubeOperand("Fixpipe", "dst", dst, Hardware::L1, ONE_BLK_SIZE, elements * sizeof(T));
+    cube::CheckCubeOperand("Fixpipe", "dst", dst, Hardware::L1, ONE_BLK_SIZE, elements * sizeof(T),
+                           {openacl::ascendc::Pipe::FIX, true});
     if (config.format == CO2Layout::NZ) {
         cube::FixpipeCopy<T, U, CO2Layout::NZ>("Fixpipe", dst.Data(), src, p);
     } else {

@@ -43,14 +43,19 @@ __aicore__ inline const char* PositionName(AscendC::TPosition position) {
     return index < sizeof(kNames) / sizeof(kNames[0]) ? kNames[index] : "?";
 }
 
+// How the cube's instructions use their operands (for the cross-pipe check); InitConstValue's
+// pipe is not modelled.
+inline constexpr OperandUse kCubeRead{Pipe::M, false};
+inline constexpr OperandUse kUntracked{Pipe::M, false, false};
+
 // The operand must be bound, live in one of the allowed memories, start `alignment` bytes
 // aligned (local memories are page-aligned, so the address itself is checked), and reach no
-// further than its buffer.
+// further than its buffer; `use` is checked against the core's other pipes.
 template <typename T>
 __aicore__ inline void CheckCubeOperand(const char* api, const char* role,
                                         const AscendC::LocalTensor<T>& tensor,
                                         AscendC::Hardware hardware, uint32_t alignment,
-                                        uint64_t bytes) {
+                                        uint64_t bytes, OperandUse use) {
     if (!tensor.IsBound()) {
         Trap(api, std::string(role) +
                       " has no buffer: take it from AllocTensor, DeQue or TBuf::Get first");
@@ -73,6 +78,7 @@ __aicore__ inline void CheckCubeOperand(const char* api, const char* role,
                       " bytes from its start but its buffer has " +
                       std::to_string(tensor.BytesToBufferEnd()) + " from there");
     }
+    TrackAccess(api, role, use, tensor.Data(), bytes);
 }
 
 __aicore__ inline void CheckRange(const char* api, const char* field, uint64_t value, uint64_t low,

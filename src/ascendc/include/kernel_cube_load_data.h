@@ -78,9 +78,11 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
     }
     if (loadDataParams.repeatTimes == 0) return;
     cube::CheckCubeOperand(api, "src", src, Hardware::L1, ONE_BLK_SIZE,
-                           cube::LoadSourceBytes(loadDataParams));
+                           cube::LoadSourceBytes(loadDataParams),
+                           {openacl::ascendc::Pipe::MTE1, false});
     cube::CheckCubeOperand(api, "dst", dst, to, cube::kFractalBytes,
-                           cube::LoadDestinationBytes(loadDataParams));
+                           cube::LoadDestinationBytes(loadDataParams),
+                           {openacl::ascendc::Pipe::MTE1, true});
     cube::LoadFractals(api, dst.Data(), src.Data(), loadDataParams);
 }
 
@@ -95,7 +97,7 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>
     openacl::ascendc::CheckGlobal(api, src);
     cube::CheckCubeOperand(api, "dst", dst, to,
                            to == Hardware::L1 ? ONE_BLK_SIZE : cube::kFractalBytes,
-                           cube::LoadDestinationBytes(loadDataParams));
+                           cube::LoadDestinationBytes(loadDataParams), openacl::ascendc::kCopyIn);
     cube::LoadFractals(api, dst.Data(), src.GetPhyAddr(), loadDataParams);
 }
 
@@ -120,7 +122,8 @@ __aicore__ inline void InitConstValue(const LocalTensor<T>& dst,
     if (p.repeatTimes == 0) return;
     uint64_t extent = p.repeatTimes * run + (p.repeatTimes - 1) * gap;
     cube::CheckCubeOperand(api, "dst", dst, memory,
-                           memory == Hardware::L1 ? ONE_BLK_SIZE : cube::kFractalBytes, extent);
+                           memory == Hardware::L1 ? ONE_BLK_SIZE : cube::kFractalBytes, extent,
+                           cube::kUntracked);
     T value = static_cast<T>(p.initValue);
     auto* base = reinterpret_cast<std::byte*>(dst.Data());
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {

@@ -34,17 +34,17 @@ __aicore__ inline void MmadCompute(const char* api, const AscendC::LocalTensor<C
     uint32_t nBlocks = CeilDiv(p.n, kFractalRows);
     uint32_t kBlocks = CeilDiv(p.k, c0);
     CheckCubeOperand(api, "fm (A)", fm, AscendC::Hardware::L0A, kFractalBytes,
-                     uint64_t(mBlocks) * kBlocks * kFractalBytes);
+                     uint64_t(mBlocks) * kBlocks * kFractalBytes, kCubeRead);
     CheckCubeOperand(api, "filter (B)", filter, AscendC::Hardware::L0B, kFractalBytes,
-                     uint64_t(kBlocks) * nBlocks * kFractalBytes);
+                     uint64_t(kBlocks) * nBlocks * kFractalBytes, kCubeRead);
     uint64_t cBytes = uint64_t(mBlocks) * nBlocks * kCFractalElements * sizeof(C);
-    CheckCubeOperand(api, "dst (C)", dst, AscendC::Hardware::L0C, 64, cBytes);
     if (init == MmadInit::BiasVector) {
-        CheckCubeOperand(api, "bias", *bias, AscendC::Hardware::BIAS, 64,
-                         uint64_t(p.n) * sizeof(V));
+        CheckCubeOperand(api, "bias", *bias, AscendC::Hardware::BIAS, 64, uint64_t(p.n) * sizeof(V),
+                         kCubeRead);
     } else if (init == MmadInit::BiasMatrix) {
-        CheckCubeOperand(api, "bias", *bias, AscendC::Hardware::L0C, 64, cBytes);
+        CheckCubeOperand(api, "bias", *bias, AscendC::Hardware::L0C, 64, cBytes, kCubeRead);
     }
+    CheckCubeOperand(api, "dst (C)", dst, AscendC::Hardware::L0C, 64, cBytes, {Pipe::M, true});
     const A* a = fm.Data();
     const B* b = filter.Data();
     C* c = dst.Data();

@@ -175,6 +175,8 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     openacl::ascendc::CheckGlobal("DataCopy", src);
     openacl::ascendc::CheckOperand("DataCopy", "the destination", dst, bytes,
                                    openacl::ascendc::kCopyIn);
+    openacl::ascendc::TrackAccess("DataCopy", "the global source", openacl::ascendc::kGlobalIn,
+                                  src.GetPhyAddr(), bytes);
     std::memcpy(dst.Data(), src.GetPhyAddr(), bytes);
 }
 
@@ -185,6 +187,8 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     openacl::ascendc::CheckGlobal("DataCopy", dst);
     openacl::ascendc::CheckOperand("DataCopy", "the source", src, bytes,
                                    openacl::ascendc::kCopyOut);
+    openacl::ascendc::TrackAccess("DataCopy", "the global destination",
+                                  openacl::ascendc::kGlobalOut, dst.GetPhyAddr(), bytes);
     openacl::ascendc::WriteGlobal(dst.GetPhyAddr(), src.Data(), bytes / sizeof(T));
 }
 
@@ -214,6 +218,9 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
         "DataCopy", "the destination", dst,
         openacl::ascendc::StridedExtent(params.blockCount, block, dstGap),
         openacl::ascendc::kCopyIn);
+    openacl::ascendc::TrackGlobalBlocks("DataCopy", "the global source",
+                                        openacl::ascendc::kGlobalIn, src.GetPhyAddr(),
+                                        params.blockCount, block, srcGap);
     auto* to = reinterpret_cast<std::byte*>(dst.Data());
     auto* from = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
     for (uint32_t i = 0; i < params.blockCount; ++i) {
@@ -234,6 +241,9 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
         "DataCopy", "the source", src,
         openacl::ascendc::StridedExtent(params.blockCount, block, srcGap),
         openacl::ascendc::kCopyOut);
+    openacl::ascendc::TrackGlobalBlocks("DataCopy", "the global destination",
+                                        openacl::ascendc::kGlobalOut, dst.GetPhyAddr(),
+                                        params.blockCount, block, dstGap);
     auto* to = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
     auto* from = reinterpret_cast<const std::byte*>(src.Data());
     for (uint32_t i = 0; i < params.blockCount; ++i) {
@@ -306,6 +316,8 @@ __aicore__ inline void CopyInPadded(const AscendC::LocalTensor<T>& dst,
         (footprint + AscendC::ONE_BLK_SIZE - 1) / AscendC::ONE_BLK_SIZE * AscendC::ONE_BLK_SIZE;
     uint64_t pitch = footprint + dstGapBlocks * AscendC::ONE_BLK_SIZE;
     CheckOperand(api, "the destination", dst, (blockCount - 1) * pitch + footprint, kCopyIn);
+    TrackGlobalBlocks(api, "the global source", kGlobalIn, src.GetPhyAddr(), blockCount, blockLen,
+                      srcGapBytes);
     auto* to = reinterpret_cast<std::byte*>(dst.Data());
     auto* from = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
     uint64_t slots = footprint / sizeof(T);
@@ -344,6 +356,8 @@ __aicore__ inline void CopyOutPadded(const AscendC::GlobalTensor<T>& dst,
         (blockLen + AscendC::ONE_BLK_SIZE - 1) / AscendC::ONE_BLK_SIZE * AscendC::ONE_BLK_SIZE;
     uint64_t pitch = footprint + srcGapBlocks * AscendC::ONE_BLK_SIZE;
     CheckOperand(api, "the source", src, (blockCount - 1) * pitch + blockLen, kCopyOut);
+    TrackGlobalBlocks(api, "the global destination", kGlobalOut, dst.GetPhyAddr(), blockCount,
+                      blockLen, dstGapBytes);
     auto* to = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
     auto* from = reinterpret_cast<const std::byte*>(src.Data());
     for (uint32_t b = 0; b < blockCount; ++b) {

@@ -7,16 +7,17 @@
 // queue hand-off (EnQue/DeQue, FreeTensor/AllocTensor), which syncs the pipes itself. The CPU
 // runs every instruction in program order, so a missing synchronisation never changes a result
 // here: it is found instead, every time, by keeping for each pipe how far it has waited for
-// each other pipe (a vector clock) and for each local-memory range the instructions that
-// touched it and are not yet ordered before every other pipe.
+// each other pipe (a vector clock) and for each memory range (local memory, and global memory
+// where this core's copies and scalar accesses touch it) the instructions that touched it and
+// are not yet ordered before every other pipe.
 //
-// What is checked: a read of local memory that another pipe wrote (read after write), a write
-// over what another pipe wrote or still reads (write after write / read), unless the accessing
-// pipe has waited for the other one since. Scalar reads are checked but not kept: the scalar
+// What is checked: a read of memory that another pipe wrote (read after write), a write over
+// what another pipe wrote or still reads (write after write / read), unless the accessing pipe
+// has waited for the other one since. Scalar reads are checked but not kept: the scalar
 // unit waits for its own loads before it issues the next instruction, so a later write by
 // another pipe cannot overtake them. Queue hand-offs count as synchronising every pipe (more
 // than the chip's one pair of pipes), so that kernels in the queue style are never reported
-// for what a queue orders; global memory is not tracked.
+// for what a queue orders. Other cores' accesses are not seen here.
 #ifndef OPENACL_ASCENDC_KERNEL_PIPE_HAZARD_H_
 #define OPENACL_ASCENDC_KERNEL_PIPE_HAZARD_H_
 

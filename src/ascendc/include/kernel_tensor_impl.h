@@ -140,14 +140,15 @@ class GlobalTensor {
     __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return At(offset); }
     __aicore__ uint64_t GetSize() const { return size_; }
 
+    // Scalar accesses run on the scalar pipe (S); operator() is checked as a read.
     __aicore__ T GetValue(uint64_t offset) const {
-        return *Element("GlobalTensor::GetValue", offset);
+        return *Scalar("GlobalTensor::GetValue", offset, false);
     }
     __aicore__ void SetValue(uint64_t offset, const T& value) const {
-        *Element("GlobalTensor::SetValue", offset) = value;
+        *Scalar("GlobalTensor::SetValue", offset, true) = value;
     }
     __aicore__ T& operator()(uint64_t offset) const {
-        return *Element("GlobalTensor::operator()", offset);
+        return *Scalar("GlobalTensor::operator()", offset, false);
     }
     __aicore__ GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor view;
@@ -166,6 +167,12 @@ class GlobalTensor {
             openacl::ascendc::Trap(api, "the tensor has no memory: call SetGlobalBuffer first");
         }
         return address_ + offset;
+    }
+    __aicore__ T* Scalar(const char* api, uint64_t offset, bool write) const {
+        T* element = Element(api, offset);
+        openacl::ascendc::TrackAccess(api, "the element", {openacl::ascendc::Pipe::S, write},
+                                      element, sizeof(T));
+        return element;
     }
     // Kernels offset tensors they never set (a Matmul's absent bias, per block): the view of a
     // tensor without memory has none either, where null plus an offset would be undefined on
