@@ -689,6 +689,9 @@ int OpenaclRunBlock(const void* args, uint32_t block, uint32_t blocks, char* err
 #endif
     try {
         call(*std::launder(reinterpret_cast<const Args*>(copy)));
+#ifdef OPENACL_ASCENDC_KERNEL_CORE_STATE_H_
+        openacl::ascendc::EndBlock();  // its global-memory writes, compared with other blocks'
+#endif
         return 0;
     } catch (const std::exception& e) {
         std::snprintf(error, size, "%s", e.what());

@@ -106,6 +106,16 @@ __attribute__((visibility("default"))) int openaclKernelWaitFlag(const int32_t* 
 __attribute__((visibility("default"))) int openaclKernelAllCoresSet(uint32_t id);
 __attribute__((visibility("default"))) int openaclKernelAllCoresWait(uint32_t id, uint64_t taken);
 
+/* What a block of an Ascend C kernel hands over when it ends: the global memory it wrote
+ * outside atomics, as `count` byte ranges [ranges[2i], ranges[2i+1]) with the API that wrote
+ * each (apis[i], a string the kernel keeps). Once every block has run, the runtime fails the
+ * launch if two blocks wrote the same bytes with no inter-block synchronisation (SyncAll,
+ * IBSet/IBWait, CrossCoreSetFlag mode 0) in the launch. 0: taken, or not collected (the block
+ * was not launched by openacl's runtime). */
+__attribute__((visibility("default"))) int openaclKernelBlockWrites(const uint64_t* ranges,
+                                                                    const char* const* apis,
+                                                                    uint32_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,7 @@
 #include "core/handle_table.h"
 #include "core/host_mapping.h"
 #include "core/kernel_args.h"
+#include "core/kernel_block_writes.h"
 #include "core/memory.h"
 #include "core/model_ri.h"
 #include "core/op_timeout.h"
@@ -391,12 +392,14 @@ cpu::TaskStatus RunLaunchBlocks(const Launch& launch) {
         std::atomic<bool> failed{false};
         std::atomic<uint32_t> raised{0};  // overflow flags of watched blocks
         char error[256] = {};
-    } blocks{&launch};
+        KernelBlockWrites writes{};  // global memory Ascend C blocks wrote
+    } blocks{&launch, {}, {}, {}, {}};
     auto run_block = [](const cpu::BlockContext& ctx, uint32_t block, void* arg) -> int32_t {
         auto* state = static_cast<Blocks*>(arg);
         char error[256] = {};
         const Launch& l = *state->launch;
         overflow::BlockProbe probe(l.check_overflow, &state->raised);
+        KernelBlockWrites::BlockScope scope(&state->writes, block);
         if (l.entry->run(l.args, block, ctx.num_blocks(), error, sizeof error) == 0) return 0;
         if (!state->failed.exchange(true)) std::memcpy(state->error, error, sizeof error);
         return ACL_ERROR_RT_AICORE_EXCEPTION;
@@ -427,6 +430,10 @@ cpu::TaskStatus RunLaunchBlocks(const Launch& launch) {
         launch.stream->NoteFailure("kernel %s: internal error: launched off the device's workers",
                                    launch.entry->name);
         return cpu::TaskStatus::Failed(ACL_ERROR_RT_FAILURE);
+    }
+    if (const std::string overlap = blocks.writes.Overlap(); !overlap.empty()) {
+        launch.stream->NoteFailure("kernel %s: %s", launch.entry->name, overlap.c_str());
+        return cpu::TaskStatus::Failed(ACL_ERROR_RT_AICORE_EXCEPTION);
     }
     return cpu::TaskStatus::Done();
 }
@@ -1152,27 +1159,38 @@ aclError LaunchKernelArgsArray(KernelFunction* function, const LaunchOptions& op
 
 // The barrier of an Ascend C kernel's SyncAll (openacl/kernel_binary.h), called from kernel
 // code on a co-resident block's thread.
+// Each of these orders the launch's blocks: their writes to global memory are not compared.
+static void NoteBlocksOrdered() {
+    if (openacl::KernelBlockWrites* writes = openacl::KernelBlockWrites::Current())
+        writes->NoteOrdered();
+}
+
 int openaclKernelSyncAll(uint32_t participants) {
+    NoteBlocksOrdered();
     return static_cast<int>(openacl::cpu::CoResidentBarrier(participants));
 }
 
 // IBSet and IBWait of an Ascend C kernel, the same way.
 int openaclKernelSetFlag(int32_t* flag, int32_t value) {
+    NoteBlocksOrdered();
     return static_cast<int>(openacl::cpu::CoResidentSetFlag(flag, value));
 }
 
 int openaclKernelWaitFlag(const int32_t* flag, int32_t value) {
+    NoteBlocksOrdered();
     return static_cast<int>(openacl::cpu::CoResidentWaitFlag(flag, value));
 }
 
 // CrossCoreSetFlag mode 0 and its wait.
 int openaclKernelAllCoresSet(uint32_t id) {
+    NoteBlocksOrdered();
     if (id >= openacl::cpu::kAllCoreFlags)
         return static_cast<int>(openacl::cpu::BarrierResult::kTooMany);
     return static_cast<int>(openacl::cpu::CoResidentAllCoresSet(id));
 }
 
 int openaclKernelAllCoresWait(uint32_t id, uint64_t taken) {
+    NoteBlocksOrdered();
     if (id >= openacl::cpu::kAllCoreFlags)
         return static_cast<int>(openacl::cpu::BarrierResult::kTooMany);
     return static_cast<int>(openacl::cpu::CoResidentAllCoresWait(id, taken));

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "kernel_pipe_hazard.h"
 #include "kernel_type.h"
@@ -139,6 +140,10 @@ struct CoreState {
     std::array<uint64_t, 16> allCoreTaken{};
     // The order between this core's pipes, for the cross-pipe hazard check.
     PipeHazards hazards;
+    // The global memory this block wrote outside atomics ([begin, end) pairs, and the API of
+    // each), handed to the runtime when the block ends (EndBlock) to compare with other blocks'.
+    std::vector<uint64_t> globalWrites;
+    std::vector<const char*> globalWriters;
 
     CoreState() = default;
     CoreState(const CoreState&) = delete;
@@ -188,6 +193,8 @@ inline void BeginBlock(uint64_t tilingKey = 0) {
     t_core.allCoreSets = {};
     t_core.allCoreTaken = {};
     t_core.hazards.Reset();
+    t_core.globalWrites.clear();
+    t_core.globalWriters.clear();
 }
 
 // For launchers, after a block: SetFlag calls no WaitFlag consumed, as "HardEvent id: count"
@@ -264,6 +271,40 @@ __aicore__ inline void TrackGlobalBlocks(const char* api, const char* role, Oper
                                          const void* begin, uint64_t count, uint64_t bytes,
                                          uint64_t gap) {
     if (gap == 0) TrackAccess(api, role, use, begin, count * bytes);
+}
+
+// Keeps a write of global memory outside atomics for the comparison between blocks; one pipe's
+// adjoining writes are one range (a block's tiles of its part of the output).
+__aicore__ inline void RecordGlobalWrite(const char* api, const void* begin, uint64_t bytes) {
+    constexpr size_t kMaxRanges = 1 << 16;  // beyond: the rest is not compared
+    if (t_core.atomicMode != AtomicMode::NONE || bytes == 0) return;
+    const auto b = reinterpret_cast<uintptr_t>(begin);
+    std::vector<uint64_t>& ranges = t_core.globalWrites;
+    if (!ranges.empty() && ranges.back() == b && t_core.globalWriters.back() == api) {
+        ranges.back() = b + bytes;
+        return;
+    }
+    if (t_core.globalWriters.size() >= kMaxRanges) return;
+    ranges.push_back(b);
+    ranges.push_back(b + bytes);
+    t_core.globalWriters.push_back(api);
+}
+
+}  // namespace openacl::ascendc
+
+// The runtime's side (openacl/kernel_binary.h); absent when the kernel runs without it.
+extern "C" __attribute__((weak)) int openaclKernelBlockWrites(const uint64_t* ranges,
+                                                              const char* const* apis,
+                                                              uint32_t count);
+
+namespace openacl::ascendc {
+
+// For launchers, after a block that finished: hands its global-memory writes to the runtime.
+inline void EndBlock() {
+    if (openaclKernelBlockWrites != nullptr && !t_core.globalWriters.empty()) {
+        openaclKernelBlockWrites(t_core.globalWrites.data(), t_core.globalWriters.data(),
+                                 static_cast<uint32_t>(t_core.globalWriters.size()));
+    }
 }
 
 }  // namespace openacl::ascendc

@@ -145,7 +145,9 @@ class GlobalTensor {
         return *Scalar("GlobalTensor::GetValue", offset, false);
     }
     __aicore__ void SetValue(uint64_t offset, const T& value) const {
-        *Scalar("GlobalTensor::SetValue", offset, true) = value;
+        T* element = Scalar("GlobalTensor::SetValue", offset, true);
+        openacl::ascendc::RecordGlobalWrite("GlobalTensor::SetValue", element, sizeof(T));
+        *element = value;
     }
     __aicore__ T& operator()(uint64_t offset) const {
         return *Scalar("GlobalTensor::operator()", offset, false);

@@ -18,6 +18,9 @@
 #include "aclrtlaunch_fill_int32_t.h"
 #include "aclrtlaunch_ib_never_set.h"
 #include "aclrtlaunch_ib_prefix.h"
+#include "aclrtlaunch_ordered_overwrite.h"
+#include "aclrtlaunch_same_cell.h"
+#include "aclrtlaunch_strided_tiles.h"
 #include "aclrtlaunch_sync_skipped.h"
 #include "aclrtlaunch_sync_sum.h"
 #include "aclrtlaunch_sync_sum_soft.h"
@@ -324,6 +327,65 @@ TEST_F(AscendcBuild, IBWaitForAnEventNoBlockSetsFailsTheLaunchInsteadOfHanging) 
     const std::string message = RecentMessage();
     EXPECT_NE(message.find("block 0 never sets event 3"), std::string::npos) << message;
     aclrtFree(sync);
+}
+
+// ---- Blocks writing the same global memory ----
+
+TEST_F(AscendcBuild, BlocksWritingTheSameGlobalMemoryFailTheLaunch) {
+    void* out = Upload(std::vector<float>(64, 0.0f));
+    EXPECT_EQ(aclrtlaunch_strided_tiles(4, stream_, out, 4u, 0u), 0u);  // tiles of 8, 4 apart
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("kernel strided_tiles: blocks 0 and 1 both write the 16 bytes of "
+                           "global memory at"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("(DataCopy in block 0, DataCopy in block 1), outside atomics"),
+              std::string::npos)
+        << message;
+    aclrtFree(out);
+}
+
+TEST_F(AscendcBuild, BlocksWritingTheirOwnPartsAreNotReported) {
+    void* out = Upload(std::vector<float>(64, 0.0f));
+    EXPECT_EQ(aclrtlaunch_strided_tiles(4, stream_, out, 8u, 0u), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentMessage();
+    const std::vector<float> got = Download<float>(out, 32);
+    for (uint32_t i = 0; i < 32; ++i)
+        EXPECT_EQ(got[i], static_cast<float>(i / 8 + 1)) << i;
+    aclrtFree(out);
+}
+
+TEST_F(AscendcBuild, OverlappingWritesUnderSetAtomicAddAddUp) {
+    void* out = Upload(std::vector<float>(64, 0.0f));
+    EXPECT_EQ(aclrtlaunch_strided_tiles(2, stream_, out, 4u, 1u), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentMessage();
+    const std::vector<float> got = Download<float>(out, 12);
+    EXPECT_EQ(got, (std::vector<float>{1, 1, 1, 1, 3, 3, 3, 3, 2, 2, 2, 2}));
+    aclrtFree(out);
+}
+
+TEST_F(AscendcBuild, OverwritesOrderedBySyncAllAreNotReported) {
+    void* out = Upload(std::vector<float>(8, 0.0f));
+    EXPECT_EQ(aclrtlaunch_ordered_overwrite(2, stream_, out), 0u);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentMessage();
+    EXPECT_EQ(Download<float>(out, 8), std::vector<float>(8, 2.0f));
+    aclrtFree(out);
+}
+
+TEST_F(AscendcBuild, ScalarWritesOfOneElementByTwoBlocksAreReported) {
+    void* out = Upload(std::vector<int32_t>(8, -1));
+    EXPECT_EQ(aclrtlaunch_same_cell(2, stream_, out), 0u);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+    const std::string message = RecentMessage();
+    EXPECT_NE(message.find("blocks 0 and 1 both write the 4 bytes of global memory at"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(
+        message.find("(GlobalTensor::SetValue in block 0, GlobalTensor::SetValue in block 1)"),
+        std::string::npos)
+        << message;
+    aclrtFree(out);
 }
 
 // ---- CrossCoreSetFlag mode 0: every core of the launch ----
