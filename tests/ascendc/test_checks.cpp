@@ -104,6 +104,53 @@ TEST(AscendcChecks, FreeTensorFromAnotherQueueTraps) {
         << message;
 }
 
+TEST(AscendcChecks, ATensorUsedAfterFreeTensorTraps) {
+    auto message = TrapOf([] {
+        TPipe pipe;
+        TQue<QuePosition::VECIN, 1> queue;
+        pipe.InitBuffer(queue, 1, 256);
+        LocalTensor<float> x = queue.AllocTensor<float>();
+        queue.FreeTensor(x);
+        LocalTensor<float> y = queue.AllocTensor<float>();  // the same buffer, allocated again
+        Duplicate(y, 1.0f, 64);
+        Adds(y, x, 1.0f, 64);
+    });
+    EXPECT_NE(message.find("Adds: src was freed (FreeTensor): its buffer may already hold another "
+                           "tensor on the NPU"),
+              std::string::npos)
+        << message;
+}
+
+TEST(AscendcChecks, AViewOfAFreedTensorTrapsToo) {
+    auto message = TrapOf([] {
+        TPipe pipe;
+        TQue<QuePosition::VECOUT, 1> queue;
+        pipe.InitBuffer(queue, 2, 256);
+        LocalTensor<float> x = queue.AllocTensor<float>();
+        LocalTensor<int32_t> view = x[8].ReinterpretCast<int32_t>();
+        queue.FreeTensor(x);
+        (void)view.GetValue(0);
+    });
+    EXPECT_NE(message.find("LocalTensor::GetValue: the tensor was freed (FreeTensor)"),
+              std::string::npos)
+        << message;
+}
+
+TEST(AscendcChecks, FreeingAStaleTensorWhoseBufferWasAllocatedAgainTraps) {
+    auto message = TrapOf([] {
+        TPipe pipe;
+        TQue<QuePosition::VECIN, 1> queue;
+        pipe.InitBuffer(queue, 1, 256);
+        LocalTensor<float> x = queue.AllocTensor<float>();
+        queue.FreeTensor(x);
+        LocalTensor<float> y = queue.AllocTensor<float>();
+        queue.FreeTensor(x);  // would free y's buffer under it
+        queue.FreeTensor(y);
+    });
+    EXPECT_NE(message.find("FreeTensor: the tensor was freed (FreeTensor)"), std::string::npos)
+        << message;
+}
+
 TEST(AscendcChecks, AllocTensorBeforeInitBufferTraps) {
     auto message = TrapOf([] {
         TPipe pipe;

@@ -213,6 +213,13 @@ inline std::string UnpairedFlags() {
     return report;
 }
 
+// What a check says of an operand whose queue buffer was freed.
+inline std::string FreedTensor(const std::string& role) {
+    return role +
+           " was freed (FreeTensor): its buffer may already hold another tensor on the NPU; use "
+           "a tensor from a later AllocTensor or DeQue";
+}
+
 // The trap every check uses: "<api>: <problem>".
 [[noreturn]] inline void Trap(const char* api, const std::string& problem) {
     KernelTrap(std::string(api) + ": " + problem);

@@ -60,6 +60,7 @@ __aicore__ inline void CheckCubeOperand(const char* api, const char* role,
         Trap(api, std::string(role) +
                       " has no buffer: take it from AllocTensor, DeQue or TBuf::Get first");
     }
+    if (tensor.Freed()) Trap(api, FreedTensor(role));
     AscendC::Hardware actual = PositionHardware(tensor.GetPosition());
     if (actual != hardware) {
         Trap(api, std::string(role) + " is a " + PositionName(tensor.GetPosition()) +

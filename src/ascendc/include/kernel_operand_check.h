@@ -31,6 +31,7 @@ __aicore__ inline void CheckOperand(const char* api, const char* role,
         Trap(api, std::string(role) +
                       " has no buffer: take it from AllocTensor, DeQue or TBuf::Get first");
     }
+    if (tensor.Freed()) Trap(api, FreedTensor(role));
     auto offset = reinterpret_cast<uintptr_t>(tensor.Data()) -
                   reinterpret_cast<uintptr_t>(tensor.BufferBegin());
     if (offset % AscendC::ONE_BLK_SIZE != 0) {

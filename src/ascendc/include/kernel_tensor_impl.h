@@ -70,10 +70,13 @@ class LocalTensor {
 
     template <typename U>
     __aicore__ LocalTensor<U> ReinterpretCast() const {
-        return LocalTensor<U>(
+        LocalTensor<U> view(
             reinterpret_cast<U*>(address_),
             static_cast<uint32_t>(static_cast<uint64_t>(size_) * sizeof(T) / sizeof(U)),
             bufferBegin_, bufferEnd_, position_);
+        view.live_ = live_;
+        view.generation_ = generation_;
+        return view;
     }
 
     __aicore__ void SetUserTag(int32_t tag) { tag_ = tag; }
@@ -84,6 +87,13 @@ class LocalTensor {
     __aicore__ std::byte* BufferBegin() const { return bufferBegin_; }
     __aicore__ std::byte* BufferEnd() const { return bufferEnd_; }
     __aicore__ bool IsBound() const { return address_ != nullptr && bufferEnd_ != nullptr; }
+    // A queue's tensor remembers its buffer's allocation (`live`: the queue's count of frees of
+    // that buffer); FreeTensor ends it, and a tensor of an ended allocation is freed.
+    __aicore__ void BindAllocation(const uint32_t* live) {
+        live_ = live;
+        generation_ = *live;
+    }
+    __aicore__ bool Freed() const { return live_ != nullptr && *live_ != generation_; }
     // Bytes from this view's start to the end of its buffer (0 when outside it).
     __aicore__ uint64_t BytesToBufferEnd() const {
         auto* start = reinterpret_cast<std::byte*>(address_);
@@ -92,12 +102,16 @@ class LocalTensor {
     }
 
  private:
+    template <typename>
+    friend class LocalTensor;
+
     __aicore__ T* Element(const char* api, uint32_t index) const {
         if (!IsBound()) {
             openacl::ascendc::Trap(api,
                                    "the tensor has no buffer: take it from AllocTensor, DeQue or "
                                    "TBuf::Get first");
         }
+        if (Freed()) openacl::ascendc::Trap(api, openacl::ascendc::FreedTensor("the tensor"));
         auto* element = reinterpret_cast<std::byte*>(address_ + index);
         if (element < bufferBegin_ || element + sizeof(T) > bufferEnd_) {
             openacl::ascendc::Trap(api, "index " + std::to_string(index) +
@@ -120,6 +134,8 @@ class LocalTensor {
     std::byte* bufferEnd_ = nullptr;
     TPosition position_ = TPosition::VECCALC;
     int32_t tag_ = 0;
+    const uint32_t* live_ = nullptr;
+    uint32_t generation_ = 0;
 };
 
 template <typename T>

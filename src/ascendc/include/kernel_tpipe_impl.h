@@ -106,11 +106,15 @@ class TQueBind {
             openacl::ascendc::Trap("FreeTensor",
                                    "the tensor's buffer is already free (freed twice)");
         }
+        if (tensor.Freed()) {  // and allocated again since
+            openacl::ascendc::Trap("FreeTensor", openacl::ascendc::FreedTensor("the tensor"));
+        }
         if (state_[index] == State::Queued) {
             openacl::ascendc::Trap("FreeTensor",
                                    "the tensor is still in the queue: DeQue it before freeing");
         }
         state_[index] = State::Free;
+        ++frees_[index];
         openacl::ascendc::t_core.hazards.JoinAll();
     }
 
@@ -120,6 +124,9 @@ class TQueBind {
         uint32_t index = Find("EnQue", tensor);
         if (state_[index] == State::Free) {
             openacl::ascendc::Trap("EnQue", "the tensor's buffer was freed: AllocTensor again");
+        }
+        if (tensor.Freed()) {
+            openacl::ascendc::Trap("EnQue", openacl::ascendc::FreedTensor("the tensor"));
         }
         if (state_[index] == State::Queued) {
             openacl::ascendc::Trap("EnQue", "the tensor is already in the queue");
@@ -223,8 +230,10 @@ class TQueBind {
     template <typename T>
     __aicore__ LocalTensor<T> Tensor(uint32_t index, uint32_t bytes) const {
         std::byte* begin = base_ + static_cast<size_t>(index) * length_;
-        return LocalTensor<T>(reinterpret_cast<T*>(begin), static_cast<uint32_t>(bytes / sizeof(T)),
+        LocalTensor<T> tensor(reinterpret_cast<T*>(begin), static_cast<uint32_t>(bytes / sizeof(T)),
                               begin, begin + length_, Position());
+        tensor.BindAllocation(&frees_[index]);
+        return tensor;
     }
 
     std::byte* base_ = nullptr;
@@ -233,6 +242,8 @@ class TQueBind {
     uint64_t epoch_ = 0;
     std::array<State, internal::kMaxBuffersPerPipe> state_{};
     std::array<uint32_t, internal::kMaxBuffersPerPipe> bytes_{};
+    // Frees of each buffer, never reset: a tensor of an earlier allocation is stale.
+    std::array<uint32_t, internal::kMaxBuffersPerPipe> frees_{};
     std::array<uint8_t, internal::kMaxBuffersPerPipe> fifo_{};
     uint32_t head_ = 0;
     uint32_t queued_ = 0;
