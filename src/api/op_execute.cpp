@@ -577,6 +577,7 @@ aclError aclopSetMaxOpQueueNum(uint64_t maxOpNum) {
     if (maxOpNum == 0) return Fail(ACL_ERROR_INVALID_PARAM, "maxOpNum is 0: it must be positive");
     openacl::op::SetPlanCacheCapacity(maxOpNum);
     openacl::op::SetCompiledModelCapacity(maxOpNum);
+    openacl::op::SetSelectionCapacity(maxOpNum);
     return ACL_SUCCESS;
 }
 

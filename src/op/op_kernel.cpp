@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -44,9 +45,50 @@ struct Registry {
     std::mutex mutex;
     std::map<std::pair<std::string, std::string>, Registered> kernels;  // (type, kernel id)
     std::map<std::string, aclopCompileFunc> selectors;
-    // By type, then by the call's DescKey (with output shapes): what the selector chose.
-    std::map<std::string, std::unordered_map<std::string, std::shared_ptr<const Selection>>>
-        selections;
+    // What the selector chose, by type and the call's DescKey (with output shapes), the most
+    // recently used first; at most `capacity` (aclopSetMaxOpQueueNum, CANN's 20000 by default).
+    struct Chosen {
+        std::string type;
+        std::shared_ptr<const Selection> selection;
+    };
+    std::list<std::string> order;
+    std::unordered_map<std::string, std::pair<Chosen, std::list<std::string>::iterator>> selections;
+    uint64_t capacity = 20000;
+
+    static std::string Key(const std::string& type, const OpDesc& desc) {
+        return type + '\0' + DescKey(desc, true);
+    }
+    std::shared_ptr<const Selection> Find(const OpDesc& desc) {
+        auto it = selections.find(Key(desc.type, desc));
+        if (it == selections.end()) return nullptr;
+        order.splice(order.begin(), order, it->second.second);
+        return it->second.first.selection;
+    }
+    void Keep(const OpDesc& desc, std::shared_ptr<const Selection> selection) {
+        std::string key = Key(desc.type, desc);
+        if (auto it = selections.find(key); it != selections.end()) {
+            it->second.first.selection = std::move(selection);
+            order.splice(order.begin(), order, it->second.second);
+            return;
+        }
+        order.push_front(key);
+        selections.emplace(std::move(key),
+                           std::make_pair(Chosen{desc.type, std::move(selection)}, order.begin()));
+        Trim();
+    }
+    void Trim() {
+        while (selections.size() > capacity) {
+            selections.erase(order.back());
+            order.pop_back();
+        }
+    }
+    void Forget(const std::string& type) {
+        std::erase_if(selections, [&](const auto& entry) {
+            if (entry.second.first.type != type) return false;
+            order.erase(entry.second.second);
+            return true;
+        });
+    }
 };
 
 Registry& TheRegistry() {
@@ -128,7 +170,7 @@ std::shared_ptr<const Selection> RunSelector(const KernelCall& call) {
               KernelIds(registry, type).c_str());
     }
     selection->function = kernel->second.function;
-    registry.selections[type][DescKey(*call.desc, true)] = selection;
+    registry.Keep(*call.desc, selection);
     return selection;
 }
 
@@ -217,7 +259,7 @@ void UnregisterSelector(const char* op_type) {
     std::lock_guard lock(registry.mutex);
     registry.selectors.erase(op_type);
     // What the old selector chose is the old selector's: the next call asks the new one.
-    registry.selections.erase(op_type);
+    registry.Forget(op_type);
 }
 
 bool HasSelector(const std::string& op_type) {
@@ -246,6 +288,13 @@ void Select(const KernelCall& call) {
     RunSelector(call);
 }
 
+void SetSelectionCapacity(uint64_t capacity) {
+    Registry& registry = TheRegistry();
+    std::lock_guard lock(registry.mutex);
+    registry.capacity = capacity;
+    registry.Trim();
+}
+
 void LaunchSelected(const KernelCall& call, const aclDataBuffer* const* inputs,
                     const aclDataBuffer* const* outputs, aclrtStream stream) {
     const OpDesc& desc = *call.desc;
@@ -253,8 +302,7 @@ void LaunchSelected(const KernelCall& call, const aclDataBuffer* const* inputs,
     {
         Registry& registry = TheRegistry();
         std::lock_guard lock(registry.mutex);
-        const auto& chosen = registry.selections[desc.type];
-        if (auto it = chosen.find(DescKey(desc, true)); it != chosen.end()) selection = it->second;
+        selection = registry.Find(desc);
     }
     if (selection == nullptr) selection = RunSelector(call);
 

@@ -63,5 +63,7 @@ void Select(const KernelCall& call);
 // `stream` with these buffers. Throws OpError.
 void LaunchSelected(const KernelCall& call, const aclDataBuffer* const* inputs,
                     const aclDataBuffer* const* outputs, aclrtStream stream);
+// aclopSetMaxOpQueueNum: how many choices are kept (the least recently used go first).
+void SetSelectionCapacity(uint64_t capacity);
 
 }  // namespace openacl::op

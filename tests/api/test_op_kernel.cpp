@@ -104,6 +104,27 @@ TEST_F(OpKernel, TheSelectorIsAskedOncePerSetOfShapes) {
     EXPECT_EQ(w.Read<float>(), (std::vector<float>{4, 5, 5, 6}));
 }
 
+TEST_F(OpKernel, TheChoicesKeptAreBoundedByTheMaxOpQueueNum) {
+    RegisterAxpy("KernelAxpyLru");
+    ASSERT_EQ(aclopSetMaxOpQueueNum(2), ACL_SUCCESS);
+    auto run = [&](int64_t n) {
+        OpTensor a(ACL_FLOAT, {n}, Iota(n, 1)), b(ACL_FLOAT, {n}, Iota(n, 0)),
+            z(ACL_FLOAT, {n}, n, 4);
+        ASSERT_EQ(ExecuteV2("KernelAxpyLru", {&a, &b}, {&z}), ACL_SUCCESS) << aclGetRecentErrMsg();
+    };
+    const int before = g_selections.load();
+    run(8);
+    run(16);
+    run(8);   // kept: 8 is now the most recently used
+    run(32);  // a third set of shapes: 16, the least recently used, goes
+    EXPECT_EQ(g_selections.load() - before, 3);
+    run(8);
+    EXPECT_EQ(g_selections.load() - before, 3);
+    run(16);  // asked again
+    EXPECT_EQ(g_selections.load() - before, 4);
+    ASSERT_EQ(aclopSetMaxOpQueueNum(20000), ACL_SUCCESS);
+}
+
 TEST_F(OpKernel, UpdateParamsAsksTheSelectorWithoutRunningAnything) {
     RegisterAxpy("KernelAxpy3");
     const int before = g_selections.load();
