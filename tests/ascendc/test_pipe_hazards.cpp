@@ -56,6 +56,7 @@ TEST(AscendcPipeHazards, AFlagFromTheWriterToTheReaderOrdersThem) {
     std::vector<float> gm(kCount, 2.0f);
     float sum = 0;
     auto message = InBlock(gm, [&](auto global, auto x, auto y) {
+        openacl::ascendc::t_core.hazards.AssumeAutoSync(false);
         DataCopy(x, global, kCount);
         SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
         WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
@@ -124,9 +125,29 @@ TEST(AscendcPipeHazards, OverwritingWhatAnotherPipeStillReadsIsReported) {
     EXPECT_TRUE(Says(message, "SetFlag<HardEvent::MTE3_V>(id) after the DataCopy")) << message;
 }
 
+// CANN's projects build with --cce-auto-sync, which orders the scalar pipe with the vector and
+// copy pipes: that is assumed unless a block says otherwise (OPENACL_ASCENDC_AUTO_SYNC=0).
+TEST(AscendcPipeHazards, TheCompilersAutoSyncOrdersTheScalarPipeByDefault) {
+    std::vector<float> gm(kCount, 2.0f);
+    float value = 0;
+    EXPECT_EQ(InBlock(gm,
+                      [&](auto global, auto x, auto y) {
+                          Duplicate(x, 1.0f, kCount);
+                          value = x.GetValue(3);  // V -> S
+                          x.SetValue(5, 7.0f);    // S -> V
+                          Adds(y, x, 1.0f, kCount);
+                          PipeBarrier<PIPE_ALL>();   // (x: V's writes before the copy)
+                          global.SetValue(0, 5.0f);  // S -> MTE2
+                          DataCopy(x, global, kCount);
+                      }),
+              "");
+    EXPECT_EQ(value, 1.0f);
+}
+
 TEST(AscendcPipeHazards, AScalarReadOfAVectorResultNeedsTheVectorPipeDone) {
     std::vector<float> gm(kCount, 2.0f);
     auto message = InBlock(gm, [](auto, auto x, auto) {
+        openacl::ascendc::t_core.hazards.AssumeAutoSync(false);
         Duplicate(x, 1.0f, kCount);
         (void)x.GetValue(3);
     });
@@ -140,6 +161,7 @@ TEST(AscendcPipeHazards, AScalarReadOfAVectorResultNeedsTheVectorPipeDone) {
 TEST(AscendcPipeHazards, AScalarWriteReadByTheVectorPipeNeedsAFlag) {
     std::vector<float> gm(kCount, 2.0f);
     auto message = InBlock(gm, [](auto, auto x, auto y) {
+        openacl::ascendc::t_core.hazards.AssumeAutoSync(false);
         Duplicate(x, 1.0f, kCount);
         PipeBarrier<PIPE_ALL>();
         x.SetValue(5, 7.0f);
@@ -177,6 +199,7 @@ TEST(AscendcPipeHazards, GlobalMemoryCopiedOutAndBackInNeedsAFlag) {
 TEST(AscendcPipeHazards, AScalarWriteToGlobalMemoryCopiedInNeedsAFlag) {
     std::vector<float> gm(kCount, 2.0f);
     auto message = InBlock(gm, [](auto global, auto x, auto) {
+        openacl::ascendc::t_core.hazards.AssumeAutoSync(false);
         global.SetValue(0, 5.0f);
         DataCopy(x, global, kCount);
     });

@@ -18,6 +18,12 @@
 // another pipe cannot overtake them. Queue hand-offs count as synchronising every pipe (more
 // than the chip's one pair of pipes), so that kernels in the queue style are never reported
 // for what a queue orders. Other cores' accesses are not seen here.
+//
+// CANN's kernel projects compile with the compiler's automatic synchronisation on
+// (--cce-auto-sync, their default), which inserts the flags between the scalar pipe and the
+// vector, MTE2 and MTE3 pipes: those pairs are not reported unless OPENACL_ASCENDC_AUTO_SYNC=0
+// says the kernels were built without it. The rest (vector and copy pipes on a TBuf or a static
+// tensor, MTE2 after MTE3 on the same global memory, the cube's pipes) is the kernel's to order.
 #ifndef OPENACL_ASCENDC_KERNEL_PIPE_HAZARD_H_
 #define OPENACL_ASCENDC_KERNEL_PIPE_HAZARD_H_
 
@@ -28,6 +34,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernel_type.h"
@@ -102,6 +109,7 @@ class PipeHazards {
             if (a.pipe == pipe || a.end <= b || e <= a.begin) continue;
             if (!a.write && !write) continue;
             if (mine[static_cast<size_t>(a.pipe)] >= a.clock) continue;
+            if (autoSync_ && CompilerSyncs(a.pipe, pipe)) continue;
             const char* what =
                 a.write ? (write ? "overwrites what" : "reads what") : "overwrites what";
             const char* did = a.write ? "wrote" : "still reads";
@@ -155,14 +163,28 @@ class PipeHazards {
             const char* v = std::getenv("OPENACL_ASCENDC_PIPE_CHECK");
             return v == nullptr || std::string(v) != "0";
         }();
+        static const bool autoSync = [] {
+            const char* v = std::getenv("OPENACL_ASCENDC_AUTO_SYNC");
+            return v == nullptr || std::string(v) != "0";
+        }();
         enabled_ = on;
+        autoSync_ = autoSync;
     }
+
+    // For the rest of the block: whether the compiler's automatic synchronisation is assumed.
+    void AssumeAutoSync(bool on) { autoSync_ = on; }
 
     // For the rest of the block (tests of single instructions, whose scalar set-up and
     // read-back would need flags on the chip).
     void Enable(bool on) { enabled_ = on; }
 
  private:
+    // The pairs --cce-auto-sync orders: the scalar pipe with the vector, MTE2 and MTE3 pipes.
+    static bool CompilerSyncs(Pipe x, Pipe y) {
+        if (y == Pipe::S) std::swap(x, y);
+        return x == Pipe::S && (y == Pipe::V || y == Pipe::MTE2 || y == Pipe::MTE3);
+    }
+
     void Keep(const PipeAccess& access) {
         if (!log_.empty()) {
             PipeAccess& last = log_.back();
@@ -210,6 +232,7 @@ class PipeHazards {
     std::vector<PipeAccess> log_;
     uint32_t generation_ = 0;
     bool enabled_ = true;
+    bool autoSync_ = true;
 };
 
 }  // namespace openacl::ascendc

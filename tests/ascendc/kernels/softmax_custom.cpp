@@ -1,6 +1,7 @@
 // Row-wise softmax of a rows x cols float matrix; each block takes a contiguous run of rows.
 // Scratch space comes from TBufs; the row maximum and sum go through the scalar unit, which
-// reads them only after waiting for the vector pipe (V_S).
+// reads them after waiting for the vector pipe (V_S): the compiler's auto-sync would insert that
+// flag, written out it keeps the kernel right without it too.
 #include "kernel_operator.h"
 
 using namespace AscendC;
