@@ -40,9 +40,10 @@ std::string RunBlocks(uint32_t blocks, Kernel kernel, uint32_t threads = 4) {
     return failure;
 }
 
-// For a block that tests single instructions: it fills operands and reads results with scalar
-// accesses between vector instructions, which on the chip would need S_V / V_S flags each
-// time, so the cross-pipe check (tested on its own in test_pipe_hazards.cpp) is off.
+// For a block that tests single instructions and sets up their operands in ways a chip kernel
+// would have to order with flags (L0 filled by scalar writes, a UB buffer filled by a vector
+// instruction and then copied over), so the cross-pipe check (tested on its own in
+// test_pipe_hazards.cpp) is off.
 inline void SingleInstructionTest() {
     openacl::ascendc::t_core.hazards.Enable(false);
 }

@@ -17,7 +17,6 @@ template <typename D, typename S>
 std::vector<D> CastInKernel(const std::vector<S>& input, RoundMode mode) {
     std::vector<D> output(input.size());
     openacl::test::RunOneBlock([&] {
-        openacl::test::SingleInstructionTest();
         AscendC::TPipe pipe;
         AscendC::TBuf<AscendC::TPosition::VECCALC> srcBuf, dstBuf;
         pipe.InitBuffer(srcBuf, input.size() * sizeof(S));

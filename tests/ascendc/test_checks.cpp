@@ -40,7 +40,6 @@ TEST(AscendcChecks, InitBufferRoundsLengthsUpTo32Bytes) {
 TEST(AscendcChecks, EachBlockGetsTheWholeUbAfresh) {
     // Every block takes 3/4 of the UB; with blocks on 4 threads, a shared UB would overflow.
     auto failure = openacl::test::RunBlocks(16, [] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> buf;
         pipe.InitBuffer(buf, ASC_UB_SIZE / 4 * 3);

@@ -20,7 +20,6 @@ using openacl::test::TrapOf;
 template <typename T, typename Body>
 void WithTensors(uint32_t n, uint32_t bytes, Body body) {
     openacl::test::RunOneBlock([&] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b, c, m;
         pipe.InitBuffer(a, n * sizeof(T));

@@ -113,7 +113,6 @@ TEST(AscendcDataCopy, PadFillsToTheBlockBoundaryWithThePadValueOrFirstElement) {
 TEST(AscendcDataCopy, PadOutWritesExactlyBlockLenBytesPerBlock) {
     std::vector<float> dst(20, -1.0f);
     openacl::test::RunOneBlock([&] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECOUT> buf;
         pipe.InitBuffer(buf, 32 * sizeof(float));

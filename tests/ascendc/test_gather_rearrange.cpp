@@ -15,7 +15,6 @@ using openacl::test::TrapOf;
 template <typename T, typename Body>
 void WithTensors(uint32_t n, Body body) {
     openacl::test::RunOneBlock([&] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b, c;
         pipe.InitBuffer(a, n * sizeof(T));
@@ -85,7 +84,6 @@ TEST(AscendcGather, GatherAndScatterUseByteOffsets) {
 
 TEST(AscendcGather, GatherOffsetOutsideTheSourceTraps) {
     auto message = TrapOf([] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b;
         pipe.InitBuffer(a, 256);

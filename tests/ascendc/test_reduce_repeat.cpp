@@ -16,7 +16,6 @@ using openacl::test::TrapOf;
 template <typename T, typename Body>
 void WithTensors(uint32_t n, Body body) {
     openacl::test::RunOneBlock([&] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b;
         pipe.InitBuffer(a, n * sizeof(T));

@@ -20,7 +20,6 @@ using openacl::test::TrapOf;
 
 TEST(AscendcSort, Sort32OrdersEachRepeatDescendingWithIndices) {
     openacl::test::RunOneBlock([] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b, c;
         pipe.InitBuffer(a, 64 * sizeof(half));
@@ -55,7 +54,6 @@ TEST(AscendcSort, Sort32OrdersEachRepeatDescendingWithIndices) {
 
 TEST(AscendcSort, MrgSortOfTwoListsCountsWhatEachGave) {
     openacl::test::RunOneBlock([] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b, c;
         pipe.InitBuffer(a, 64 * 4);
@@ -125,7 +123,6 @@ TEST(AscendcSort, MrgSortWithAnInvalidValidBitTraps) {
 
 TEST(AscendcTernary, AxpyMulAddDstAndFusedMulAddMatchTheReference) {
     openacl::test::RunOneBlock([] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b, c;
         pipe.InitBuffer(a, 64 * 4);
@@ -172,7 +169,6 @@ using namespace AscendC;
 
 TEST(AscendcCastRepeat, HalfToFloatRepeatsCover64LanesAndLeaveMaskedOnesAlone) {
     openacl::test::RunOneBlock([] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b;
         pipe.InitBuffer(a, 128 * sizeof(half));

@@ -16,7 +16,6 @@ using namespace AscendC;
 template <typename T, typename Body>
 void WithTensors(uint32_t n, Body body) {
     openacl::test::RunOneBlock([&] {
-        openacl::test::SingleInstructionTest();
         TPipe pipe;
         TBuf<TPosition::VECCALC> a, b, c;
         pipe.InitBuffer(a, n * sizeof(T));
