@@ -7,7 +7,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <new>
 #include <string>
 #include <vector>
@@ -87,15 +86,7 @@ __aicore__ inline AscendC::Hardware PositionHardware(AscendC::TPosition position
 
 // "HardEvent::MTE2_V" for messages.
 __aicore__ inline std::string HardEventName(AscendC::HardEvent event) {
-    constexpr const char* kNames[] = {
-        "MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1",   "MTE2_V",    "V_MTE2",    "MTE3_V",
-        "V_MTE3",    "M_V",       "V_M",    "V_V",      "MTE3_MTE1", "MTE1_MTE3", "MTE1_V",
-        "MTE2_M",    "M_MTE2",    "V_MTE1", "M_FIX",    "FIX_M",     "MTE3_MTE2", "MTE2_MTE3",
-        "S_V",       "V_S",       "S_MTE2", "MTE2_S",   "S_MTE3",    "MTE3_S",    "MTE2_FIX",
-        "FIX_MTE2",  "FIX_S",     "M_S",    "FIX_MTE3", "MTE1_FIX",  "FIX_MTE1",  "FIX_FIX"};
-    static_assert(std::size(kNames) == kHardEventCount);
-    size_t index = static_cast<size_t>(event);
-    return std::string("HardEvent::") + (index < kHardEventCount ? kNames[index] : "?");
+    return "HardEvent::" + EventName(static_cast<size_t>(event));
 }
 
 enum class CoreType : uint8_t { AIV, AIC };

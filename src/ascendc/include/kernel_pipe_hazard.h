@@ -69,11 +69,17 @@ inline constexpr EventPipes kEventPipes[] = {
     {Pipe::FIX, Pipe::MTE1},  {Pipe::FIX, Pipe::FIX}};
 static_assert(std::size(kEventPipes) == static_cast<size_t>(AscendC::HardEvent::MAX));
 
+// A HardEvent's name is its pipes' ("MTE2_V").
+inline std::string EventName(size_t event) {
+    if (event >= std::size(kEventPipes)) return "?";
+    return std::string(PipeName(kEventPipes[event].from)) + "_" + PipeName(kEventPipes[event].to);
+}
+
 // "SetFlag<HardEvent::MTE2_V>" style advice for ordering `to` after `from`.
 inline std::string SyncAdvice(Pipe from, Pipe to, const char* writerApi, const char* api) {
     for (size_t e = 0; e < std::size(kEventPipes); ++e) {
         if (kEventPipes[e].from == from && kEventPipes[e].to == to) {
-            const std::string name = std::string(PipeName(from)) + "_" + PipeName(to);
+            const std::string name = EventName(e);
             return "call SetFlag<HardEvent::" + name + ">(id) after the " + writerApi +
                    " and WaitFlag<HardEvent::" + name + ">(id) before the " + api +
                    ", or pass the tensor through a TQue (EnQue/DeQue)";
@@ -110,8 +116,7 @@ class PipeHazards {
             if (!a.write && !write) continue;
             if (mine[static_cast<size_t>(a.pipe)] >= a.clock) continue;
             if (autoSync_ && CompilerSyncs(a.pipe, pipe)) continue;
-            const char* what =
-                a.write ? (write ? "overwrites what" : "reads what") : "overwrites what";
+            const char* what = a.write && !write ? "reads what" : "overwrites what";
             const char* did = a.write ? "wrote" : "still reads";
             return std::string(role) + " (pipe " + PipeName(pipe) + ") " + what + " " + a.api +
                    " (pipe " + PipeName(a.pipe) + ") " + did +
