@@ -262,15 +262,6 @@ __aicore__ inline void TrackAccess(const char* api, const char* role, OperandUse
     if (!problem.empty()) Trap(api, problem);
 }
 
-// The GM side of a copy of `count` blocks of `bytes` with `gap` bytes between them: tracked when
-// the blocks are contiguous; with gaps, the bytes in between may be another pipe's, so nothing
-// is kept (a check given up, not invented).
-__aicore__ inline void TrackGlobalBlocks(const char* api, const char* role, OperandUse use,
-                                         const void* begin, uint64_t count, uint64_t bytes,
-                                         uint64_t gap) {
-    if (gap == 0) TrackAccess(api, role, use, begin, count * bytes);
-}
-
 // Keeps a write of global memory outside atomics for the comparison between blocks; one pipe's
 // adjoining writes are one range (a block's tiles of its part of the output).
 __aicore__ inline void RecordGlobalWrite(const char* api, const void* begin, uint64_t bytes) {
@@ -286,6 +277,20 @@ __aicore__ inline void RecordGlobalWrite(const char* api, const void* begin, uin
     ranges.push_back(b);
     ranges.push_back(b + bytes);
     t_core.globalWriters.push_back(api);
+}
+
+// The GM side of a copy of `count` blocks of `bytes` with `gap` bytes between them. Checked
+// against the other pipes when the blocks are contiguous (with gaps, the bytes in between may be
+// another pipe's, so nothing is kept: a check given up, not invented); a write is also kept,
+// block by block, for the comparison between blocks.
+__aicore__ inline void TrackGlobalBlocks(const char* api, const char* role, OperandUse use,
+                                         const void* begin, uint64_t count, uint64_t bytes,
+                                         uint64_t gap) {
+    if (gap == 0) TrackAccess(api, role, use, begin, count * bytes);
+    if (!use.write) return;
+    const auto* first = static_cast<const std::byte*>(begin);
+    for (uint64_t i = 0; i < count; ++i)
+        RecordGlobalWrite(api, first + i * (bytes + gap), bytes);
 }
 
 }  // namespace openacl::ascendc

@@ -175,8 +175,8 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     openacl::ascendc::CheckGlobal("DataCopy", src);
     openacl::ascendc::CheckOperand("DataCopy", "the destination", dst, bytes,
                                    openacl::ascendc::kCopyIn);
-    openacl::ascendc::TrackAccess("DataCopy", "the global source", openacl::ascendc::kGlobalIn,
-                                  src.GetPhyAddr(), bytes);
+    openacl::ascendc::TrackGlobalBlocks("DataCopy", "the global source",
+                                        openacl::ascendc::kGlobalIn, src.GetPhyAddr(), 1, bytes, 0);
     std::memcpy(dst.Data(), src.GetPhyAddr(), bytes);
 }
 
@@ -187,9 +187,9 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     openacl::ascendc::CheckGlobal("DataCopy", dst);
     openacl::ascendc::CheckOperand("DataCopy", "the source", src, bytes,
                                    openacl::ascendc::kCopyOut);
-    openacl::ascendc::TrackAccess("DataCopy", "the global destination",
-                                  openacl::ascendc::kGlobalOut, dst.GetPhyAddr(), bytes);
-    openacl::ascendc::RecordGlobalWrite("DataCopy", dst.GetPhyAddr(), bytes);
+    openacl::ascendc::TrackGlobalBlocks("DataCopy", "the global destination",
+                                        openacl::ascendc::kGlobalOut, dst.GetPhyAddr(), 1, bytes,
+                                        0);
     openacl::ascendc::WriteGlobal(dst.GetPhyAddr(), src.Data(), bytes / sizeof(T));
 }
 
@@ -248,7 +248,6 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     auto* to = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
     auto* from = reinterpret_cast<const std::byte*>(src.Data());
     for (uint32_t i = 0; i < params.blockCount; ++i) {
-        openacl::ascendc::RecordGlobalWrite("DataCopy", to + i * (block + dstGap), block);
         openacl::ascendc::WriteGlobal(reinterpret_cast<T*>(to + i * (block + dstGap)),
                                       reinterpret_cast<const T*>(from + i * (block + srcGap)),
                                       block / sizeof(T));
@@ -363,7 +362,6 @@ __aicore__ inline void CopyOutPadded(const AscendC::GlobalTensor<T>& dst,
     auto* to = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
     auto* from = reinterpret_cast<const std::byte*>(src.Data());
     for (uint32_t b = 0; b < blockCount; ++b) {
-        RecordGlobalWrite(api, to + b * (blockLen + dstGapBytes), blockLen);
         WriteGlobal(reinterpret_cast<T*>(to + b * (blockLen + dstGapBytes)),
                     reinterpret_cast<const T*>(from + b * pitch), blockLen / sizeof(T));
     }
