@@ -179,6 +179,9 @@ class PipeHazards {
     // For the rest of the block: whether the compiler's automatic synchronisation is assumed.
     void AssumeAutoSync(bool on) { autoSync_ = on; }
 
+    // How many accesses are kept (for tests: the log stays small in long kernels).
+    size_t Kept() const { return log_.size(); }
+
     // For the rest of the block (tests of single instructions, whose scalar set-up and
     // read-back would need flags on the chip).
     void Enable(bool on) { enabled_ = on; }
@@ -191,6 +194,35 @@ class PipeHazards {
     }
 
     void Keep(const PipeAccess& access) {
+        // A later access of a pipe is ordered against every other pipe no earlier than that
+        // pipe's earlier accesses of the same bytes (a write stands for reads and writes, a read
+        // for reads): the bytes it covers are dropped from them, so a kernel cycling through a
+        // few buffers keeps a few entries however long it runs.
+        for (size_t i = 0; i < log_.size();) {
+            PipeAccess& a = log_[i];
+            if (a.pipe != access.pipe || (a.write && !access.write) || a.end <= access.begin ||
+                access.end <= a.begin) {
+                ++i;
+                continue;
+            }
+            const bool left = a.begin < access.begin;
+            const bool right = access.end < a.end;
+            if (left && right) {
+                PipeAccess tail = a;
+                tail.begin = access.end;
+                a.end = access.begin;
+                log_.push_back(tail);  // `a` is not used again
+                ++i;
+            } else if (left) {
+                a.end = access.begin;
+                ++i;
+            } else if (right) {
+                a.begin = access.end;
+                ++i;
+            } else {
+                log_.erase(log_.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+        }
         if (!log_.empty()) {
             PipeAccess& last = log_.back();
             // One pipe's accesses of adjoining ranges with no synchronisation between them are
@@ -205,11 +237,6 @@ class PipeHazards {
                 return;
             }
         }
-        // A later access of the same pipe covering an earlier one orders at least as late.
-        std::erase_if(log_, [&](const PipeAccess& a) {
-            return a.pipe == access.pipe && (access.write || !a.write) && access.begin <= a.begin &&
-                   a.end <= access.end;
-        });
         log_.push_back(access);
         if (log_.size() > kPruneAt) Prune();
         // A kernel that never synchronises its pipes keeps its newest accesses: checks of older
