@@ -7,13 +7,15 @@
 #include <type_traits>
 
 #include "kernel_vec_common.h"
+#include "kernel_vec_library.h"
 
 namespace openacl::ascendc {
 
 template <typename T, typename Op>
 __aicore__ inline void BinaryCount(const char* api, const AscendC::LocalTensor<T>& dst,
                                    const AscendC::LocalTensor<T>& src0,
-                                   const AscendC::LocalTensor<T>& src1, int64_t count, Op op) {
+                                   const AscendC::LocalTensor<T>& src1, int64_t count, Op op,
+                                   VecOp code) {
     uint32_t n = CheckedCount(api, count);
     CheckOperand(api, "dst", dst, uint64_t(n) * sizeof(T), kVectorWrite);
     CheckOperand(api, "src0", src0, uint64_t(n) * sizeof(T));
@@ -21,6 +23,7 @@ __aicore__ inline void BinaryCount(const char* api, const AscendC::LocalTensor<T
     T* d = dst.Data();
     const T* a = src0.Data();
     const T* b = src1.Data();
+    if (VectorLibrary(code, d, a, b, nullptr, n)) return;
     for (uint32_t i = 0; i < n; ++i) {
         d[i] = static_cast<T>(
             op(static_cast<ComputeType<T>>(a[i]), static_cast<ComputeType<T>>(b[i])));
@@ -51,8 +54,9 @@ __aicore__ inline void BinaryRepeat(const char* api, const AscendC::LocalTensor<
     requires(requirement) __aicore__ inline void Name(                                            \
         const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
         const int32_t& count) {                                                                   \
-        openacl::ascendc::BinaryCount(#Name, dst, src0, src1, count,                              \
-                                      [](auto a, auto b) { return expression; });                 \
+        openacl::ascendc::BinaryCount(                                                            \
+            #Name, dst, src0, src1, count, [](auto a, auto b) { return expression; },             \
+            openacl::ascendc::VecOp::k##Name);                                                    \
     }                                                                                             \
     template <typename T, bool isSetMask = true>                                                  \
     requires(requirement) __aicore__ inline void Name(                                            \

@@ -14,7 +14,9 @@
                                 const std::type_identity_t<T>& scalarValue,                        \
                                 const int32_t& count) {                                            \
         auto s = static_cast<openacl::ascendc::ComputeType<T>>(scalarValue);                       \
-        openacl::ascendc::UnaryCount(#Name, dst, src, count, [s](auto x) { return expression; });  \
+        openacl::ascendc::UnaryCount(                                                              \
+            #Name, dst, src, count, [s](auto x) { return expression; },                            \
+            openacl::ascendc::VecOp::k##Name, &s);                                                 \
     }                                                                                              \
     template <typename T, bool isSetMask = true>                                                   \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,              \

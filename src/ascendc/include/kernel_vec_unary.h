@@ -9,17 +9,20 @@
 #include <type_traits>
 
 #include "kernel_vec_common.h"
+#include "kernel_vec_library.h"
 
 namespace openacl::ascendc {
 
 template <typename T, typename Op>
 __aicore__ inline void UnaryCount(const char* api, const AscendC::LocalTensor<T>& dst,
-                                  const AscendC::LocalTensor<T>& src, int64_t count, Op op) {
+                                  const AscendC::LocalTensor<T>& src, int64_t count, Op op,
+                                  VecOp code = VecOp::kNone, const void* scalar = nullptr) {
     uint32_t n = CheckedCount(api, count);
     CheckOperand(api, "dst", dst, uint64_t(n) * sizeof(T), kVectorWrite);
     CheckOperand(api, "src", src, uint64_t(n) * sizeof(T));
     T* d = dst.Data();
     const T* s = src.Data();
+    if (VectorLibrary(code, d, s, static_cast<const T*>(nullptr), scalar, n)) return;
     for (uint32_t i = 0; i < n; ++i)
         d[i] = static_cast<T>(op(static_cast<ComputeType<T>>(s[i])));
 }
@@ -43,7 +46,9 @@ __aicore__ inline void UnaryRepeat(const char* api, const AscendC::LocalTensor<T
     template <typename T>                                                                         \
     requires(requirement) __aicore__ inline void Name(                                            \
         const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {             \
-        openacl::ascendc::UnaryCount(#Name, dst, src, count, [](auto x) { return expression; });  \
+        openacl::ascendc::UnaryCount(                                                             \
+            #Name, dst, src, count, [](auto x) { return expression; },                            \
+            openacl::ascendc::VecOp::k##Name);                                                    \
     }                                                                                             \
     template <typename T, bool isSetMask = true>                                                  \
     requires(requirement) __aicore__ inline void Name(                                            \

@@ -1,0 +1,332 @@
+// libascendcl's side of the kernel API's element-wise instructions (openaclKernelVector,
+// declared weak in kernel_vec_library.h): their count forms on float and int32, 16 lanes at a
+// time with AVX-512 where the CPU has it. Each lane computes exactly what the header's scalar
+// expression does (same IEEE operation, same NaN and signed-zero choices), so a kernel's result
+// does not depend on which of the two ran.
+// GCC 12's AVX-512 intrinsics start some results from an "undefined" vector and then warn that
+// it may be used uninitialised (GCC bug 105593, fixed in 13).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "kernel_vec_library.h"
+
+namespace {
+
+using openacl::ascendc::VecOp;
+using openacl::ascendc::VecType;
+
+#define OPENACL_AVX512 __attribute__((target("avx512f")))
+
+// ---- float: each op maps 16 lanes (a: the element, b: the other element or the scalar) ----
+
+struct AddF {
+    static OPENACL_AVX512 __m512 Run(__m512 a, __m512 b) { return _mm512_add_ps(a, b); }
+};
+struct SubF {
+    static OPENACL_AVX512 __m512 Run(__m512 a, __m512 b) { return _mm512_sub_ps(a, b); }
+};
+struct MulF {
+    static OPENACL_AVX512 __m512 Run(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
+};
+struct DivF {
+    static OPENACL_AVX512 __m512 Run(__m512 a, __m512 b) { return _mm512_div_ps(a, b); }
+};
+// vmaxps is `a > b ? a : b` and vminps `a < b ? a : b`: the second operand on NaN or equality.
+struct MaxF {
+    static OPENACL_AVX512 __m512 Run(__m512 a, __m512 b) { return _mm512_max_ps(a, b); }
+};
+struct MinF {
+    static OPENACL_AVX512 __m512 Run(__m512 a, __m512 b) { return _mm512_min_ps(a, b); }
+};
+// x > 0 ? x : x * s
+struct LeakyReluF {
+    static OPENACL_AVX512 __m512 Run(__m512 x, __m512 s) {
+        const __mmask16 positive = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
+        return _mm512_mask_mul_ps(x, static_cast<__mmask16>(~positive), x, s);
+    }
+};
+// x < 0 ? -x : x (-0 and NaN keep their sign)
+struct AbsF {
+    static OPENACL_AVX512 __m512 Run(__m512 x, __m512) {
+        const __mmask16 negative = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
+        const __m512i bits = _mm512_castps_si512(x);
+        return _mm512_castsi512_ps(
+            _mm512_mask_xor_epi32(bits, negative, bits, _mm512_set1_epi32(INT32_MIN)));
+    }
+};
+// x > 0 ? x : 0 (NaN and -0 give +0)
+struct ReluF {
+    static OPENACL_AVX512 __m512 Run(__m512 x, __m512) {
+        return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ), x);
+    }
+};
+struct SqrtF {
+    static OPENACL_AVX512 __m512 Run(__m512 x, __m512) { return _mm512_sqrt_ps(x); }
+};
+struct RsqrtF {  // 1 / sqrt(x), two roundings as in the header
+    static OPENACL_AVX512 __m512 Run(__m512 x, __m512) {
+        return _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_sqrt_ps(x));
+    }
+};
+struct ReciprocalF {
+    static OPENACL_AVX512 __m512 Run(__m512 x, __m512) {
+        return _mm512_div_ps(_mm512_set1_ps(1.0f), x);
+    }
+};
+
+// kBinary: b from src1; otherwise b is the scalar broadcast (unused by unary ops). The tail
+// loads only its lanes (masked lanes do not fault) and stores only them.
+enum class Shape { kBinary, kScalar };
+
+template <class Op, Shape kShape>
+OPENACL_AVX512 void MapFloat(float* d, const float* a, const float* b, float scalar, uint64_t n) {
+    const __m512 s = _mm512_set1_ps(scalar);
+    uint64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 y = kShape == Shape::kBinary ? _mm512_loadu_ps(b + i) : s;
+        _mm512_storeu_ps(d + i, Op::Run(_mm512_loadu_ps(a + i), y));
+    }
+    if (i < n) {
+        const __mmask16 lanes = static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __m512 y = kShape == Shape::kBinary ? _mm512_maskz_loadu_ps(lanes, b + i) : s;
+        _mm512_mask_storeu_ps(d + i, lanes, Op::Run(_mm512_maskz_loadu_ps(lanes, a + i), y));
+    }
+}
+
+// ---- int32: two's complement wrap-around, as the header's loop gives ----
+
+struct AddI {
+    static OPENACL_AVX512 __m512i Run(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+};
+struct SubI {
+    static OPENACL_AVX512 __m512i Run(__m512i a, __m512i b) { return _mm512_sub_epi32(a, b); }
+};
+struct MulI {
+    static OPENACL_AVX512 __m512i Run(__m512i a, __m512i b) { return _mm512_mullo_epi32(a, b); }
+};
+struct MaxI {
+    static OPENACL_AVX512 __m512i Run(__m512i a, __m512i b) { return _mm512_max_epi32(a, b); }
+};
+struct MinI {
+    static OPENACL_AVX512 __m512i Run(__m512i a, __m512i b) { return _mm512_min_epi32(a, b); }
+};
+struct AndI {
+    static OPENACL_AVX512 __m512i Run(__m512i a, __m512i b) { return _mm512_and_si512(a, b); }
+};
+struct OrI {
+    static OPENACL_AVX512 __m512i Run(__m512i a, __m512i b) { return _mm512_or_si512(a, b); }
+};
+struct LeakyReluI {
+    static OPENACL_AVX512 __m512i Run(__m512i x, __m512i s) {
+        const __mmask16 positive = _mm512_cmpgt_epi32_mask(x, _mm512_setzero_si512());
+        return _mm512_mask_mullo_epi32(x, static_cast<__mmask16>(~positive), x, s);
+    }
+};
+struct AbsI {  // INT32_MIN stays INT32_MIN, as -x wraps
+    static OPENACL_AVX512 __m512i Run(__m512i x, __m512i) { return _mm512_abs_epi32(x); }
+};
+struct ReluI {
+    static OPENACL_AVX512 __m512i Run(__m512i x, __m512i) {
+        return _mm512_max_epi32(x, _mm512_setzero_si512());
+    }
+};
+struct NotI {
+    static OPENACL_AVX512 __m512i Run(__m512i x, __m512i) {
+        return _mm512_xor_si512(x, _mm512_set1_epi32(-1));
+    }
+};
+
+template <class Op, Shape kShape>
+OPENACL_AVX512 void MapInt(int32_t* d, const int32_t* a, const int32_t* b, int32_t scalar,
+                           uint64_t n) {
+    const __m512i s = _mm512_set1_epi32(scalar);
+    uint64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512i y = kShape == Shape::kBinary ? _mm512_loadu_si512(b + i) : s;
+        _mm512_storeu_si512(d + i, Op::Run(_mm512_loadu_si512(a + i), y));
+    }
+    if (i < n) {
+        const __mmask16 lanes = static_cast<__mmask16>((1u << (n - i)) - 1);
+        const __m512i y = kShape == Shape::kBinary ? _mm512_maskz_loadu_epi32(lanes, b + i) : s;
+        _mm512_mask_storeu_epi32(d + i, lanes, Op::Run(_mm512_maskz_loadu_epi32(lanes, a + i), y));
+    }
+}
+
+bool HasAvx512() {
+    static const bool has = __builtin_cpu_supports("avx512f");
+    return has;
+}
+
+// A destination that overlaps a source without being it would see lanes the header's loop
+// reads after writing them: left to that loop.
+bool Overlaps(const void* dst, const void* src, uint64_t bytes) {
+    if (src == nullptr || dst == src) return false;
+    const auto d = reinterpret_cast<uintptr_t>(dst);
+    const auto s = reinterpret_cast<uintptr_t>(src);
+    return d < s + bytes && s < d + bytes;
+}
+
+int RunFloat(VecOp op, float* d, const float* a, const float* b, const float* scalar, uint64_t n) {
+    const float s = scalar != nullptr ? *scalar : 0.0f;
+    switch (op) {
+        case VecOp::kAdd:
+            MapFloat<AddF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kSub:
+            MapFloat<SubF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMul:
+            MapFloat<MulF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kDiv:
+            MapFloat<DivF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMax:
+            MapFloat<MaxF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMin:
+            MapFloat<MinF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kAbs:
+            MapFloat<AbsF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kRelu:
+            MapFloat<ReluF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kSqrt:
+            MapFloat<SqrtF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kRsqrt:
+            MapFloat<RsqrtF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kReciprocal:
+            MapFloat<ReciprocalF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        default:
+            break;
+    }
+    if (scalar == nullptr) return 1;
+    switch (op) {
+        case VecOp::kAdds:
+            MapFloat<AddF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMuls:
+            MapFloat<MulF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMaxs:
+            MapFloat<MaxF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMins:
+            MapFloat<MinF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kLeakyRelu:
+            MapFloat<LeakyReluF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        default:
+            return 1;
+    }
+}
+
+int RunInt(VecOp op, int32_t* d, const int32_t* a, const int32_t* b, const int32_t* scalar,
+           uint64_t n) {
+    const int32_t s = scalar != nullptr ? *scalar : 0;
+    switch (op) {
+        case VecOp::kAdd:
+            MapInt<AddI, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kSub:
+            MapInt<SubI, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMul:
+            MapInt<MulI, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMax:
+            MapInt<MaxI, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMin:
+            MapInt<MinI, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kAnd:
+            MapInt<AndI, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kOr:
+            MapInt<OrI, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kAbs:
+            MapInt<AbsI, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kRelu:
+            MapInt<ReluI, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kNot:
+            MapInt<NotI, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        default:
+            break;
+    }
+    if (scalar == nullptr) return 1;
+    switch (op) {
+        case VecOp::kAdds:
+            MapInt<AddI, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMuls:
+            MapInt<MulI, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMaxs:
+            MapInt<MaxI, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMins:
+            MapInt<MinI, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kLeakyRelu:
+            MapInt<LeakyReluI, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        default:
+            return 1;
+    }
+}
+
+bool IsBinary(VecOp op) {
+    switch (op) {
+        case VecOp::kAdd:
+        case VecOp::kSub:
+        case VecOp::kMul:
+        case VecOp::kDiv:
+        case VecOp::kMax:
+        case VecOp::kMin:
+        case VecOp::kAnd:
+        case VecOp::kOr:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int openaclKernelVector(
+    uint32_t op, uint32_t type, void* dst, const void* src0, const void* src1, const void* scalar,
+    uint64_t count) {
+    if (count == 0) return 0;  // nothing to compute, whatever the op
+    if (!HasAvx512() || dst == nullptr || src0 == nullptr) return 1;
+    const auto vec_op = static_cast<VecOp>(op);
+    if (IsBinary(vec_op) && src1 == nullptr) return 1;
+    const uint64_t bytes = count * 4;  // both types are 4 bytes
+    if (Overlaps(dst, src0, bytes) || (IsBinary(vec_op) && Overlaps(dst, src1, bytes))) return 1;
+    switch (static_cast<VecType>(type)) {
+        case VecType::kFloat:
+            return RunFloat(vec_op, static_cast<float*>(dst), static_cast<const float*>(src0),
+                            static_cast<const float*>(src1), static_cast<const float*>(scalar),
+                            count);
+        case VecType::kInt32:
+            return RunInt(vec_op, static_cast<int32_t*>(dst), static_cast<const int32_t*>(src0),
+                          static_cast<const int32_t*>(src1), static_cast<const int32_t*>(scalar),
+                          count);
+        default:
+            return 1;
+    }
+}
