@@ -4,7 +4,7 @@
 # block). Builds the kernel project with the default build's ascendc.cmake (optimised), runs it.
 # Only meaningful on an otherwise idle machine.
 #
-#   bench/ascendc.sh            # needs the default build (cmake --preset default && cmake --build build)
+#   bench/ascendc.sh [add] [matmul] [launch] [vector]   # all by default; needs the default build (cmake --preset default && cmake --build build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -13,4 +13,4 @@ cmake --build "$build" --target ascendcl >/dev/null
 cmake -S bench/ascendc -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DASCENDC_CMAKE_DIR="$PWD/$build/compiler/tikcpp/ascendc_kernel_cmake" >/dev/null
 cmake --build "$out" >/dev/null
-ASCEND_PROCESS_LOG_PATH="$out/logs" "$out/bench_ascendc"
+ASCEND_PROCESS_LOG_PATH="$out/logs" "$out/bench_ascendc" "$@"

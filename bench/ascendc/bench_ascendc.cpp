@@ -5,12 +5,15 @@
 //           plain C++ on the host's threads; aclrtMemcpy device to device of one array
 //   matmul  float C = A * B, the Matmul API with the host tiling, against oneDNN's sgemm
 //   launch  an empty kernel, launch + synchronise, 1 and 48 blocks
+//   vector  4 vector instructions over 8 Ki floats in the UB, 2000 rounds per block, one block
+//           per CPU: the instructions against the same loops written by hand in the kernel
 #include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -19,6 +22,8 @@
 #include "aclrtlaunch_bench_add.h"
 #include "aclrtlaunch_bench_empty.h"
 #include "aclrtlaunch_bench_matmul.h"
+#include "aclrtlaunch_bench_vector_api.h"
+#include "aclrtlaunch_bench_vector_loop.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_api.h"
 
@@ -184,17 +189,62 @@ void BenchLaunch(aclrtStream stream) {
     CHECK(aclrtFree(unused));
 }
 
+void BenchVector(aclrtStream stream) {
+    constexpr uint32_t kElements = 8192;  // per block, as in vector_kernel.cpp
+    constexpr uint32_t kRounds = 2000;
+    const uint32_t blocks = std::max(1u, std::thread::hardware_concurrency());
+    const size_t bytes = size_t{kElements} * blocks * sizeof(float);
+    void* api = DeviceAlloc(bytes);
+    void* loop = DeviceAlloc(bytes);
+    const double elements = 4.0 * kElements * kRounds * blocks;
+    std::printf("vector instructions on the UB, %u blocks   median  Gelem/s\n", blocks);
+    const double s_api = MedianSeconds(5, [&] {
+        CHECK(aclrtlaunch_bench_vector_api(blocks, stream, api, kRounds));
+        CHECK(aclrtSynchronizeStream(stream));
+    });
+    std::printf("  Add, Sub, Max, Muls (instructions)     %7.2f ms %8.2f\n", s_api * 1e3,
+                elements / s_api / 1e9);
+    const double s_loop = MedianSeconds(5, [&] {
+        CHECK(aclrtlaunch_bench_vector_loop(blocks, stream, loop, kRounds));
+        CHECK(aclrtSynchronizeStream(stream));
+    });
+    std::printf(
+        "  the same loops written in the kernel   %7.2f ms %8.2f  (loops / instructions: "
+        "%.2f)\n",
+        s_loop * 1e3, elements / s_loop / 1e9, s_loop / s_api);
+    std::vector<float> a(bytes / sizeof(float)), b(bytes / sizeof(float));
+    CHECK(aclrtMemcpy(a.data(), bytes, api, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(aclrtMemcpy(b.data(), bytes, loop, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+    if (a != b) {
+        std::fprintf(stderr, "vector: the instructions and the loops disagree\n");
+        std::exit(1);
+    }
+    CHECK(aclrtFree(api));
+    CHECK(aclrtFree(loop));
+}
+
 }  // namespace
 
-int main() {
+// With arguments, only the parts named (add, matmul, launch, vector): for profiling one of them.
+int main(int argc, char** argv) {
+    auto wanted = [&](const char* part) {
+        if (argc < 2) return true;
+        for (int i = 1; i < argc; ++i) {
+            if (std::strcmp(argv[i], part) == 0) return true;
+        }
+        return false;
+    };
     CHECK(aclInit(nullptr));
     CHECK(aclrtSetDevice(0));
     aclrtStream stream = nullptr;
     CHECK(aclrtCreateStream(&stream));
-    BenchAdd(stream);
-    BenchMatmul(stream, 512, 512, 512);
-    BenchMatmul(stream, 1024, 1024, 1024);
-    BenchLaunch(stream);
+    if (wanted("add")) BenchAdd(stream);
+    if (wanted("matmul")) {
+        BenchMatmul(stream, 512, 512, 512);
+        BenchMatmul(stream, 1024, 1024, 1024);
+    }
+    if (wanted("launch")) BenchLaunch(stream);
+    if (wanted("vector")) BenchVector(stream);
     CHECK(aclrtDestroyStream(stream));
     CHECK(aclrtResetDevice(0));
     CHECK(aclFinalize());
