@@ -99,6 +99,31 @@ if(_OPENACL_ASCENDC_RUN_MODE STREQUAL "cpu")
   tikicpulib_target("${SOC_VERSION}")
 endif()
 
+# ENABLE_ASC (CANN 9): the single-source language beside these functions, on the chips of the
+# 910B and 310P families. ascendc_library's kernels keep their launch headers
+# (ENABLE_ACLRT_LAUNCH, on by default; openacl generates them whatever its value), and the
+# project may add .asc programs, built for this chip and run mode unless CMAKE_ASC_ARCHITECTURES
+# or CMAKE_ASC_RUN_MODE say otherwise. Include this file at the top of the project: CMake
+# enables languages only there.
+if(ENABLE_ASC)
+  if(BUILD_MODE MATCHES "^(c220|m200)$")
+    option(ENABLE_ACLRT_LAUNCH "Keep ACLRT_LAUNCH_KERNEL for ascendc_library's kernels" ON)
+    if(NOT DEFINED CMAKE_ASC_ARCHITECTURES)
+      set(CMAKE_ASC_ARCHITECTURES "dav-${_OPENACL_ASCENDC_NPU_ARCH}")
+    endif()
+    if(NOT DEFINED CMAKE_ASC_RUN_MODE)
+      set(CMAKE_ASC_RUN_MODE "${_OPENACL_ASCENDC_RUN_MODE}")
+    endif()
+    find_package(ASC REQUIRED CONFIG PATHS "${OPENACL_ASCENDC_ROOT}/share/cmake/asc"
+                 NO_DEFAULT_PATH)
+    enable_language(ASC)
+  else()
+    message(STATUS "ascendc.cmake (openacl): ENABLE_ASC is for the Ascend910B and Ascend310P "
+                   "chips; SOC_VERSION ${SOC_VERSION} builds its kernels with ascendc_library "
+                   "alone")
+  endif()
+endif()
+
 # ---- ascendc_library(<name> STATIC|SHARED|OBJECT <sources>...)
 function(ascendc_library name type)
   if(NOT type MATCHES "^(STATIC|SHARED|OBJECT)$")

@@ -168,6 +168,14 @@ cmake --build "$work/asc" > /dev/null
 for program in add_asc kernels_asc cpu_debug_asc cxx_main_static cxx_main_shared; do
   "$work/asc/$program" > /dev/null || { echo "the .asc program $program built on the install tree fails"; exit 1; }
 done
+# Gen 2's ascendc.cmake turning the ASC language on (ENABLE_ASC): its find_package(ASC) finds the
+# installed tree's own asc-config.cmake.
+cmake -S "$source_dir/../ascendc_build/project_enable_asc" -B "$work/enable_asc" -G Ninja > /dev/null
+cmake --build "$work/enable_asc" > /dev/null
+for program in aclrt_launch_main negate_asc; do
+  "$work/enable_asc/$program" > /dev/null ||
+    { echo "the ENABLE_ASC program $program built on the install tree fails"; exit 1; }
+done
 env -u CMAKE_PREFIX_PATH cmake -S "$asc_project" -B "$work/asc_path" -G Ninja > /dev/null ||
   { echo "find_package(ASC) is not found through bin/ on PATH"; exit 1; }
 [ "$(command -v bisheng)" = "$prefix/bin/bisheng" ] || { echo "set_env.sh did not put bisheng on PATH"; exit 1; }
