@@ -1,8 +1,10 @@
 // libascendcl's side of the kernel API's element-wise instructions (openaclKernelVector,
-// declared weak in kernel_vec_library.h): their count forms on float and int32, 16 lanes at a
-// time with AVX-512 where the CPU has it. Each lane computes exactly what the header's scalar
-// expression does (same IEEE operation, same NaN and signed-zero choices), so a kernel's result
-// does not depend on which of the two ran.
+// declared weak in kernel_vec_library.h): their count forms on float, half and int32, 16 lanes
+// at a time with AVX-512 where the CPU has it. Each lane computes exactly what the header's
+// scalar expression does (same IEEE operation, same NaN and signed-zero choices, half widened to
+// float and rounded back to nearest even), so a kernel's result does not depend on which of the
+// two ran.
+
 // GCC 12's AVX-512 intrinsics start some results from an "undefined" vector and then warn that
 // it may be used uninitialised (GCC bug 105593, fixed in 13).
 #if defined(__GNUC__) && !defined(__clang__)
@@ -11,6 +13,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernel_vec_library.h"
 
@@ -94,6 +97,34 @@ OPENACL_AVX512 void MapFloat(float* d, const float* a, const float* b, float sca
         const __mmask16 lanes = static_cast<__mmask16>((1u << (n - i)) - 1);
         const __m512 y = kShape == Shape::kBinary ? _mm512_maskz_loadu_ps(lanes, b + i) : s;
         _mm512_mask_storeu_ps(d + i, lanes, Op::Run(_mm512_maskz_loadu_ps(lanes, a + i), y));
+    }
+}
+
+// ---- half: each lane widened to float (exact), computed as above, rounded to nearest even ----
+
+template <class Op, Shape kShape>
+OPENACL_AVX512 void MapHalf16(uint16_t* d, const uint16_t* a, const uint16_t* b, __m512 s) {
+    const __m512 x = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)));
+    const __m512 y = kShape == Shape::kBinary
+                         ? _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)))
+                         : s;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d),
+                        _mm512_cvtps_ph(Op::Run(x, y), _MM_FROUND_TO_NEAREST_INT));
+}
+
+template <class Op, Shape kShape>
+OPENACL_AVX512 void MapHalf(uint16_t* d, const uint16_t* a, const uint16_t* b, float scalar,
+                            uint64_t n) {
+    const __m512 s = _mm512_set1_ps(scalar);
+    uint64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        MapHalf16<Op, kShape>(d + i, a + i, kShape == Shape::kBinary ? b + i : nullptr, s);
+    if (i < n) {  // the tail through a whole vector's worth of scratch
+        uint16_t x[16] = {}, y[16] = {}, out[16];
+        std::memcpy(x, a + i, (n - i) * 2);
+        if (kShape == Shape::kBinary) std::memcpy(y, b + i, (n - i) * 2);
+        MapHalf16<Op, kShape>(out, x, y, s);
+        std::memcpy(d + i, out, (n - i) * 2);
     }
 }
 
@@ -231,6 +262,68 @@ int RunFloat(VecOp op, float* d, const float* a, const float* b, const float* sc
     }
 }
 
+int RunHalf(VecOp op, uint16_t* d, const uint16_t* a, const uint16_t* b, const float* scalar,
+            uint64_t n) {
+    const float s = scalar != nullptr ? *scalar : 0.0f;
+    switch (op) {
+        case VecOp::kAdd:
+            MapHalf<AddF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kSub:
+            MapHalf<SubF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMul:
+            MapHalf<MulF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kDiv:
+            MapHalf<DivF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMax:
+            MapHalf<MaxF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMin:
+            MapHalf<MinF, Shape::kBinary>(d, a, b, s, n);
+            return 0;
+        case VecOp::kAbs:
+            MapHalf<AbsF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kRelu:
+            MapHalf<ReluF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kSqrt:
+            MapHalf<SqrtF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kRsqrt:
+            MapHalf<RsqrtF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kReciprocal:
+            MapHalf<ReciprocalF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        default:
+            break;
+    }
+    if (scalar == nullptr) return 1;
+    switch (op) {
+        case VecOp::kAdds:
+            MapHalf<AddF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMuls:
+            MapHalf<MulF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMaxs:
+            MapHalf<MaxF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kMins:
+            MapHalf<MinF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        case VecOp::kLeakyRelu:
+            MapHalf<LeakyReluF, Shape::kScalar>(d, a, b, s, n);
+            return 0;
+        default:
+            return 1;
+    }
+}
+
 int RunInt(VecOp op, int32_t* d, const int32_t* a, const int32_t* b, const int32_t* scalar,
            uint64_t n) {
     const int32_t s = scalar != nullptr ? *scalar : 0;
@@ -315,9 +408,14 @@ extern "C" __attribute__((visibility("default"))) int openaclKernelVector(
     if (!HasAvx512() || dst == nullptr || src0 == nullptr) return 1;
     const auto vec_op = static_cast<VecOp>(op);
     if (IsBinary(vec_op) && src1 == nullptr) return 1;
-    const uint64_t bytes = count * 4;  // both types are 4 bytes
+    const auto vec_type = static_cast<VecType>(type);
+    const uint64_t bytes = count * (vec_type == VecType::kHalf ? 2 : 4);
     if (Overlaps(dst, src0, bytes) || (IsBinary(vec_op) && Overlaps(dst, src1, bytes))) return 1;
-    switch (static_cast<VecType>(type)) {
+    switch (vec_type) {
+        case VecType::kHalf:
+            return RunHalf(vec_op, static_cast<uint16_t*>(dst), static_cast<const uint16_t*>(src0),
+                           static_cast<const uint16_t*>(src1), static_cast<const float*>(scalar),
+                           count);
         case VecType::kFloat:
             return RunFloat(vec_op, static_cast<float*>(dst), static_cast<const float*>(src0),
                             static_cast<const float*>(src1), static_cast<const float*>(scalar),

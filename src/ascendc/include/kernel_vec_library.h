@@ -1,7 +1,7 @@
 // The vector instructions libascendcl computes with the CPU's widest vector unit (AVX-512): the
-// count forms of the element-wise instructions on float and int32. A kernel is compiled with its
-// project's flags (no -march, often -O0 while debugging), which leave these loops scalar or
-// 4 lanes wide; the library's copy gives the same bits, 16 lanes at a time.
+// count forms of the element-wise instructions on float, half and int32. A kernel is compiled with
+// its project's flags (no -march, often -O0 while debugging), which leave these loops scalar or 4
+// lanes wide; the library's copy gives the same bits, 16 lanes at a time.
 //
 // openaclKernelVector is declared weak: a kernel built without libascendcl (CANN's CPU-debug
 // style, tikicpulib) or on a CPU without AVX-512 computes the loop in the header instead.
@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <type_traits>
+
+struct half;  // kernel_half.h
 
 namespace openacl::ascendc {
 
@@ -40,17 +42,21 @@ enum class VecOp : uint32_t {
 };
 
 // The element types the library computes; the others stay in the header.
-enum class VecType : uint32_t { kNone = 0, kFloat = 1, kInt32 = 2 };
+// half computes in float and rounds once to nearest even, as the header's loops do.
+enum class VecType : uint32_t { kNone = 0, kFloat = 1, kInt32 = 2, kHalf = 3 };
 
 template <typename T>
 constexpr VecType kVecTypeOf = std::is_same_v<T, float>     ? VecType::kFloat
                                : std::is_same_v<T, int32_t> ? VecType::kInt32
+                               : std::is_same_v<T, ::half>  ? VecType::kHalf
                                                             : VecType::kNone;
 
 }  // namespace openacl::ascendc
 
 // dst[i] = op(src0[i], src1[i]) (binary), op(src0[i], *scalar) (vector-scalar) or op(src0[i])
-// (unary) for i < count, bit for bit as the header's loop computes it. Returns 0 when done;
+// (unary) for i < count, bit for bit as the header's loop computes it (a NaN result is a NaN,
+// its payload unspecified as in the header). The scalar is of the type the element computes in
+// (float for half). Returns 0 when done;
 // nonzero, having written nothing, when the library does not compute this op, type or CPU, or
 // when dst overlaps a source without being it.
 extern "C" __attribute__((weak)) int openaclKernelVector(uint32_t op, uint32_t type, void* dst,

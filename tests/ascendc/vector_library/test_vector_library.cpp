@@ -215,6 +215,59 @@ TEST(AscendcVectorLibrary, FloatOpsGiveTheHeadersBitsOnSpecialValuesAndEveryTail
     }
 }
 
+// Half inputs: every kind of bit pattern (subnormals, NaNs, infinities, the largest finite
+// values whose sums overflow) and ordinary numbers.
+std::vector<half> HalfInputs(size_t n, uint32_t seed) {
+    const uint16_t special[] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0xfe00,
+                                0x7d00, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3555};
+    std::mt19937 random(seed);
+    std::vector<half> out(n);
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t pick = random() % 4;
+        out[i].bits = pick == 0 ? special[random() % std::size(special)]
+                      : pick == 1
+                          ? static_cast<uint16_t>(random())
+                          : half(std::uniform_real_distribution<float>(-60.0f, 60.0f)(random)).bits;
+    }
+    return out;
+}
+
+TEST(AscendcVectorLibrary, HalfOpsRoundOnceAsTheHeadersLoopsDo) {
+    if (!HasAvx512()) GTEST_SKIP() << "this CPU has no AVX-512: the header's loops compute";
+    const float scalars[] = {0.5f, -3.0f, 70000.0f, 1e-7f};  // the last two leave half's range
+    for (const Case& c : kFloatCases) {
+        for (size_t n : kLengths) {
+            for (float scalar : scalars) {
+                const std::vector<half> a = HalfInputs(n, 7);
+                const std::vector<half> b = HalfInputs(n, 8);
+                std::vector<half> out(n + 16, half(9.0f));
+                ASSERT_EQ(Library(c.op, VecType::kHalf, out.data(), a.data(),
+                                  c.form == Form::kBinary ? b.data() : nullptr,
+                                  c.form == Form::kScalar ? &scalar : nullptr, n),
+                          0)
+                    << c.name;
+                for (size_t i = 0; i < n; ++i) {
+                    // The header's loop: compute in float, round once to half.
+                    const half want(FloatReference(
+                        c.op, static_cast<float>(a[i]),
+                        c.form == Form::kBinary ? static_cast<float>(b[i]) : scalar));
+                    if (std::isnan(static_cast<float>(want))) {
+                        ASSERT_TRUE(std::isnan(static_cast<float>(out[i])))
+                            << c.name << " element " << i;
+                        continue;
+                    }
+                    ASSERT_EQ(out[i].bits, want.bits)
+                        << c.name << " element " << i << " of " << n << ": bits " << a[i].bits
+                        << ", " << b[i].bits;
+                }
+                for (size_t i = n; i < out.size(); ++i)
+                    ASSERT_EQ(out[i].bits, half(9.0f).bits) << c.name << " wrote past " << n;
+                if (c.form != Form::kScalar) break;
+            }
+        }
+    }
+}
+
 TEST(AscendcVectorLibrary, Int32OpsWrapAsTheHeadersLoopsDo) {
     if (!HasAvx512()) GTEST_SKIP() << "this CPU has no AVX-512: the header's loops compute";
     const int32_t scalars[] = {3, -1, std::numeric_limits<int32_t>::min()};
@@ -281,6 +334,10 @@ TEST(AscendcVectorLibrary, TheKernelHeaderHandsItsCountFormsToTheLibrary) {
     EXPECT_TRUE(
         openacl::ascendc::VectorLibrary(VecOp::kAdd, out.data(), a.data(), b.data(), nullptr, 40));
     EXPECT_EQ(out, std::vector<float>(40, 3.5f));
+    std::vector<half> h(40, half(1.25f)), g(40, half(0.0f));
+    EXPECT_TRUE(
+        openacl::ascendc::VectorLibrary(VecOp::kMul, g.data(), h.data(), h.data(), nullptr, 40));
+    EXPECT_EQ(static_cast<float>(g[39]), 1.5625f);
     // Types the library does not take are not handed over.
     std::vector<int16_t> s(40, 1), t(40, 0);
     EXPECT_FALSE(
