@@ -97,6 +97,7 @@ int RunBlock(const void* args, uint32_t block, uint32_t blocks, char* error, siz
     }
     try {
         std::apply(launch.kernel, launch.values);
+        openacl::ascendc::EndBlock();  // its global-memory writes, compared with other blocks'
         return 0;
     } catch (const std::exception& e) {
         std::snprintf(error, size, "%s", e.what());

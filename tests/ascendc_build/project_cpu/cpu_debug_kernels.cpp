@@ -48,3 +48,16 @@ extern "C" __global__ __aicore__ void affine(GM_ADDR out, uint32_t n, ProbeTilin
         dst[i] =
             static_cast<float>((static_cast<int32_t>(i) + tiling.add) * tiling.multiply) * scale;
 }
+
+// Every block copies a tile of 16 floats holding its index to the same 64 bytes of out.
+extern "C" __global__ __aicore__ void same_tile_everywhere(GM_ADDR out) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buffer;
+    pipe.InitBuffer(buffer, 16 * sizeof(float));
+    AscendC::LocalTensor<float> tile = buffer.Get<float>();
+    AscendC::Duplicate(tile, static_cast<float>(AscendC::GetBlockIdx()), 16);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::GlobalTensor<float> gm;
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), 16);
+    AscendC::DataCopy(gm, tile, 16);
+}

@@ -21,6 +21,7 @@ extern "C" __global__ __aicore__ void core_kind(GM_ADDR out);
 extern "C" __global__ __aicore__ void tiling_branch(GM_ADDR out);
 extern "C" __global__ __aicore__ void affine(GM_ADDR out, uint32_t n, ProbeTiling tiling,
                                              float scale);
+extern "C" __global__ __aicore__ void same_tile_everywhere(GM_ADDR out);
 
 namespace {
 
@@ -96,6 +97,30 @@ TEST(CpuDebug, StructParametersTakeAPointerOrAValueAndScalarsTheirValue) {
         ASSERT_EQ(out[i], static_cast<float>((static_cast<int32_t>(i) + 1) * 4) * 2.0f) << i;
     AscendC::GmFree(out);
     AscendC::GmFree(tiling);
+}
+
+TEST(CpuDebug, BlocksWritingTheSameGlobalMemoryAreReported) {
+    // CANN's CPU mode runs blocks one after another, so the last block's tile simply wins; on
+    // the chip the blocks race. The launch fails and says which blocks wrote what.
+    auto* out = static_cast<float*>(AscendC::GmAlloc(16 * sizeof(float)));
+    ASSERT_NE(out, nullptr);
+    ::testing::internal::CaptureStderr();
+    const int rc = ICPU_RUN_KF(same_tile_everywhere, 2, out);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(rc, ACL_ERROR_RT_AICORE_EXCEPTION);
+    EXPECT_NE(err.find("blocks 0 and 1 both write the 64 bytes of global memory"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("DataCopy in block 0, DataCopy in block 1"), std::string::npos) << err;
+    AscendC::GmFree(out);
+}
+
+TEST(CpuDebug, OneBlockWritingItsTileIsNotReported) {
+    auto* out = static_cast<float*>(AscendC::GmAlloc(16 * sizeof(float)));
+    ASSERT_NE(out, nullptr);
+    EXPECT_EQ(ICPU_RUN_KF(same_tile_everywhere, 1, out), 0);
+    EXPECT_EQ(out[15], 0.0f);
+    AscendC::GmFree(out);
 }
 
 TEST(CpuDebug, GmFreeOfAPointerGmAllocDidNotGiveIsReported) {
