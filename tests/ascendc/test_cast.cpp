@@ -85,6 +85,16 @@ TEST(AscendcCast, OverflowSaturates) {
     EXPECT_EQ(toInt32, (std::vector<int32_t>{std::numeric_limits<int32_t>::max(), 0}));
 }
 
+TEST(AscendcCast, ANegativeValueRoundingToZeroGivesNegativeZero) {
+    // -1e-10 is far below half's smallest subnormal: it rounds to zero, and keeps its sign.
+    for (RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_TRUNC, RoundMode::CAST_CEIL}) {
+        auto toHalf = CastInKernel<half>(std::vector<float>{-1e-10f}, mode);
+        EXPECT_EQ(toHalf[0].bits, 0x8000) << static_cast<int>(mode);
+    }
+    EXPECT_EQ(CastInKernel<half>(std::vector<float>{1e-10f}, RoundMode::CAST_RINT)[0].bits, 0);
+    EXPECT_EQ(half(-1e-10f).bits, 0x8000);
+}
+
 TEST(AscendcCast, WideningIsExact) {
     std::vector<half> input = {half(0.1f), half::FromBits(0x0001), half(-65504.0f)};
     auto out = CastInKernel<float>(input, RoundMode::CAST_NONE);

@@ -77,6 +77,7 @@ __aicore__ inline double RoundToFormat(double x, FloatFormat format, AscendC::Ro
     int quantum =
         (exponent > format.minExponent ? exponent : format.minExponent) - format.precision;
     double rounded = std::ldexp(RoundToInteger(std::ldexp(x, -quantum), mode), quantum);
+    if (rounded == 0.0) return std::copysign(0.0, x);  // a negative value rounds to -0
     if (std::fabs(rounded) > format.maxFinite) {
         bool towardsZero = mode == AscendC::RoundMode::CAST_TRUNC ||
                            mode == AscendC::RoundMode::CAST_ODD ||
