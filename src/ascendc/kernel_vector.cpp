@@ -399,6 +399,59 @@ bool IsBinary(VecOp op) {
     }
 }
 
+// ---- Cast between float and half ----
+
+OPENACL_AVX512 void WidenHalves(float* d, const uint16_t* s, uint64_t n) {
+    uint64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        _mm512_storeu_ps(
+            d + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i))));
+    }
+    if (i < n) {
+        uint16_t x[16] = {};
+        std::memcpy(x, s + i, (n - i) * 2);
+        const __mmask16 lanes = static_cast<__mmask16>((1u << (n - i)) - 1);
+        _mm512_mask_storeu_ps(d + i, lanes,
+                              _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<__m256i*>(x))));
+    }
+}
+
+// Finite values beyond half's range become +-65504 first (Cast saturates, whatever the mode);
+// infinities and NaN pass through. vcvtps2ph's rounding is an immediate, hence the template.
+template <int kRounding>
+OPENACL_AVX512 __m256i NarrowFloats(__m512 x) {
+    const __m512 limit = _mm512_set1_ps(65504.0f);
+    const __m512 clamped =
+        _mm512_max_ps(_mm512_min_ps(x, limit), _mm512_sub_ps(_mm512_setzero_ps(), limit));
+    const __m512 magnitude = _mm512_castsi512_ps(
+        _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7fffffff)));
+    const __mmask16 not_finite =
+        _mm512_cmp_ps_mask(magnitude, _mm512_set1_ps(__builtin_inff()), _CMP_NLT_UQ);  // inf or NaN
+    return _mm512_cvtps_ph(_mm512_mask_mov_ps(clamped, not_finite, x), kRounding);
+}
+
+template <int kRounding>
+OPENACL_AVX512 void NarrowFloatsTo(uint16_t* d, const float* s, uint64_t n) {
+    uint64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i),
+                            NarrowFloats<kRounding>(_mm512_loadu_ps(s + i)));
+    }
+    if (i < n) {
+        const __mmask16 lanes = static_cast<__mmask16>((1u << (n - i)) - 1);
+        uint16_t out[16];
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
+                            NarrowFloats<kRounding>(_mm512_maskz_loadu_ps(lanes, s + i)));
+        std::memcpy(d + i, out, (n - i) * 2);
+    }
+}
+
+bool OverlapsBytes(const void* a, uint64_t a_bytes, const void* b, uint64_t b_bytes) {
+    const auto x = reinterpret_cast<uintptr_t>(a);
+    const auto y = reinterpret_cast<uintptr_t>(b);
+    return x < y + b_bytes && y < x + a_bytes;
+}
+
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) int openaclKernelVector(
@@ -426,5 +479,43 @@ extern "C" __attribute__((visibility("default"))) int openaclKernelVector(
                           count);
         default:
             return 1;
+    }
+}
+
+extern "C" __attribute__((visibility("default"))) int openaclKernelCast(uint32_t dst_type,
+                                                                        uint32_t src_type,
+                                                                        uint32_t mode, void* dst,
+                                                                        const void* src,
+                                                                        uint64_t count) {
+    if (count == 0) return 0;
+    if (!HasAvx512() || dst == nullptr || src == nullptr) return 1;
+    const auto to = static_cast<VecType>(dst_type);
+    const auto from = static_cast<VecType>(src_type);
+    if (to == VecType::kFloat && from == VecType::kHalf) {
+        if (OverlapsBytes(dst, count * 4, src, count * 2)) return 1;
+        WidenHalves(static_cast<float*>(dst), static_cast<const uint16_t*>(src), count);
+        return 0;  // exact: every mode gives the same
+    }
+    if (to != VecType::kHalf || from != VecType::kFloat) return 1;
+    if (OverlapsBytes(dst, count * 2, src, count * 4)) return 1;
+    auto* d = static_cast<uint16_t*>(dst);
+    const auto* s = static_cast<const float*>(src);
+    switch (mode) {  // AscendC::RoundMode
+        case 0:      // CAST_NONE
+        case 1:      // CAST_RINT
+        case 7:      // CAST_HYBRID (stochastic for hifloat8 only; to nearest even here)
+            NarrowFloatsTo<_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC>(d, s, count);
+            return 0;
+        case 2:
+            NarrowFloatsTo<_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC>(d, s, count);
+            return 0;
+        case 3:
+            NarrowFloatsTo<_MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC>(d, s, count);
+            return 0;
+        case 5:
+            NarrowFloatsTo<_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC>(d, s, count);
+            return 0;
+        default:
+            return 1;  // CAST_ROUND, CAST_ODD: not the CPU's
     }
 }

@@ -10,6 +10,7 @@
 
 #include "kernel_rounding.h"
 #include "kernel_vec_common.h"
+#include "kernel_vec_library.h"
 
 namespace openacl::ascendc {
 
@@ -62,6 +63,7 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
     T* d = dst.Data();
     const U* s = src.Data();
     RoundMode mode = roundMode;
+    if (openacl::ascendc::CastLibrary(static_cast<uint32_t>(mode), d, s, count)) return;
     for (uint32_t i = 0; i < count; ++i)
         d[i] = openacl::ascendc::ConvertElement<T, U>(s[i], mode);
 }

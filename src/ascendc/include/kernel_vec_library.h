@@ -63,6 +63,14 @@ extern "C" __attribute__((weak)) int openaclKernelVector(uint32_t op, uint32_t t
                                                          const void* src0, const void* src1,
                                                          const void* scalar, uint64_t count);
 
+// Cast's count form between float and half (dst_type, src_type: VecType), in the round modes the
+// CPU has (`mode`: AscendC::RoundMode's value; NONE, RINT and HYBRID to nearest even, FLOOR,
+// CEIL, TRUNC), saturating finite values beyond half's range to +-65504 as the header does.
+// Returns 0 when done; nonzero, having written nothing, otherwise.
+extern "C" __attribute__((weak)) int openaclKernelCast(uint32_t dst_type, uint32_t src_type,
+                                                       uint32_t mode, void* dst, const void* src,
+                                                       uint64_t count);
+
 namespace openacl::ascendc {
 
 // True when the library computed the instruction.
@@ -75,6 +83,18 @@ inline bool VectorLibrary(VecOp op, T* dst, const T* src0, const T* src1, const 
         return op != VecOp::kNone && openaclKernelVector != nullptr &&
                openaclKernelVector(static_cast<uint32_t>(op), static_cast<uint32_t>(kVecTypeOf<T>),
                                    dst, src0, src1, scalar, count) == 0;
+    }
+}
+
+// True when the library converted the elements.
+template <typename D, typename S>
+inline bool CastLibrary(uint32_t mode, D* dst, const S* src, uint64_t count) {
+    if constexpr (kVecTypeOf<D> == VecType::kNone || kVecTypeOf<S> == VecType::kNone) {
+        return false;
+    } else {
+        return openaclKernelCast != nullptr &&
+               openaclKernelCast(static_cast<uint32_t>(kVecTypeOf<D>),
+                                 static_cast<uint32_t>(kVecTypeOf<S>), mode, dst, src, count) == 0;
     }
 }
 

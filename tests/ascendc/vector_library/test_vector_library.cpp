@@ -295,6 +295,106 @@ TEST(AscendcVectorLibrary, Int32OpsWrapAsTheHeadersLoopsDo) {
     }
 }
 
+// Floats around everything a conversion to half has to get right: ties between two halves,
+// values past 65504 (finite ones saturate), half's subnormals, infinities and NaN.
+std::vector<float> CastInputs(size_t n, uint32_t seed) {
+    std::mt19937 random(seed);
+    const std::vector<float> specials = FloatInputs(64, seed);
+    std::vector<float> out(n);
+    for (size_t i = 0; i < n; ++i) {
+        const half h = HalfInputs(1, static_cast<uint32_t>(random()))[0];
+        const float f = static_cast<float>(h);
+        switch (random() % 6) {
+            case 0:
+                out[i] = specials[random() % specials.size()];
+                break;
+            case 1:  // halfway to the next half up (a tie) when h is finite
+                out[i] = std::isfinite(f) ? f + std::fabs(f) * 0x1p-11f : f;
+                break;
+            case 2:
+                out[i] = std::uniform_real_distribution<float>(-7e4f, 7e4f)(random);
+                break;
+            case 3:
+                out[i] = std::uniform_real_distribution<float>(-1e-4f, 1e-4f)(random);
+                break;
+            case 4:
+                out[i] = std::ldexp(1.0f, -25) * (random() % 5);
+                break;  // around 2^-24
+            default:
+                out[i] = std::uniform_real_distribution<float>(-4.0f, 4.0f)(random);
+                break;
+        }
+    }
+    return out;
+}
+
+TEST(AscendcVectorLibrary, CastFloatToHalfRoundsAndSaturatesAsTheHeaderDoesInEachMode) {
+    if (!HasAvx512()) GTEST_SKIP() << "this CPU has no AVX-512: the header's loops compute";
+    using AscendC::RoundMode;
+    for (RoundMode mode : {RoundMode::CAST_NONE, RoundMode::CAST_RINT, RoundMode::CAST_FLOOR,
+                           RoundMode::CAST_CEIL, RoundMode::CAST_TRUNC, RoundMode::CAST_HYBRID}) {
+        for (size_t n : kLengths) {
+            const std::vector<float> in = CastInputs(n + 1000 * (n == 1000), 11);
+            std::vector<half> out(in.size() + 16, half(9.0f));
+            ASSERT_EQ(
+                openaclKernelCast(static_cast<uint32_t>(VecType::kHalf),
+                                  static_cast<uint32_t>(VecType::kFloat),
+                                  static_cast<uint32_t>(mode), out.data(), in.data(), in.size()),
+                0);
+            for (size_t i = 0; i < in.size(); ++i) {
+                const half want = openacl::ascendc::ConvertElement<half, float>(in[i], mode);
+                if (std::isnan(in[i])) {
+                    ASSERT_TRUE(std::isnan(static_cast<float>(out[i])));
+                    continue;
+                }
+                ASSERT_EQ(out[i].bits, want.bits)
+                    << "mode " << static_cast<int>(mode) << ", element " << i << ": " << in[i];
+            }
+            for (size_t i = in.size(); i < out.size(); ++i)
+                ASSERT_EQ(out[i].bits, half(9.0f).bits) << "wrote past " << in.size();
+        }
+    }
+}
+
+TEST(AscendcVectorLibrary, CastHalfToFloatIsExact) {
+    if (!HasAvx512()) GTEST_SKIP() << "this CPU has no AVX-512: the header's loops compute";
+    for (size_t n : kLengths) {
+        const std::vector<half> in = HalfInputs(n, 12);
+        std::vector<float> out(n + 16, 9.0f);
+        ASSERT_EQ(
+            openaclKernelCast(static_cast<uint32_t>(VecType::kFloat),
+                              static_cast<uint32_t>(VecType::kHalf), 0, out.data(), in.data(), n),
+            0);
+        for (size_t i = 0; i < n; ++i) {
+            const float want = static_cast<float>(in[i]);
+            if (std::isnan(want)) {
+                ASSERT_TRUE(std::isnan(out[i])) << i;
+                continue;
+            }
+            ASSERT_EQ(std::memcmp(&out[i], &want, 4), 0) << i << ": bits " << in[i].bits;
+        }
+        for (size_t i = n; i < out.size(); ++i)
+            ASSERT_EQ(out[i], 9.0f) << "wrote past " << n;
+    }
+}
+
+TEST(AscendcVectorLibrary, CastModesAndTypesTheCpuLacksAreLeftToTheHeader) {
+    std::vector<float> in(32, 1.5f);
+    std::vector<half> out(32, half(0.0f));
+    const auto cast = [&](AscendC::RoundMode mode) {
+        return openaclKernelCast(static_cast<uint32_t>(VecType::kHalf),
+                                 static_cast<uint32_t>(VecType::kFloat),
+                                 static_cast<uint32_t>(mode), out.data(), in.data(), 32);
+    };
+    EXPECT_NE(cast(AscendC::RoundMode::CAST_ROUND), 0);
+    EXPECT_NE(cast(AscendC::RoundMode::CAST_ODD), 0);
+    EXPECT_NE(
+        openaclKernelCast(static_cast<uint32_t>(VecType::kInt32),
+                          static_cast<uint32_t>(VecType::kFloat), 0, out.data(), in.data(), 16),
+        0);
+    EXPECT_EQ(out[0].bits, half(0.0f).bits);
+}
+
 TEST(AscendcVectorLibrary, ADestinationThatIsItsSourceIsComputedInPlace) {
     if (!HasAvx512()) GTEST_SKIP() << "this CPU has no AVX-512: the header's loops compute";
     std::vector<float> x = FloatInputs(100, 5);
