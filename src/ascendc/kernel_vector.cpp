@@ -201,186 +201,145 @@ bool Overlaps(const void* dst, const void* src, uint64_t bytes) {
     return d < s + bytes && s < d + bytes;
 }
 
-int RunFloat(VecOp op, float* d, const float* a, const float* b, const float* scalar, uint64_t n) {
-    const float s = scalar != nullptr ? *scalar : 0.0f;
+// Calls map.template operator()<Op, Shape>() with the lane operation of `op`; returns 1 for an op
+// this table lacks, or a vector-scalar op without its scalar.
+template <class Map>
+int DispatchFloatOp(VecOp op, bool has_scalar, Map map) {
     switch (op) {
         case VecOp::kAdd:
-            MapFloat<AddF, Shape::kBinary>(d, a, b, s, n);
+            map.template operator()<AddF, Shape::kBinary>();
             return 0;
         case VecOp::kSub:
-            MapFloat<SubF, Shape::kBinary>(d, a, b, s, n);
+            map.template operator()<SubF, Shape::kBinary>();
             return 0;
         case VecOp::kMul:
-            MapFloat<MulF, Shape::kBinary>(d, a, b, s, n);
+            map.template operator()<MulF, Shape::kBinary>();
             return 0;
         case VecOp::kDiv:
-            MapFloat<DivF, Shape::kBinary>(d, a, b, s, n);
+            map.template operator()<DivF, Shape::kBinary>();
             return 0;
         case VecOp::kMax:
-            MapFloat<MaxF, Shape::kBinary>(d, a, b, s, n);
+            map.template operator()<MaxF, Shape::kBinary>();
             return 0;
         case VecOp::kMin:
-            MapFloat<MinF, Shape::kBinary>(d, a, b, s, n);
+            map.template operator()<MinF, Shape::kBinary>();
             return 0;
         case VecOp::kAbs:
-            MapFloat<AbsF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<AbsF, Shape::kScalar>();
             return 0;
         case VecOp::kRelu:
-            MapFloat<ReluF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<ReluF, Shape::kScalar>();
             return 0;
         case VecOp::kSqrt:
-            MapFloat<SqrtF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<SqrtF, Shape::kScalar>();
             return 0;
         case VecOp::kRsqrt:
-            MapFloat<RsqrtF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<RsqrtF, Shape::kScalar>();
             return 0;
         case VecOp::kReciprocal:
-            MapFloat<ReciprocalF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<ReciprocalF, Shape::kScalar>();
             return 0;
         default:
             break;
     }
-    if (scalar == nullptr) return 1;
+    if (!has_scalar) return 1;
     switch (op) {
         case VecOp::kAdds:
-            MapFloat<AddF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<AddF, Shape::kScalar>();
             return 0;
         case VecOp::kMuls:
-            MapFloat<MulF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<MulF, Shape::kScalar>();
             return 0;
         case VecOp::kMaxs:
-            MapFloat<MaxF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<MaxF, Shape::kScalar>();
             return 0;
         case VecOp::kMins:
-            MapFloat<MinF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<MinF, Shape::kScalar>();
             return 0;
         case VecOp::kLeakyRelu:
-            MapFloat<LeakyReluF, Shape::kScalar>(d, a, b, s, n);
+            map.template operator()<LeakyReluF, Shape::kScalar>();
             return 0;
         default:
             return 1;
     }
+}
+
+template <class Map>
+int DispatchIntOp(VecOp op, bool has_scalar, Map map) {
+    switch (op) {
+        case VecOp::kAdd:
+            map.template operator()<AddI, Shape::kBinary>();
+            return 0;
+        case VecOp::kSub:
+            map.template operator()<SubI, Shape::kBinary>();
+            return 0;
+        case VecOp::kMul:
+            map.template operator()<MulI, Shape::kBinary>();
+            return 0;
+        case VecOp::kMax:
+            map.template operator()<MaxI, Shape::kBinary>();
+            return 0;
+        case VecOp::kMin:
+            map.template operator()<MinI, Shape::kBinary>();
+            return 0;
+        case VecOp::kAnd:
+            map.template operator()<AndI, Shape::kBinary>();
+            return 0;
+        case VecOp::kOr:
+            map.template operator()<OrI, Shape::kBinary>();
+            return 0;
+        case VecOp::kAbs:
+            map.template operator()<AbsI, Shape::kScalar>();
+            return 0;
+        case VecOp::kRelu:
+            map.template operator()<ReluI, Shape::kScalar>();
+            return 0;
+        case VecOp::kNot:
+            map.template operator()<NotI, Shape::kScalar>();
+            return 0;
+        default:
+            break;
+    }
+    if (!has_scalar) return 1;
+    switch (op) {
+        case VecOp::kAdds:
+            map.template operator()<AddI, Shape::kScalar>();
+            return 0;
+        case VecOp::kMuls:
+            map.template operator()<MulI, Shape::kScalar>();
+            return 0;
+        case VecOp::kMaxs:
+            map.template operator()<MaxI, Shape::kScalar>();
+            return 0;
+        case VecOp::kMins:
+            map.template operator()<MinI, Shape::kScalar>();
+            return 0;
+        case VecOp::kLeakyRelu:
+            map.template operator()<LeakyReluI, Shape::kScalar>();
+            return 0;
+        default:
+            return 1;
+    }
+}
+
+int RunFloat(VecOp op, float* d, const float* a, const float* b, const float* scalar, uint64_t n) {
+    const float s = scalar != nullptr ? *scalar : 0.0f;
+    return DispatchFloatOp(op, scalar != nullptr,
+                           [&]<class Op, Shape kShape>() { MapFloat<Op, kShape>(d, a, b, s, n); });
 }
 
 int RunHalf(VecOp op, uint16_t* d, const uint16_t* a, const uint16_t* b, const float* scalar,
             uint64_t n) {
     const float s = scalar != nullptr ? *scalar : 0.0f;
-    switch (op) {
-        case VecOp::kAdd:
-            MapHalf<AddF, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kSub:
-            MapHalf<SubF, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMul:
-            MapHalf<MulF, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kDiv:
-            MapHalf<DivF, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMax:
-            MapHalf<MaxF, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMin:
-            MapHalf<MinF, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kAbs:
-            MapHalf<AbsF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kRelu:
-            MapHalf<ReluF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kSqrt:
-            MapHalf<SqrtF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kRsqrt:
-            MapHalf<RsqrtF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kReciprocal:
-            MapHalf<ReciprocalF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        default:
-            break;
-    }
-    if (scalar == nullptr) return 1;
-    switch (op) {
-        case VecOp::kAdds:
-            MapHalf<AddF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMuls:
-            MapHalf<MulF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMaxs:
-            MapHalf<MaxF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMins:
-            MapHalf<MinF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kLeakyRelu:
-            MapHalf<LeakyReluF, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        default:
-            return 1;
-    }
+    return DispatchFloatOp(op, scalar != nullptr,
+                           [&]<class Op, Shape kShape>() { MapHalf<Op, kShape>(d, a, b, s, n); });
 }
 
 int RunInt(VecOp op, int32_t* d, const int32_t* a, const int32_t* b, const int32_t* scalar,
            uint64_t n) {
     const int32_t s = scalar != nullptr ? *scalar : 0;
-    switch (op) {
-        case VecOp::kAdd:
-            MapInt<AddI, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kSub:
-            MapInt<SubI, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMul:
-            MapInt<MulI, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMax:
-            MapInt<MaxI, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMin:
-            MapInt<MinI, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kAnd:
-            MapInt<AndI, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kOr:
-            MapInt<OrI, Shape::kBinary>(d, a, b, s, n);
-            return 0;
-        case VecOp::kAbs:
-            MapInt<AbsI, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kRelu:
-            MapInt<ReluI, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kNot:
-            MapInt<NotI, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        default:
-            break;
-    }
-    if (scalar == nullptr) return 1;
-    switch (op) {
-        case VecOp::kAdds:
-            MapInt<AddI, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMuls:
-            MapInt<MulI, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMaxs:
-            MapInt<MaxI, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kMins:
-            MapInt<MinI, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        case VecOp::kLeakyRelu:
-            MapInt<LeakyReluI, Shape::kScalar>(d, a, b, s, n);
-            return 0;
-        default:
-            return 1;
-    }
+    return DispatchIntOp(op, scalar != nullptr,
+                         [&]<class Op, Shape kShape>() { MapInt<Op, kShape>(d, a, b, s, n); });
 }
 
 bool IsBinary(VecOp op) {
