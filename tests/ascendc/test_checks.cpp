@@ -23,6 +23,30 @@ TEST(AscendcChecks, InitBufferBeyondTheUbNamesBytesAndUbSize) {
     EXPECT_NE(message.find(std::to_string(ASC_UB_SIZE)), std::string::npos) << message;
 }
 
+// ReduceSum over 1024 floats takes 16 repeats of 64: CANN's minimum work tensor is 16 floats.
+void ReduceSumWithWork(uint32_t workElements) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> src, dst, work;
+    pipe.InitBuffer(src, 1024 * sizeof(float));
+    pipe.InitBuffer(dst, 8 * sizeof(float));
+    pipe.InitBuffer(work, workElements * sizeof(float));
+    LocalTensor<float> x = src.Get<float>();
+    Duplicate(x, 1.0f, 1024);
+    ReduceSum(dst.Get<float>(), x, work.Get<float>(), 1024);
+}
+
+TEST(AscendcChecks, AReduceSumWorkTensorBelowCannsMinimumTraps) {
+    const std::string message = TrapOf([] { ReduceSumWithWork(8); });
+    EXPECT_NE(message.find("ReduceSum: the work tensor has room for 8 elements but 1024 need 16 "
+                           "(one partial result per 64-element repeat, rounded up to 32 bytes)"),
+              std::string::npos)
+        << message;
+}
+
+TEST(AscendcChecks, AReduceSumWorkTensorOfCannsMinimumIsEnough) {
+    EXPECT_EQ(TrapOf([] { ReduceSumWithWork(16); }), "");
+}
+
 TEST(AscendcChecks, InitBufferRoundsLengthsUpTo32Bytes) {
     openacl::test::RunOneBlock([] {
         TPipe pipe;
