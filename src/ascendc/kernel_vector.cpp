@@ -192,13 +192,17 @@ bool HasAvx512() {
     return has;
 }
 
+// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte.
+bool OverlapsBytes(const void* a, uint64_t a_bytes, const void* b, uint64_t b_bytes) {
+    const auto x = reinterpret_cast<uintptr_t>(a);
+    const auto y = reinterpret_cast<uintptr_t>(b);
+    return x < y + b_bytes && y < x + a_bytes;
+}
+
 // A destination that overlaps a source without being it would see lanes the header's loop
 // reads after writing them: left to that loop.
 bool Overlaps(const void* dst, const void* src, uint64_t bytes) {
-    if (src == nullptr || dst == src) return false;
-    const auto d = reinterpret_cast<uintptr_t>(dst);
-    const auto s = reinterpret_cast<uintptr_t>(src);
-    return d < s + bytes && s < d + bytes;
+    return src != nullptr && dst != src && OverlapsBytes(dst, bytes, src, bytes);
 }
 
 // Calls map.template operator()<Op, Shape>() with the lane operation of `op`; returns 1 for an op
@@ -403,12 +407,6 @@ OPENACL_AVX512 void NarrowFloatsTo(uint16_t* d, const float* s, uint64_t n) {
                             NarrowFloats<kRounding>(_mm512_maskz_loadu_ps(lanes, s + i)));
         std::memcpy(d + i, out, (n - i) * 2);
     }
-}
-
-bool OverlapsBytes(const void* a, uint64_t a_bytes, const void* b, uint64_t b_bytes) {
-    const auto x = reinterpret_cast<uintptr_t>(a);
-    const auto y = reinterpret_cast<uintptr_t>(b);
-    return x < y + b_bytes && y < x + a_bytes;
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 // its project's flags (no -march, often -O0 while debugging), which leave these loops scalar or 4
 // lanes wide; the library's copy gives the same bits, 16 lanes at a time.
 //
-// openaclKernelVector is declared weak: a kernel built without libascendcl (CANN's CPU-debug
-// style, tikicpulib) or on a CPU without AVX-512 computes the loop in the header instead.
+// openaclKernelVector and openaclKernelCast are declared weak: a kernel built without libascendcl
+// (CANN's CPU-debug style, tikicpulib) or run on a CPU without AVX-512 computes the header's loop.
 #ifndef OPENACL_ASCENDC_KERNEL_VEC_LIBRARY_H_
 #define OPENACL_ASCENDC_KERNEL_VEC_LIBRARY_H_
 
@@ -56,9 +56,8 @@ constexpr VecType kVecTypeOf = std::is_same_v<T, float>     ? VecType::kFloat
 // dst[i] = op(src0[i], src1[i]) (binary), op(src0[i], *scalar) (vector-scalar) or op(src0[i])
 // (unary) for i < count, bit for bit as the header's loop computes it (a NaN result is a NaN,
 // its payload unspecified as in the header). The scalar is of the type the element computes in
-// (float for half). Returns 0 when done;
-// nonzero, having written nothing, when the library does not compute this op, type or CPU, or
-// when dst overlaps a source without being it.
+// (float for half). Returns 0 when done; nonzero, having written nothing, when the library does not
+// compute this op, type or CPU, or when dst overlaps a source without being it.
 extern "C" __attribute__((weak)) int openaclKernelVector(uint32_t op, uint32_t type, void* dst,
                                                          const void* src0, const void* src1,
                                                          const void* scalar, uint64_t count);
